@@ -1,0 +1,69 @@
+"""Shared fixtures: a temp home, vault builders, the counting fake embedder, and leak checks."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from tests.fakes import CountingEmbedder  # noqa: E402
+from vaultrag.core import tokens  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+EVAL = SHARED / "eval" / "data"
+DEMO_VAULT = Path(__file__).resolve().parents[1] / "resources" / "demo-vault"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _tiktoken_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    tokens.configure(tmp_path_factory.mktemp("tiktoken"))
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_threads():
+    """Fail any test that leaves a thread running (watchers, lanes, model pools)."""
+    before = {t.ident for t in threading.enumerate()}
+    yield
+    leaked = [t for t in threading.enumerate() if t.ident not in before and t.is_alive() and not t.daemon]
+    assert not leaked, f"test leaked threads: {[t.name for t in leaked]}"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    h = tmp_path / "home"
+    h.mkdir()
+    return h
+
+
+@pytest.fixture
+def fake_embedder() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+def write(vault: Path, rel: str, text: str) -> Path:
+    """Create a note (and its folders) with `text`."""
+    p = vault / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    v = tmp_path / "vault"
+    v.mkdir()
+    return v
+
+
+def needs_eval(*parts: str) -> Path:
+    """A path under ../shared/eval/data, or skip when the shared data is not beside the checkout."""
+    p = EVAL.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"shared eval data not found at {p}")
+    return p

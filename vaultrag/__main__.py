@@ -1,0 +1,5 @@
+"""`python -m vaultrag` runs the command-line interface."""
+
+from vaultrag.cli import main
+
+raise SystemExit(main())

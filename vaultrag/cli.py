@@ -1,0 +1,176 @@
+"""Command-line interface: a thin layer over vaultrag.core (index, status, ask, …)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Generator
+from typing import Any
+
+from vaultrag import __version__
+from vaultrag.core.model import IndexReport, Progress, to_dict
+from vaultrag.errors import UserFacingError
+
+
+def _progress_printer(stream: Any) -> Any:
+    """A callback drawing a one-line progress bar on a terminal (nothing when piped)."""
+    tty = stream.isatty()
+
+    def show(p: Progress) -> None:
+        if not tty:
+            return
+        if p.phase == "done":
+            stream.write("\r\033[K")
+            stream.flush()
+            return
+        width = 30
+        frac = p.done / p.total if p.total else 0.0
+        bar = "#" * int(frac * width)
+        eta = f" ETA {p.eta_s:5.0f}s" if p.eta_s is not None and p.done < p.total else ""
+        rate = f" {p.rate:6.1f}/s" if p.rate else ""
+        label = {"scan": "scanning", "text": "text+BM25", "embed": "embedding"}.get(p.phase, p.phase)
+        stream.write(f"\r\033[K{label:10} [{bar:<{width}}] {p.done}/{p.total}{rate}{eta}")
+        stream.flush()
+
+    return show
+
+
+def _drive(gen: Generator[Progress, None, IndexReport], show: Any) -> IndexReport:
+    while True:
+        try:
+            show(next(gen))
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from vaultrag.core import embed
+    from vaultrag.core.indexer import CancelToken, Indexer, IndexOptions
+    from vaultrag.core.workspace import Workspace
+
+    ws = Workspace.load(args.vault, args.home)
+    store, note = ws.open_store()
+    try:
+        embedder = None if args.no_embed else embed.from_settings(ws.settings)
+        indexer = Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder)
+        cancel = CancelToken()
+        try:
+            report = _drive(indexer.run(cancel), _progress_printer(sys.stderr))
+        except KeyboardInterrupt:
+            print("\ninterrupted: what was committed stays; run index again to resume", file=sys.stderr)
+            return 130
+        report.rebuilt_reason = note
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(to_dict(report), indent=2, ensure_ascii=False))
+    else:
+        print(_format_report(report, str(ws.index_path)))
+    return 0
+
+
+def _format_report(r: IndexReport, index_file: str) -> str:
+    lines = []
+    if r.rebuilt_reason:
+        lines.append(f"note: {r.rebuilt_reason}")
+    lines += [
+        f"notes: {r.notes_seen} seen, {r.notes_indexed} (re)indexed, {r.notes_unchanged} unchanged, "
+        f"{r.notes_moved} moved, {r.notes_deleted} deleted, {r.notes_excluded} excluded, {r.notes_failed} failed",
+        f"chunks: {r.chunks_total} total, {r.chunks_embedded} embedded now, {r.chunks_reused} reused, "
+        f"{r.chunks_pending} without vector, {r.chunks_truncated} truncated",
+        "time: " + ", ".join(f"{k} {v:.2f}s" for k, v in r.seconds.items()),
+        f"index: {index_file}",
+    ]
+    if r.cancelled:
+        lines.append("cancelled: run `vaultrag index` again to finish (nothing done is redone)")
+    if r.notes_failed or r.notes_excluded:
+        lines.append("see `vaultrag status VAULT --list failed` / `--list excluded` for the reasons")
+    return "\n".join(lines)
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from vaultrag.core.health import health
+    from vaultrag.core.workspace import Workspace
+
+    ws = Workspace.load(args.vault, args.home)
+    store, _ = ws.open_store(readonly=not args.check)
+    try:
+        h = health(store, str(ws.vault), ws.settings, check=args.check)
+    finally:
+        store.close()
+    if args.json:
+        print(h.to_json())
+    else:
+        c = h.counts
+        print(f"vault: {h.vault}\nindex: {h.index_file}")
+        print(f"model: {h.model or '(none yet)'}")
+        print(
+            f"notes: {c['notes_indexed']} indexed, {c['notes_excluded']} excluded, {c['notes_failed']} failed, "
+            f"{c['notes_stale']} stale ({c['notes_on_disk']} on disk)"
+        )
+        print(
+            f"chunks: {c['chunks']} total, {c['chunks_embedded']} with vectors, {c['chunks_truncated']} truncated"
+        )
+        for reason in h.stale_reasons:
+            print(f"stale: {reason}")
+        for name in args.list or []:
+            print(f"\n{name} ({len(h.notes.get(name, []))}):")
+            for n in h.notes.get(name, []):
+                extra = f"  — {n.reason}" if n.reason else ""
+                print(f"  {n.path}{extra}")
+        if h.problems is not None:
+            print("check: ok" if not h.problems else "check FAILED:\n  " + "\n  ".join(h.problems))
+    return 1 if h.problems else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="vaultrag", description="Ask your Markdown vault, offline, and see why.")
+    p.add_argument("--version", action="version", version=f"vaultrag {__version__}")
+    p.add_argument("--home", help="app home dir (index, settings, caches); default: $VAULTRAG_HOME or the OS data dir")
+    p.add_argument("-v", "--verbose", action="store_true", help="log what happens (per-note reasons, timings)")
+    sub = p.add_subparsers(dest="command")
+
+    s = sub.add_parser("index", help="index a vault (incremental; resumes where it stopped)")
+    s.add_argument("vault")
+    s.add_argument("--json", action="store_true", help="print the report as JSON")
+    s.add_argument("--no-embed", action="store_true", help="text and BM25 only; embed later")
+    s.set_defaults(func=cmd_index)
+
+    s = sub.add_parser("status", help="the index's health: counts and each note's state")
+    s.add_argument("vault")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--list", action="append", choices=["indexed", "excluded", "failed", "stale", "truncated"])
+    s.add_argument("--check", action="store_true", help="also run the consistency check (exit 1 on a problem)")
+    s.set_defaults(func=cmd_status)
+
+    _add_query_commands(sub)
+    return p
+
+
+def _add_query_commands(sub: Any) -> None:
+    """Commands of the query pipeline live in cli_query to keep this module small."""
+    try:
+        from vaultrag import cli_query
+    except ImportError:
+        return
+    cli_query.register(sub)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args))
+    except UserFacingError as e:
+        print(f"vaultrag: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,0 +1,227 @@
+"""Turn a parsed note into chunks: heading sections, whole blocks packed to a token budget, exact offsets."""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from vaultrag.core import tokens
+from vaultrag.core.model import Block, Chunk, ParsedNote
+
+CHUNKER_VERSION = "1"
+# a sentence ends at . ! ? … (maybe followed by closing quotes/brackets) and whitespace
+SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*\s+")
+LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
+
+
+@dataclass
+class _Piece:
+    """A contiguous source range to become (part of) a chunk."""
+
+    start: int
+    end: int
+    tokens: int
+    lead: str = ""
+
+
+class Chunker:
+    """Splits one note's text into chunks; `count` is the token counter (o200k by default)."""
+
+    def __init__(self, budget: int = 200, count: Callable[[str], int] = tokens.count) -> None:
+        self.budget = budget
+        self.count = count
+
+    def chunk(self, text: str, parsed: ParsedNote) -> list[Chunk]:
+        """All chunks of the note `text` whose parse is `parsed`, in source order."""
+        self._text = text
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        sections: list[list[Block]] = []
+        for block in parsed.blocks:
+            if block.kind == "heading" or not sections:
+                sections.append([])
+            sections[-1].append(block)
+        out: list[Chunk] = []
+        for section in sections:
+            heading_path = section[-1].heading_path if section else ()
+            prefix = make_prefix(parsed.title, heading_path)
+            for piece in self._pack(section):
+                body_end = self._rstrip(piece.start, piece.end)
+                if body_end <= piece.start:
+                    continue
+                out.append(self._make(len(out), heading_path, prefix, piece.lead, piece.start, body_end))
+        return out
+
+    # -- packing ---------------------------------------------------------------------------------
+    def _pack(self, blocks: list[Block]) -> list[_Piece]:
+        """Whole blocks packed up to the budget; an oversized block is split into pieces."""
+        pieces: list[_Piece] = []
+        current: _Piece | None = None
+        heading_only = False
+        for block in blocks:
+            start, end = self._span(block.line_start, block.line_end)
+            end = self._rstrip(start, end)
+            if end <= start:
+                continue
+            n = self.count(self._text[start:end])
+            if block.kind == "heading":
+                if current is not None:
+                    pieces.append(current)
+                current, heading_only = _Piece(start, end, n), True
+                continue
+            if current is not None and current.tokens + n <= self.budget:
+                current = _Piece(current.start, end, current.tokens + n)
+                heading_only = False
+                continue
+            # code stays whole up to twice the budget: a cut fence is much harder to read than a long chunk
+            limit = 2 * self.budget if block.kind == "code" else self.budget
+            if n <= limit:
+                if current is not None and not heading_only:
+                    pieces.append(current)
+                    current = _Piece(start, end, n)
+                else:  # keep a lone heading line with the block that follows it
+                    current = _Piece(current.start if current else start, end, (current.tokens if current else 0) + n)
+                heading_only = False
+                continue
+            split = self._split(block, start, end)
+            if current is not None:
+                if heading_only:  # the heading joins the first piece: still one contiguous range
+                    split[0] = _Piece(current.start, split[0].end, current.tokens + split[0].tokens, split[0].lead)
+                else:
+                    pieces.append(current)
+            pieces.extend(split[:-1])
+            current, heading_only = split[-1], False
+        if current is not None and not heading_only:
+            pieces.append(current)
+        return pieces
+
+    def _split(self, block: Block, start: int, end: int) -> list[_Piece]:
+        if block.kind == "table":
+            return self._split_lines(start, end, block, header_lines=2)
+        if block.kind == "code":
+            return self._split_lines(start, end, block, header_lines=1)
+        if block.kind == "list":
+            items = self._list_items(block)
+            if len(items) > 1:
+                return self._pack_units(items, overlap=False, fallback=self._sentences)
+        return self._pack_units(self._sentences(start, end), overlap=True, fallback=None)
+
+    def _pack_units(
+        self,
+        units: list[tuple[int, int]],
+        overlap: bool,
+        fallback: Callable[[int, int], list[tuple[int, int]]] | None,
+    ) -> list[_Piece]:
+        """Greedy packing of (start, end) units; with `overlap`, each piece repeats the previous last unit."""
+        counted = [(s, e, self.count(self._text[s:e])) for s, e in units]
+        pieces: list[_Piece] = []
+        i = 0
+        while i < len(counted):
+            s, e, n = counted[i]
+            if n > self.budget and fallback is not None:
+                pieces.extend(self._pack_units(fallback(s, e), overlap=True, fallback=None))
+                i += 1
+                continue
+            j = i + 1
+            while j < len(counted) and n + counted[j][2] <= self.budget:
+                n += counted[j][2]
+                e = counted[j][1]
+                j += 1
+            pieces.append(_Piece(s, e, n))
+            # one unit of overlap, but only when the piece had more than one (else we would not advance)
+            i = j - 1 if overlap and j - i > 1 and j < len(counted) else j
+        return pieces
+
+    def _split_lines(self, start: int, end: int, block: Block, header_lines: int) -> list[_Piece]:
+        """Tables by rows (header repeated as lead) and code by lines (fence line repeated as lead)."""
+        lines = [self._span(i, i + 1) for i in range(block.line_start, block.line_end)]
+        lines = [(s, min(e, end)) for s, e in lines if s < end]
+        head_end = lines[min(header_lines, len(lines)) - 1][1]
+        lead = self._text[start:head_end]
+        if not lead.endswith("\n"):
+            lead += "\n"
+        rows = lines[header_lines:]
+        if not rows:
+            return [_Piece(start, end, self.count(self._text[start:end]))]
+        lead_tokens = self.count(lead)
+        budget = max(self.budget - lead_tokens, 1)
+        pieces: list[_Piece] = []
+        i = 0
+        while i < len(rows):
+            s, e = rows[i]
+            n = self.count(self._text[s:e])
+            j = i + 1
+            while j < len(rows):
+                m = self.count(self._text[rows[j][0] : rows[j][1]])
+                if n + m > budget:
+                    break
+                n, e, j = n + m, rows[j][1], j + 1
+            if not pieces:  # the first piece contains the header itself
+                pieces.append(_Piece(start, e, n + lead_tokens))
+            else:
+                pieces.append(_Piece(s, e, n + lead_tokens, lead=lead))
+            i = j
+        return pieces
+
+    def _list_items(self, block: Block) -> list[tuple[int, int]]:
+        starts = [
+            i
+            for i in range(block.line_start, block.line_end)
+            if LIST_ITEM.match(self._text[slice(*self._span(i, i + 1))])
+        ]
+        bounds = [*starts, block.line_end]
+        return [self._span(a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+    def _sentences(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Sentence spans covering [start, end) exactly (whitespace kept with the previous sentence)."""
+        spans = []
+        pos = start
+        for m in SENTENCE_END.finditer(self._text, start, end):
+            if m.end() < end:
+                spans.append((pos, m.end()))
+                pos = m.end()
+        spans.append((pos, end))
+        return spans
+
+    # -- offsets ---------------------------------------------------------------------------------
+    def _span(self, line_start: int, line_end: int) -> tuple[int, int]:
+        starts = self._line_starts
+        a = starts[line_start] if line_start < len(starts) else len(self._text)
+        b = starts[line_end] if line_end < len(starts) else len(self._text)
+        return a, b
+
+    def _rstrip(self, start: int, end: int) -> int:
+        while end > start and self._text[end - 1].isspace():
+            end -= 1
+        return end
+
+    def _line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self._line_starts, offset) - 1
+
+    def _make(self, ordinal: int, path: tuple[str, ...], prefix: str, lead: str, start: int, end: int) -> Chunk:
+        body = self._text[start:end]
+        search_text = f"{prefix}\n{lead}{body}"
+        return Chunk(
+            ordinal=ordinal,
+            heading_path=path,
+            prefix=prefix,
+            lead=lead,
+            body=body,
+            char_start=start,
+            char_end=end,
+            line_start=self._line_of(start),
+            line_end=self._line_of(end - 1) + 1,
+            token_count=self.count(search_text),
+            content_hash=hashlib.sha256(search_text.encode("utf-8")).hexdigest()[:32],
+        )
+
+
+def make_prefix(title: str, heading_path: tuple[str, ...]) -> str:
+    """`Title > Heading > Sub-heading`; an H1 equal to the title is not repeated."""
+    parts = [title]
+    for h in heading_path:
+        if h and h != parts[-1]:
+            parts.append(h)
+    return " > ".join(p for p in parts if p)

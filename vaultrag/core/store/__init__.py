@@ -1,0 +1,1 @@
+"""The per-vault SQLite index: connection, migrations, and typed reads and writes."""

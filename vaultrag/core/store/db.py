@@ -1,0 +1,65 @@
+"""connect(): sqlean's SQLite with sqlite-vec loaded on every connection, WAL, and sane pragmas."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import sqlean
+import sqlite_vec
+
+from vaultrag.errors import UserFacingError
+
+Error = sqlean.Error  # sqlean's exceptions are not subclasses of the stdlib's sqlite3.Error
+Connection = Any  # sqlean.dbapi2.Connection; kept loose because sqlean ships no type stubs
+APPLICATION_ID = 0x76726167  # "vrag": tells our index files from other SQLite files
+
+
+class CorruptIndex(UserFacingError):
+    """The index file is damaged or belongs to another program; it can be moved aside and rebuilt."""
+
+
+def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float = 10.0) -> Connection:
+    """Open `path` with sqlite-vec loaded; autocommit mode (transactions are explicit BEGINs)."""
+    p = Path(path)
+    if readonly:
+        uri = f"file:{p}?mode=ro"
+        db = sqlean.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=timeout)
+    else:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlean.connect(str(p), isolation_level=None, check_same_thread=False, timeout=timeout)
+    try:
+        db.enable_load_extension(True)
+        sqlite_vec.load(db)
+        db.enable_load_extension(False)
+        app_id = db.execute("pragma application_id").fetchone()[0]
+        has_tables = db.execute("select count(*) from sqlite_master").fetchone()[0] > 0
+    except sqlean.DatabaseError as e:
+        db.close()
+        raise CorruptIndex(f"The index file {p} is damaged ({e}).") from e
+    if has_tables and app_id != APPLICATION_ID:
+        db.close()
+        raise CorruptIndex(f"{p} is a SQLite file of another program, not a vaultrag index.")
+    if not readonly:
+        db.execute("pragma journal_mode=wal")
+        if app_id != APPLICATION_ID:
+            db.execute(f"pragma application_id={APPLICATION_ID}")
+    db.execute("pragma synchronous=normal")
+    db.execute("pragma foreign_keys=on")
+    db.execute("pragma busy_timeout=%d" % int(timeout * 1000))
+    return db
+
+
+def move_aside(path: str | os.PathLike[str], tag: str) -> Path:
+    """Rename a bad index (and its WAL files) to `<name>.<tag>-N` so nothing is lost; returns the new path."""
+    p = Path(path)
+    n = 1
+    while (target := p.with_name(f"{p.name}.{tag}-{n}")).exists():
+        n += 1
+    os.replace(p, target)
+    for suffix in ("-wal", "-shm"):
+        side = p.with_name(p.name + suffix)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    return target

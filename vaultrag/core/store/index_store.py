@@ -1,0 +1,321 @@
+"""Typed reads and writes of one vault's index: notes, chunks (+FTS5 by triggers), vectors, cache, meta."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vaultrag.core.model import Chunk
+from vaultrag.core.store import migrations
+from vaultrag.core.store.db import Connection, connect
+from vaultrag.errors import UserFacingError
+
+
+@dataclass(frozen=True)
+class NoteRow:
+    """What the index remembers about one note file."""
+
+    id: int
+    path: str
+    mtime_ns: int
+    size: int
+    content_hash: str
+    status: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """A stored chunk, as the diff against a fresh chunking needs it."""
+
+    id: int
+    content_hash: str
+    embedded: bool
+
+
+def vec_bytes(vector: np.ndarray) -> bytes:
+    """A vector as sqlite-vec's float32 blob."""
+    return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+
+
+class IndexStore:
+    """One vault's index file; all methods run on the caller's thread with this object's connection."""
+
+    def __init__(self, db: Connection, path: Path | None = None) -> None:
+        self.db = db
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], readonly: bool = False) -> IndexStore:
+        """Open (creating and migrating when writable) the index at `path`."""
+        db = connect(path, readonly=readonly)
+        try:
+            if readonly:
+                migrations.check_not_newer(db)
+                if migrations.pending(db):
+                    raise UserFacingError(f"The index {path} is missing or outdated: run `vaultrag index` first.")
+            else:
+                migrations.apply(db)
+        except BaseException:
+            db.close()
+            raise
+        return cls(db, Path(path))
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- transactions ---------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT, rolled back on any exception)."""
+        self.db.execute("begin immediate")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("rollback")
+            raise
+        self.db.execute("commit")
+
+    @contextmanager
+    def savepoint(self, name: str = "note") -> Iterator[None]:
+        """A nested unit inside a transaction: on error only its changes are undone, then it re-raises."""
+        self.db.execute(f"savepoint {name}")
+        try:
+            yield
+        except BaseException:
+            self.db.execute(f"rollback to {name}")
+            self.db.execute(f"release {name}")
+            raise
+        self.db.execute(f"release {name}")
+
+    # -- meta -----------------------------------------------------------------------------------
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("select value from index_meta where key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute(
+            "insert into index_meta(key, value) values (?, ?) on conflict(key) do update set value = excluded.value",
+            (key, value),
+        )
+
+    def all_meta(self) -> dict[str, str]:
+        return dict(self.db.execute("select key, value from index_meta order by key").fetchall())
+
+    # -- notes ----------------------------------------------------------------------------------
+    def note_rows(self) -> dict[str, NoteRow]:
+        rows = self.db.execute("select id, path, mtime_ns, size, content_hash, status, reason from notes")
+        return {r[1]: NoteRow(*r) for r in rows}
+
+    def upsert_note(
+        self,
+        path: str,
+        *,
+        mtime_ns: int,
+        size: int,
+        content_hash: str,
+        status: str,
+        reason: str = "",
+        title: str = "",
+        aliases: Sequence[str] = (),
+        tags: Sequence[str] = (),
+        links: Sequence[str] = (),
+        frontmatter: dict[str, Any] | None = None,
+        indexed_at: float | None = None,
+    ) -> int:
+        """Insert or update the note row for `path`; returns its id (stable across updates)."""
+        folder = path.rpartition("/")[0]
+        fm = json.dumps(frontmatter or {}, ensure_ascii=False, default=str)
+        self.db.execute(
+            """insert into notes(path, folder, mtime_ns, size, content_hash, title, aliases, tags, links,
+                                 frontmatter, status, reason, indexed_at)
+               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               on conflict(path) do update set folder=excluded.folder, mtime_ns=excluded.mtime_ns,
+                 size=excluded.size, content_hash=excluded.content_hash, title=excluded.title,
+                 aliases=excluded.aliases, tags=excluded.tags, links=excluded.links,
+                 frontmatter=excluded.frontmatter, status=excluded.status, reason=excluded.reason,
+                 indexed_at=excluded.indexed_at""",
+            (path, folder, mtime_ns, size, content_hash, title, json.dumps(list(aliases), ensure_ascii=False),
+             json.dumps(list(tags), ensure_ascii=False), json.dumps(list(links), ensure_ascii=False), fm,
+             status, reason, indexed_at),
+        )
+        note_id = int(self.db.execute("select id from notes where path = ?", (path,)).fetchone()[0])
+        self.db.execute("delete from note_tags where note_id = ?", (note_id,))
+        self.db.executemany(
+            "insert or ignore into note_tags(note_id, tag) values (?, ?)", [(note_id, t) for t in tags]
+        )
+        return note_id
+
+    def touch_note(self, note_id: int, mtime_ns: int, size: int) -> None:
+        """Record a new mtime/size for a note whose content did not change."""
+        self.db.execute("update notes set mtime_ns = ?, size = ? where id = ?", (mtime_ns, size, note_id))
+
+    def move_note(self, note_id: int, new_path: str) -> None:
+        """Rename a note in place: its id, chunks and vectors stay (no re-embedding)."""
+        folder = new_path.rpartition("/")[0]
+        self.db.execute("update notes set path = ?, folder = ? where id = ?", (new_path, folder, note_id))
+        if self.has_vec_table():
+            self.db.execute(
+                "update chunks_vec set folder = ? where chunk_id in (select id from chunks where note_id = ?)",
+                (folder, note_id),
+            )
+
+    def delete_note(self, note_id: int) -> None:
+        """Remove a note with its chunks, FTS rows (trigger) and vectors (trigger)."""
+        self.db.execute("delete from chunks where note_id = ?", (note_id,))
+        self.db.execute("delete from notes where id = ?", (note_id,))
+
+    # -- chunks ---------------------------------------------------------------------------------
+    def chunk_rows(self, note_id: int) -> list[ChunkRow]:
+        rows = self.db.execute(
+            "select id, content_hash, embedded from chunks where note_id = ? order by ordinal", (note_id,)
+        )
+        return [ChunkRow(r[0], r[1], bool(r[2])) for r in rows]
+
+    def insert_chunk(self, note_id: int, chunk: Chunk, truncated: bool) -> int:
+        cur = self.db.execute(
+            """insert into chunks(note_id, ordinal, heading_path, prefix, lead, body, char_start, char_end,
+                                  line_start, line_end, token_count, content_hash, truncated)
+               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (note_id, chunk.ordinal, json.dumps(list(chunk.heading_path), ensure_ascii=False), chunk.prefix,
+             chunk.lead, chunk.body, chunk.char_start, chunk.char_end, chunk.line_start, chunk.line_end,
+             chunk.token_count, chunk.content_hash, int(truncated)),
+        )
+        return int(cur.lastrowid)
+
+    def reposition_chunk(self, chunk_id: int, chunk: Chunk) -> None:
+        """Same text (same hash), new place in the note: update offsets only; FTS and vector stay."""
+        self.db.execute(
+            """update chunks set ordinal = ?, heading_path = ?, char_start = ?, char_end = ?, line_start = ?,
+                                 line_end = ? where id = ?""",
+            (chunk.ordinal, json.dumps(list(chunk.heading_path), ensure_ascii=False), chunk.char_start,
+             chunk.char_end, chunk.line_start, chunk.line_end, chunk_id),
+        )
+
+    def delete_chunks(self, ids: Iterable[int]) -> None:
+        self.db.executemany("delete from chunks where id = ?", [(i,) for i in ids])
+
+    def pending_chunks(self, limit: int) -> list[tuple[int, str, str, int, str]]:
+        """Chunks without a vector: (id, search text, content hash, note id, folder), oldest first."""
+        return self.db.execute(
+            """select c.id, c.prefix || char(10) || c.lead || c.body, c.content_hash, c.note_id, n.folder
+               from chunks c join notes n on n.id = c.note_id where c.embedded = 0 order by c.id limit ?""",
+            (limit,),
+        ).fetchall()
+
+    def count_pending(self) -> int:
+        return int(self.db.execute("select count(*) from chunks where embedded = 0").fetchone()[0])
+
+    # -- vectors --------------------------------------------------------------------------------
+    def has_vec_table(self) -> bool:
+        return self.db.execute("select 1 from sqlite_master where name = 'chunks_vec'").fetchone() is not None
+
+    def ensure_vec_table(self, model_id: str, dim: int) -> bool:
+        """Make chunks_vec fit (model, dim); on a model change drop it and mark all chunks unembedded.
+
+        Returns True when existing vectors were discarded. Call inside a transaction.
+        """
+        same = self.meta("embed_model") == model_id and self.meta("embed_dim") == str(dim)
+        if same and self.has_vec_table():
+            return False
+        discarded = self.has_vec_table()
+        self.db.execute("drop trigger if exists chunks_vec_ad")
+        self.db.execute("drop table if exists chunks_vec")
+        self.db.execute(
+            f"""create virtual table chunks_vec using vec0(chunk_id integer primary key,
+                   embedding float[{int(dim)}] distance_metric=cosine, note_id integer, folder text)"""
+        )
+        # vec0 is not reached by foreign keys: this trigger keeps vectors in step with chunk deletes
+        self.db.execute(
+            "create trigger chunks_vec_ad after delete on chunks begin "
+            "delete from chunks_vec where chunk_id = old.id; end"
+        )
+        self.db.execute("update chunks set embedded = 0 where embedded = 1")
+        self.set_meta("embed_model", model_id)
+        self.set_meta("embed_dim", str(dim))
+        return discarded
+
+    def put_vector(self, chunk_id: int, vector: bytes, note_id: int, folder: str) -> None:
+        """Store one chunk's vector (validated by the caller; see the sqlite-vec partial-row pitfall)."""
+        self.db.execute("delete from chunks_vec where chunk_id = ?", (chunk_id,))
+        self.db.execute(
+            "insert into chunks_vec(chunk_id, embedding, note_id, folder) values (?, ?, ?, ?)",
+            (chunk_id, vector, int(note_id), str(folder)),
+        )
+        self.db.execute("update chunks set embedded = 1 where id = ?", (chunk_id,))
+
+    def cached_vectors(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for i in range(0, len(hashes), 500):
+            part = list(hashes[i : i + 500])
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(
+                f"select content_hash, vector from embed_cache where model_id = ? and content_hash in ({marks})",
+                (model_id, *part),
+            )
+            out.update(dict(rows.fetchall()))
+        return out
+
+    def cache_vector(self, model_id: str, content_hash: str, vector: bytes) -> None:
+        self.db.execute(
+            "insert or replace into embed_cache(model_id, content_hash, vector) values (?, ?, ?)",
+            (model_id, content_hash, vector),
+        )
+
+    # -- health ---------------------------------------------------------------------------------
+    def counts(self) -> dict[str, int]:
+        q = self.db.execute
+        by_status = dict(q("select status, count(*) from notes group by status").fetchall())
+        return {
+            "notes_indexed": int(by_status.get("indexed", 0)),
+            "notes_excluded": int(by_status.get("excluded", 0)),
+            "notes_failed": int(by_status.get("failed", 0)),
+            "chunks": int(q("select count(*) from chunks").fetchone()[0]),
+            "chunks_embedded": int(q("select count(*) from chunks where embedded = 1").fetchone()[0]),
+            "chunks_truncated": int(q("select count(*) from chunks where truncated = 1").fetchone()[0]),
+        }
+
+    def check(self) -> list[str]:
+        """Consistency problems (empty when healthy): SQLite and FTS5 integrity, chunk/FTS/vector counts."""
+        problems = []
+        result = self.db.execute("pragma integrity_check").fetchone()[0]
+        if result != "ok":
+            problems.append(f"sqlite integrity_check: {result}")
+        try:
+            self.db.execute("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
+        except Exception as e:  # FTS5 reports corruption as an exception
+            problems.append(f"FTS5 integrity-check failed: {e}")
+        q = self.db.execute
+        fts_rows = q("select count(*) from chunks_fts_docsize").fetchone()[0]
+        chunks = q("select count(*) from chunks").fetchone()[0]
+        if fts_rows != chunks:
+            problems.append(f"{chunks} chunks but {fts_rows} FTS rows")
+        orphans = q("select count(*) from chunks where note_id not in (select id from notes)").fetchone()[0]
+        if orphans:
+            problems.append(f"{orphans} chunks belong to no note")
+        if self.has_vec_table():
+            vec_rows = q("select count(*) from chunks_vec").fetchone()[0]
+            embedded = q("select count(*) from chunks where embedded = 1").fetchone()[0]
+            if vec_rows != embedded:
+                problems.append(f"{embedded} chunks marked embedded but {vec_rows} vector rows")
+            stray = q("select count(*) from chunks_vec where chunk_id not in (select id from chunks)").fetchone()[0]
+            if stray:
+                problems.append(f"{stray} vectors belong to no chunk")
+            missing = q(
+                "select count(*) from chunks where embedded = 1 and id not in (select chunk_id from chunks_vec)"
+            ).fetchone()[0]
+            if missing:
+                problems.append(f"{missing} embedded chunks have no vector")
+        dups = q(
+            "select count(*) from (select note_id, ordinal from chunks group by 1, 2 having count(*) > 1)"
+        ).fetchone()[0]
+        if dups:
+            problems.append(f"{dups} duplicate (note, ordinal) chunk positions")
+        return problems

@@ -1,0 +1,135 @@
+"""Named, append-only, transactional schema migrations; a database newer than the app is refused."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from vaultrag.core.store.db import Connection
+from vaultrag.errors import IndexTooNew
+
+Migration = tuple[str, Callable[[Connection], None]]
+
+
+def _initial(db: Connection) -> None:
+    db.execute("create table index_meta(key text primary key, value text not null)")
+    db.execute(
+        """create table notes(
+            id integer primary key,
+            path text unique not null,          -- vault-relative, '/'-separated
+            folder text not null,
+            mtime_ns integer not null default 0,
+            size integer not null default 0,
+            content_hash text not null default '',
+            title text not null default '',
+            aliases text not null default '[]', -- JSON list
+            tags text not null default '[]',    -- JSON list
+            links text not null default '[]',   -- JSON list of wikilink targets
+            frontmatter text not null default '{}',
+            status text not null,               -- indexed | excluded | failed
+            reason text not null default '',
+            indexed_at real)"""
+    )
+    db.execute("create index notes_folder on notes(folder)")
+    db.execute(
+        """create table note_tags(note_id integer not null references notes(id) on delete cascade,
+                                  tag text not null, primary key(note_id, tag)) without rowid"""
+    )
+    db.execute("create index note_tags_tag on note_tags(tag collate nocase)")
+    db.execute(
+        """create table chunks(
+            id integer primary key,
+            note_id integer not null references notes(id) on delete cascade,
+            ordinal integer not null,
+            heading_path text not null,         -- JSON list
+            prefix text not null,
+            lead text not null,                 -- repeated context (table header) not in the source range
+            body text not null,                 -- exactly source[char_start:char_end]
+            char_start integer not null, char_end integer not null,
+            line_start integer not null, line_end integer not null,
+            token_count integer not null,
+            content_hash text not null,
+            truncated integer not null default 0,
+            embedded integer not null default 0)"""
+    )
+    db.execute("create index chunks_note on chunks(note_id, ordinal)")
+    db.execute("create index chunks_hash on chunks(content_hash)")
+    db.execute("create index chunks_pending on chunks(id) where embedded = 0")
+    db.execute(
+        """create virtual table chunks_fts using fts5(prefix, lead, body, content='chunks',
+           content_rowid='id', tokenize='unicode61 remove_diacritics 2')"""
+    )
+    db.execute(
+        """create trigger chunks_ai after insert on chunks begin
+             insert into chunks_fts(rowid, prefix, lead, body) values (new.id, new.prefix, new.lead, new.body);
+           end"""
+    )
+    db.execute(
+        """create trigger chunks_ad after delete on chunks begin
+             insert into chunks_fts(chunks_fts, rowid, prefix, lead, body)
+               values ('delete', old.id, old.prefix, old.lead, old.body);
+           end"""
+    )
+    db.execute(
+        """create trigger chunks_au after update of prefix, lead, body on chunks begin
+             insert into chunks_fts(chunks_fts, rowid, prefix, lead, body)
+               values ('delete', old.id, old.prefix, old.lead, old.body);
+             insert into chunks_fts(rowid, prefix, lead, body) values (new.id, new.prefix, new.lead, new.body);
+           end"""
+    )
+    db.execute(
+        """create table embed_cache(model_id text not null, content_hash text not null, vector blob not null,
+                                    primary key(model_id, content_hash)) without rowid"""
+    )
+
+
+MIGRATIONS: list[Migration] = [
+    ("0001_initial", _initial),
+]
+
+
+def applied(db: Connection) -> list[str]:
+    """Names of the migrations already applied to `db` (read-only)."""
+    exists = db.execute("select 1 from sqlite_master where name = '_migrations'").fetchone()
+    if not exists:
+        return []
+    return [r[0] for r in db.execute("select name from _migrations order by rowid")]
+
+
+def pending(db: Connection, migrations: list[Migration] | None = None) -> list[str]:
+    """Names of the migrations `apply` would run (read-only)."""
+    done = set(applied(db))
+    return [name for name, _ in (migrations or MIGRATIONS) if name not in done]
+
+
+def check_not_newer(db: Connection, migrations: list[Migration] | None = None) -> None:
+    """Raise IndexTooNew when `db` has migrations this version of the app does not know."""
+    known = {name for name, _ in (migrations if migrations is not None else MIGRATIONS)}
+    unknown = [n for n in applied(db) if n not in known]
+    if unknown:
+        raise IndexTooNew(
+            f"This index was written by a newer vaultrag (it has migration {unknown[-1]!r}). "
+            "Update vaultrag, or delete the index file to rebuild it with this version."
+        )
+
+
+def apply(db: Connection, migrations: list[Migration] | None = None) -> list[str]:
+    """Run pending migrations in order, each in its own transaction with its record; returns their names."""
+    migrations = migrations if migrations is not None else MIGRATIONS
+    check_not_newer(db, migrations)
+    done = applied(db)
+    ran = []
+    db.execute("create table if not exists _migrations(name text primary key, applied_at real not null)")
+    for name, step in migrations:
+        if name in done:
+            continue
+        db.execute("begin immediate")
+        try:
+            step(db)
+            db.execute("insert into _migrations(name, applied_at) values (?, ?)", (name, time.time()))
+            db.execute("commit")
+        except BaseException:
+            db.execute("rollback")
+            raise
+        ran.append(name)
+    return ran

@@ -1,0 +1,167 @@
+"""Walk a vault read-only: find notes, apply ignore rules, read text with a reason for every failure."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from vaultrag.core.model import NoteFile, ParsedNote, Skip
+from vaultrag.errors import VaultNotFound
+
+IGNORE_FILE = ".vaultragignore"
+BUILTIN_DIRS = {".obsidian": "obsidian config folder", ".trash": "obsidian trash", ".git": "git folder"}
+BINARY_SNIFF = 8192
+
+
+@dataclass
+class ScanResult:
+    """The notes of a vault and everything that was skipped on the way."""
+
+    notes: list[NoteFile]
+    skipped: list[Skip]
+
+
+class IgnoreRules:
+    """Which vault-relative paths are left out, and by which rule (settings globs, .vaultragignore)."""
+
+    def __init__(self, vault: Path, globs: Iterable[str] = ()) -> None:
+        self.globs = list(globs)
+        self._settings = pathspec.GitIgnoreSpec.from_lines(self.globs)
+        self.file_lines: list[str] = []
+        ignore = vault / IGNORE_FILE
+        try:
+            self.file_lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            pass
+        self._file = pathspec.GitIgnoreSpec.from_lines(self.file_lines)
+
+    def dir_rule(self, rel: str, name: str) -> str | None:
+        """The rule that skips folder `rel` (vault-relative), or None."""
+        if name in BUILTIN_DIRS:
+            return BUILTIN_DIRS[name]
+        if name.startswith("."):
+            return "hidden folder"
+        return self.file_rule(rel + "/")
+
+    def file_rule(self, rel: str) -> str | None:
+        """The rule that skips path `rel`, or None."""
+        if self._file.match_file(rel):
+            return f"{IGNORE_FILE} pattern"
+        if self._settings.match_file(rel):
+            return "ignore_globs setting"
+        return None
+
+
+def check_vault(vault: str | os.PathLike[str]) -> Path:
+    """`vault` as an absolute path, or VaultNotFound with a message a person can act on."""
+    p = Path(vault).expanduser()
+    if not p.exists():
+        raise VaultNotFound(f"Vault folder {p} does not exist. Check the path or pick another folder.")
+    if not p.is_dir():
+        raise VaultNotFound(f"{p} is a file, not a folder. A vault is the folder that holds your notes.")
+    if not os.access(p, os.R_OK | os.X_OK):
+        raise VaultNotFound(f"Vault folder {p} cannot be read (permission denied).")
+    return p.resolve()
+
+
+def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult:
+    """Every `*.md` note of `vault` with its size and mtime; follows symlinks once (loops are skipped)."""
+    root = check_vault(vault)
+    rules = IgnoreRules(root, globs)
+    notes: list[NoteFile] = []
+    skipped: list[Skip] = []
+    seen_dirs: set[tuple[int, int]] = set()
+
+    def walk(folder: Path, rel: str) -> None:
+        try:
+            st = folder.stat()
+        except OSError as e:
+            skipped.append(Skip(rel + "/", f"unreadable folder: {e.strerror}"))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in seen_dirs:
+            skipped.append(Skip(rel + "/", "symlink loop (folder already visited)"))
+            return
+        seen_dirs.add(key)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as e:
+            skipped.append(Skip((rel or ".") + "/", f"unreadable folder: {e.strerror}"))
+            return
+        for entry in entries:
+            child = f"{rel}/{entry.name}" if rel else entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=True)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                rule = rules.dir_rule(child, entry.name)
+                if rule:
+                    skipped.append(Skip(child + "/", rule))
+                else:
+                    walk(Path(entry.path), child)
+                continue
+            if not entry.name.lower().endswith(".md"):
+                continue
+            rule = "hidden file" if entry.name.startswith(".") else rules.file_rule(child)
+            if rule:
+                skipped.append(Skip(child, rule))
+                continue
+            try:
+                st = entry.stat(follow_symlinks=True)
+            except OSError as e:
+                skipped.append(Skip(child, f"cannot stat: {e.strerror or e}"))
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                skipped.append(Skip(child, "not a regular file"))
+                continue
+            notes.append(NoteFile(child, entry.path, st.st_size, st.st_mtime_ns))
+
+    walk(root, "")
+    return ScanResult(notes, skipped)
+
+
+class ReadError(Exception):
+    """A note could not be read as text; the message is the reason shown in `status`."""
+
+
+def read_note(path: str | os.PathLike[str], max_bytes: int) -> tuple[bytes, str]:
+    """The raw bytes and decoded text of a note, or ReadError with the reason."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except FileNotFoundError as e:
+        raise ReadError("vanished while being read") from e
+    except IsADirectoryError as e:
+        raise ReadError("is a folder now, not a file") from e
+    except PermissionError as e:
+        raise ReadError("permission denied") from e
+    except OSError as e:
+        raise ReadError(f"cannot read: {e.strerror or e}") from e
+    if len(data) > max_bytes:
+        raise ReadError(f"larger than the size cap ({max_bytes:,} bytes; setting max_note_bytes)")
+    if b"\x00" in data[:BINARY_SNIFF]:
+        raise ReadError("binary file (contains NUL bytes), not Markdown text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ReadError(f"invalid UTF-8 at byte {e.start}") from e
+    return data, text
+
+
+def exclusion_rule(parsed: ParsedNote, private_tag: str) -> str | None:
+    """The rule by which a parsed note's own content excludes it, or None."""
+    flag = parsed.frontmatter.get("vaultrag")
+    if isinstance(flag, str) and flag.strip().lower() == "exclude":
+        return "frontmatter vaultrag: exclude"
+    if private_tag:
+        wanted = private_tag.lstrip("#").lower()
+        for tag in parsed.tags:
+            if tag.lower() == wanted or tag.lower().startswith(wanted + "/"):
+                return f"private tag #{wanted}"
+    return None

@@ -1,0 +1,48 @@
+"""Every on-disk location, derived from one home dir (platformdirs, VAULTRAG_HOME or --home)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+ENV_HOME = "VAULTRAG_HOME"
+
+
+def home_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """The app's home: `override` (the --home flag), else $VAULTRAG_HOME, else the platform data dir."""
+    if override:
+        return Path(override).expanduser().resolve()
+    env = os.environ.get(ENV_HOME)
+    if env:
+        return Path(env).expanduser().resolve()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("vaultrag", appauthor=False))
+
+
+class Paths:
+    """The locations under one home dir; nothing here ever points inside a vault."""
+
+    def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
+        self.home = home_dir(home)
+
+    @property
+    def settings_file(self) -> Path:
+        return self.home / "settings.toml"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.home / "indexes"
+
+    @property
+    def tiktoken_cache(self) -> Path:
+        return self.home / "cache" / "tiktoken"
+
+    def index_file(self, vault: str | os.PathLike[str]) -> Path:
+        """The SQLite index of `vault`, keyed by the vault's absolute path (name kept for humans)."""
+        absolute = str(Path(vault).expanduser().resolve())
+        digest = hashlib.sha1(absolute.encode("utf-8")).hexdigest()[:12]
+        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(absolute).name).strip("-")[:40] or "vault"
+        return self.index_dir / f"{slug}-{digest}.sqlite"

