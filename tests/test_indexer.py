@@ -1,0 +1,312 @@
+"""Incremental indexing against a real SQLite file with sqlite-vec: edit, rename, delete, add, idempotency."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write
+from tests.fakes import CountingEmbedder
+from vaultrag.core.indexer import CancelToken, Indexer, IndexOptions, run_to_end
+from vaultrag.core.model import IndexReport
+from vaultrag.core.store.index_store import IndexStore
+
+NOTE_A = """---
+title: Alpha
+tags: [proj]
+---
+
+# Alpha
+
+First paragraph about apples and pears.
+
+## Details
+
+Second section about oranges.
+
+## More
+
+Third section about bananas.
+"""
+
+
+def index(vault: Path, db: Path, embedder: CountingEmbedder | None, **opts: object) -> IndexReport:
+    store = IndexStore.open(db)
+    try:
+        return run_to_end(Indexer(vault, store, IndexOptions(**opts), embedder).run())  # type: ignore[arg-type]
+    finally:
+        store.close()
+
+
+def state(db: Path) -> set[tuple[str, str]]:
+    """(note path, chunk hash) of every chunk: the index's content, for convergence checks."""
+    store = IndexStore.open(db)
+    try:
+        rows = store.db.execute("select n.path, c.content_hash from chunks c join notes n on n.id = c.note_id")
+        return set(rows.fetchall())
+    finally:
+        store.close()
+
+
+def check(db: Path) -> list[str]:
+    store = IndexStore.open(db)
+    try:
+        return store.check()
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "home" / "index.sqlite"
+
+
+def test_first_run_indexes_and_embeds_everything(vault: Path, db: Path, fake_embedder: CountingEmbedder):
+    write(vault, "a.md", NOTE_A)
+    write(vault, "sub/b.md", "# Beta\n\nSomething about cherries.\n")
+    report = index(vault, db, fake_embedder)
+    assert report.notes_seen == 2 and report.notes_indexed == 2
+    assert report.chunks_total == 4 and report.chunks_embedded == 4 and report.chunks_pending == 0
+    assert len(fake_embedder.passages) == 4
+    assert all(p.startswith(("Alpha\n", "Alpha > ", "Beta\n")) for p in fake_embedder.passages)
+    assert check(db) == []
+    store = IndexStore.open(db)
+    try:
+        folders = dict(store.db.execute("select n.path, v.folder from chunks_vec v join notes n on n.id = v.note_id"))
+        tags = store.db.execute("select tag from note_tags").fetchall()
+    finally:
+        store.close()
+    assert folders == {"a.md": "", "sub/b.md": "sub"}
+    assert tags == [("proj",)]
+
+
+def test_second_run_on_unchanged_vault_embeds_nothing_and_writes_nothing(
+    vault: Path, db: Path, fake_embedder: CountingEmbedder
+):
+    write(vault, "a.md", NOTE_A)
+    index(vault, db, fake_embedder)
+    before = len(fake_embedder.passages)
+    bytes_before = db.read_bytes()
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    version = con.execute("pragma data_version").fetchone()[0]
+    report = index(vault, db, fake_embedder)
+    assert report.notes_unchanged == 1 and report.notes_indexed == 0
+    assert report.chunks_embedded == 0 and len(fake_embedder.passages) == before
+    assert con.execute("pragma data_version").fetchone()[0] == version, "an unchanged vault causes no writes"
+    con.close()
+    assert db.read_bytes() == bytes_before
+
+
+def test_editing_one_paragraph_re_embeds_exactly_the_changed_chunk(
+    vault: Path, db: Path, fake_embedder: CountingEmbedder
+):
+    note = write(vault, "a.md", NOTE_A)
+    index(vault, db, fake_embedder)
+    fake_embedder.passages.clear()
+    note.write_text(NOTE_A.replace("oranges", "tangerines"), encoding="utf-8")
+    report = index(vault, db, fake_embedder)
+    assert report.notes_indexed == 1
+    assert fake_embedder.passages == ["Alpha > Details\n## Details\n\nSecond section about tangerines."]
+    assert report.chunks_embedded == 1
+    assert check(db) == []
+
+
+def test_inserting_text_above_keeps_unchanged_chunks_and_updates_their_offsets(
+    vault: Path, db: Path, fake_embedder: CountingEmbedder
+):
+    note = write(vault, "a.md", NOTE_A)
+    index(vault, db, fake_embedder)
+    fake_embedder.passages.clear()
+    edited = NOTE_A.replace("## More", "## Inserted\n\nA brand new section.\n\n## More")
+    note.write_text(edited, encoding="utf-8")
+    index(vault, db, fake_embedder)
+    assert fake_embedder.passages == ["Alpha > Inserted\n## Inserted\n\nA brand new section."]
+    store = IndexStore.open(db)
+    try:
+        rows = store.db.execute("select ordinal, body, char_start, char_end from chunks order by ordinal").fetchall()
+    finally:
+        store.close()
+    assert [r[0] for r in rows] == [0, 1, 2, 3]
+    for _, body, start, end in rows:
+        assert edited[start:end] == body
+
+
+def test_rename_and_folder_move_reuse_vectors(vault: Path, db: Path, fake_embedder: CountingEmbedder):
+    write(vault, "a.md", NOTE_A)
+    write(vault, "x/b.md", "# Beta\n\nCherries.\n")
+    index(vault, db, fake_embedder)
+    fake_embedder.passages.clear()
+    (vault / "a.md").rename(vault / "renamed.md")
+    (vault / "x").rename(vault / "y")
+    report = index(vault, db, fake_embedder)
+    assert report.notes_moved == 2 and report.notes_deleted == 0
+    assert fake_embedder.passages == [], "a move never re-embeds (title comes from frontmatter/H1 here)"
+    assert {p for p, _ in state(db)} == {"renamed.md", "y/b.md"}
+    store = IndexStore.open(db)
+    try:
+        assert store.db.execute("select distinct folder from chunks_vec order by 1").fetchall() == [("",), ("y",)]
+    finally:
+        store.close()
+    assert check(db) == []
+
+
+def test_delete_and_add(vault: Path, db: Path, fake_embedder: CountingEmbedder):
+    write(vault, "a.md", NOTE_A)
+    write(vault, "b.md", "# Beta\n\nCherries.\n")
+    index(vault, db, fake_embedder)
+    (vault / "b.md").unlink()
+    write(vault, "c.md", "# Gamma\n\nGrapes.\n")
+    report = index(vault, db, fake_embedder)
+    assert report.notes_deleted == 1 and report.notes_indexed == 1
+    assert {p for p, _ in state(db)} == {"a.md", "c.md"}
+    assert check(db) == []
+
+
+def test_state_after_edits_equals_a_fresh_full_index(vault: Path, tmp_path: Path, db: Path):
+    write(vault, "a.md", NOTE_A)
+    write(vault, "b.md", "# Beta\n\nCherries.\n")
+    index(vault, db, CountingEmbedder())
+    (vault / "a.md").write_text(NOTE_A.replace("apples", "plums"), encoding="utf-8")
+    (vault / "b.md").rename(vault / "c.md")
+    write(vault, "d/e.md", "# Delta\n\nDates.\n")
+    index(vault, db, CountingEmbedder())
+    fresh = tmp_path / "fresh.sqlite"
+    index(vault, fresh, CountingEmbedder())
+    assert state(db) == state(fresh)
+
+
+def test_exclusions_are_recorded_with_their_rule(vault: Path, db: Path, fake_embedder: CountingEmbedder):
+    write(vault, "keep.md", "# Keep\n\nVisible text.\n")
+    write(vault, "secret.md", "---\ntags: [private]\n---\n# S\n\nHidden.\n")
+    write(vault, "inline-secret.md", "# S2\n\nHidden too #private/diary\n")
+    write(vault, "draft.md", "---\nvaultrag: exclude\n---\n# D\n\nDraft.\n")
+    write(vault, "drafts/x.md", "# X\n\nIgnored by file.\n")
+    write(vault, "tmp/y.md", "# Y\n\nIgnored by glob.\n")
+    write(vault, ".obsidian/z.md", "# Z\n")
+    write(vault, ".hidden/w.md", "# W\n")
+    write(vault, ".vaultragignore", "drafts/\n")
+    report = index(vault, db, fake_embedder, ignore_globs=("tmp/",))
+    assert report.notes_indexed == 1
+    assert {p for p, _ in state(db)} == {"keep.md"}
+    store = IndexStore.open(db)
+    try:
+        excluded = dict(store.db.execute("select path, reason from notes where status = 'excluded'").fetchall())
+    finally:
+        store.close()
+    assert excluded == {
+        "secret.md": "private tag #private",
+        "inline-secret.md": "private tag #private",
+        "draft.md": "frontmatter vaultrag: exclude",
+        "drafts/": ".vaultragignore pattern",
+        "tmp/": "ignore_globs setting",
+        ".obsidian/": "obsidian config folder",
+        ".hidden/": "hidden folder",
+    }
+    assert not any("Hidden" in p for p in fake_embedder.passages)
+
+
+def test_a_note_gaining_the_private_tag_is_purged(vault: Path, db: Path, fake_embedder: CountingEmbedder):
+    note = write(vault, "a.md", NOTE_A)
+    index(vault, db, fake_embedder)
+    note.write_text(NOTE_A.replace("tags: [proj]", "tags: [proj, private]"), encoding="utf-8")
+    index(vault, db, fake_embedder)
+    assert state(db) == set()
+    assert check(db) == []
+
+
+def test_bad_inputs_are_recorded_and_the_run_goes_on(vault: Path, db: Path, fake_embedder: CountingEmbedder):
+    write(vault, "good.md", "# Good\n\nFine text.\n")
+    (vault / "latin1.md").write_bytes("Olá, caf\xe9".encode("latin-1"))
+    (vault / "binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR")
+    (vault / "empty.md").write_bytes(b"")
+    (vault / "big.md").write_bytes(b"word " * 3000)
+    write(vault, "badfm.md", "---\ntitle: [unclosed\n---\n# Still indexed\n\nBody text.\n")
+    (vault / "loop").mkdir()
+    os.symlink(vault / "loop", vault / "loop" / "again")
+    locked = write(vault, "locked.md", "# Locked\n")
+    locked.chmod(0)
+    try:
+        report = index(vault, db, fake_embedder, max_note_bytes=10_000)
+    finally:
+        locked.chmod(0o644)
+    store = IndexStore.open(db)
+    try:
+        rows = {p: (s, r) for p, s, r in store.db.execute("select path, status, reason from notes")}
+    finally:
+        store.close()
+    assert rows["good.md"] == ("indexed", "")
+    assert rows["latin1.md"] == ("failed", "invalid UTF-8 at byte 2")
+    assert rows["binary.md"][0] == "failed" and "binary" in rows["binary.md"][1]
+    assert rows["empty.md"] == ("indexed", "empty note (no text to index)")
+    assert rows["big.md"][0] == "failed" and "size cap" in rows["big.md"][1]
+    assert rows["badfm.md"][0] == "indexed" and rows["badfm.md"][1].startswith("malformed frontmatter")
+    assert rows["loop/again/"] == ("excluded", "symlink loop (folder already visited)")
+    if os.geteuid() != 0:  # root reads files regardless of permissions
+        assert rows["locked.md"] == ("failed", "permission denied")
+    assert report.notes_seen == 7
+    assert {p for p, _ in state(db)} >= {"good.md", "badfm.md"}
+
+
+def test_cancel_then_resume_does_not_redo_work(vault: Path, db: Path):
+    for i in range(6):
+        write(vault, f"n{i}.md", f"# Note {i}\n\nText number {i} about topic {i}.\n")
+    first = CountingEmbedder()
+    store = IndexStore.open(db)
+    cancel = CancelToken()
+    gen = Indexer(vault, store, IndexOptions(embed_batch=2), first).run(cancel)
+    for p in gen:
+        if p.phase == "embed" and p.done >= 2:
+            cancel.cancel()
+    store.close()
+    assert len(first.passages) == 2
+    second = CountingEmbedder()
+    report = index(vault, db, second, embed_batch=2)
+    assert len(second.passages) == 4, "only the chunks without vectors are embedded"
+    assert report.chunks_pending == 0
+    assert not set(first.passages) & set(second.passages)
+
+
+def test_embedder_crash_leaves_a_consistent_resumable_index(vault: Path, db: Path):
+    for i in range(5):
+        write(vault, f"n{i}.md", f"# Note {i}\n\nText number {i}.\n")
+    broken = CountingEmbedder()
+    broken.fail_after = 2
+    with pytest.raises(RuntimeError):
+        index(vault, db, broken, embed_batch=2)
+    assert check(db) == []
+    report = index(vault, db, CountingEmbedder(), embed_batch=2)
+    assert report.chunks_embedded == 3 and report.chunks_pending == 0
+
+
+def test_model_change_marks_everything_for_re_embedding_and_cache_serves_switch_back(vault: Path, db: Path):
+    write(vault, "a.md", NOTE_A)
+    index(vault, db, CountingEmbedder("fake/one"))
+    other = CountingEmbedder("fake/two")
+    index(vault, db, other)
+    assert len(other.passages) == 3
+    back = CountingEmbedder("fake/one")
+    report = index(vault, db, back)
+    assert back.passages == [] and report.chunks_reused == 3
+    assert check(db) == []
+
+
+def test_text_only_run_gives_bm25_before_vectors(vault: Path, db: Path):
+    write(vault, "a.md", NOTE_A)
+    report = index(vault, db, None)
+    assert report.chunks_total == 3 and report.chunks_pending == 3
+    store = IndexStore.open(db)
+    try:
+        hits = store.db.execute("select rowid from chunks_fts where chunks_fts match '\"oranges\"'").fetchall()
+    finally:
+        store.close()
+    assert len(hits) == 1
+
+
+def test_changing_chunk_size_rechunks_every_note(vault: Path, db: Path, fake_embedder: CountingEmbedder):
+    write(vault, "a.md", NOTE_A)
+    index(vault, db, fake_embedder, chunk_tokens=200)
+    report = index(vault, db, fake_embedder, chunk_tokens=5)
+    assert report.notes_indexed == 1

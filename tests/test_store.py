@@ -1,0 +1,110 @@
+"""The SQLite store: migrations from empty, refusal of newer indexes, recovery from corrupt or foreign files."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import write
+from vaultrag.cli import main
+from vaultrag.core.store import migrations
+from vaultrag.core.store.db import CorruptIndex, connect
+from vaultrag.core.store.index_store import IndexStore, vec_bytes
+from vaultrag.errors import IndexTooNew
+
+
+def test_migrations_apply_from_empty_in_order_and_only_once(tmp_path: Path):
+    db = connect(tmp_path / "i.sqlite")
+    try:
+        assert migrations.pending(db) == [name for name, _ in migrations.MIGRATIONS]
+        ran = migrations.apply(db)
+        assert ran == [name for name, _ in migrations.MIGRATIONS]
+        assert migrations.pending(db) == [] and migrations.apply(db) == []
+        tables = {r[0] for r in db.execute("select name from sqlite_master where type in ('table', 'trigger')")}
+        assert {"notes", "chunks", "chunks_fts", "embed_cache", "index_meta", "note_tags", "chunks_ai"} <= tables
+        assert db.execute("pragma journal_mode").fetchone()[0] == "wal"
+    finally:
+        db.close()
+
+
+def test_a_failing_migration_rolls_back_and_stays_pending(tmp_path: Path):
+    db = connect(tmp_path / "i.sqlite")
+
+    def broken(con: object) -> None:
+        con.execute("create table half_done(x)")  # type: ignore[attr-defined]
+        raise RuntimeError("boom")
+
+    try:
+        with pytest.raises(RuntimeError):
+            migrations.apply(db, [("0001_broken", broken)])
+        assert db.execute("select 1 from sqlite_master where name = 'half_done'").fetchone() is None
+        assert migrations.pending(db, [("0001_broken", broken)]) == ["0001_broken"]
+    finally:
+        db.close()
+
+
+def test_an_index_from_a_newer_version_is_refused(tmp_path: Path):
+    path = tmp_path / "i.sqlite"
+    IndexStore.open(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute("insert into _migrations(name, applied_at) values ('9999_future', 0)")
+    raw.commit()
+    raw.close()
+    with pytest.raises(IndexTooNew, match="newer vaultrag"):
+        IndexStore.open(path)
+
+
+def test_vectors_knn_and_delete_cascade(tmp_path: Path):
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        with store.transaction():
+            store.ensure_vec_table("m", 4)
+            nid = store.upsert_note("f/a.md", mtime_ns=1, size=1, content_hash="h", status="indexed")
+            from vaultrag.core.model import Chunk
+
+            c = Chunk(0, (), "A", "", "text", 0, 4, 0, 1, 3, "ch")
+            cid = store.insert_chunk(nid, c, truncated=False)
+            store.put_vector(cid, vec_bytes(np.array([1, 0, 0, 0])), nid, "f")
+        hit = store.db.execute(
+            "select chunk_id, distance from chunks_vec where embedding match ? and k = 1",
+            (vec_bytes(np.array([1, 0, 0, 0])),),
+        ).fetchall()
+        assert hit == [(cid, pytest.approx(0.0, abs=1e-6))]
+        with store.transaction():
+            store.delete_note(nid)
+        assert store.db.execute("select count(*) from chunks_vec").fetchone()[0] == 0
+        assert store.check() == []
+    finally:
+        store.close()
+
+
+def _cli(*args: str) -> int:
+    return main(list(args))
+
+
+def test_corrupt_index_is_moved_aside_and_rebuilt(tmp_path: Path, vault: Path, capsys: pytest.CaptureFixture[str]):
+    write(vault, "a.md", "# A\n\nSome text.\n")
+    home = tmp_path / "home"
+    assert _cli("--home", str(home), "index", str(vault), "--no-embed") == 0
+    index_file = next((home / "indexes").glob("*.sqlite"))
+    index_file.write_bytes(b"this is not a database at all" * 100)
+    capsys.readouterr()
+    assert _cli("--home", str(home), "index", str(vault), "--no-embed", "--json") == 0
+    report = json.loads(capsys.readouterr().out)
+    assert "damaged" in report["rebuilt_reason"] and "moved to" in report["rebuilt_reason"]
+    assert report["chunks_total"] == 1
+    assert list((home / "indexes").glob("*.sqlite.corrupt-1")), "the bad file is kept, not deleted"
+
+
+def test_foreign_sqlite_file_is_not_mistaken_for_an_index(tmp_path: Path):
+    path = tmp_path / "other.sqlite"
+    raw = sqlite3.connect(path)
+    raw.execute("create table customers(id)")
+    raw.commit()
+    raw.close()
+    with pytest.raises(CorruptIndex, match="another program"):
+        connect(path)
