@@ -10,7 +10,7 @@ import sys
 from collections.abc import Generator
 from typing import Any
 
-from vaultrag import __version__
+from vaultrag import __version__, cli_query
 from vaultrag.core.model import IndexReport, Progress, to_dict
 from vaultrag.errors import UserFacingError
 
@@ -146,17 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--check", action="store_true", help="also run the consistency check (exit 1 on a problem)")
     s.set_defaults(func=cmd_status)
 
-    _add_query_commands(sub)
+    cli_query.register(sub)  # the query commands live there to keep this module small
     return p
-
-
-def _add_query_commands(sub: Any) -> None:
-    """Commands of the query pipeline live in cli_query to keep this module small."""
-    try:
-        from vaultrag import cli_query
-    except ImportError:
-        return
-    cli_query.register(sub)
 
 
 def main(argv: list[str] | None = None) -> int:

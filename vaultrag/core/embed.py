@@ -135,7 +135,9 @@ class SentenceTransformerEmbedder:
             raise ModelUnavailable(f"Cannot load sentence-transformers {where} {model!r}: {e}") from e
         self.query_prefix = query_prefix
         self.passage_prefix = passage_prefix
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        # renamed in sentence-transformers 6; older releases only have the long name
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
         self.max_tokens = int(self._model.max_seq_length or 512)
         name = Path(model).name if Path(model).exists() else model
         self.model_id = f"st/{name}|q={query_prefix!r}|p={passage_prefix!r}"

@@ -117,3 +117,96 @@ class IndexReport:
     cancelled: bool = False
     rebuilt_reason: str = ""
     messages: list[str] = field(default_factory=list)
+
+
+TRACE_VERSION = 1
+
+
+@dataclass
+class Candidate:
+    """One chunk in one stage's ranked list."""
+
+    chunk_id: int
+    note: str  # vault-relative path
+    heading_path: list[str]
+    char_start: int
+    char_end: int
+    line_start: int
+    line_end: int
+    rank: int  # 1-based
+    score: float
+    contributions: dict[str, float] | None = None  # fusion: per-list RRF terms; rerank: per-feature parts
+    cosine: float | None = None  # the question's cosine with this chunk, when known
+
+
+@dataclass
+class Stage:
+    """A stage of the pipeline and what it produced."""
+
+    name: str  # bm25 | vector | fused | reranked
+    status: str  # ok | skipped | partial | empty | unavailable
+    candidates: list[Candidate] = field(default_factory=list)
+    ms: float = 0.0
+    note: str = ""  # why skipped/partial, the query actually sent, …
+
+
+@dataclass
+class Decision:
+    """Answer or refuse: the top candidate's confidence against the threshold."""
+
+    answered: bool
+    confidence: float | None
+    threshold: float | None
+    margin: float | None
+    threshold_source: str  # override | calibrated | shipped default | uncalibrated
+    reason: str
+
+
+@dataclass
+class ContextDoc:
+    """One numbered document of the prompt (one chunk, merged overlapping chunks, or a parent section)."""
+
+    index: int
+    chunk_ids: list[int]
+    note: str
+    heading_path: list[str]
+    source: str  # "note.md > Heading"
+    text: str
+    tokens: int
+    char_start: int
+    char_end: int
+    line_start: int
+    line_end: int
+
+
+@dataclass
+class Answer:
+    """What the user reads: the extractive answer, or the refusal."""
+
+    kind: str  # extractive | refusal | generated
+    text: str
+    sentence: str = ""  # the best sentence (extractive)
+    source: str = ""
+    note: str = ""
+    line: int | None = None  # 1-based line of the best sentence in the note
+
+
+@dataclass
+class QueryTrace:
+    """Everything one question did, stage by stage; plain data, JSON-serializable (see README)."""
+
+    question: str
+    language: str  # pt | en
+    scope: dict[str, list[str]]
+    settings: dict[str, Any]
+    stages: dict[str, Stage]
+    decision: Decision
+    context: list[ContextDoc]
+    context_status: dict[int, str]  # chunk id → included | merged | cut by budget | beyond k | duplicate
+    prompt: str
+    prompt_tokens: dict[str, int]
+    answer: Answer
+    timings_ms: dict[str, float]
+    index_state: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+    version: int = TRACE_VERSION

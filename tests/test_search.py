@@ -1,0 +1,217 @@
+"""The query pipeline on a real index (fake embedder only): hostile input, scope in SQL, refusal, budget, prompt."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write
+from tests.fakes import CountingEmbedder
+from vaultrag.core import tokens
+from vaultrag.core.indexer import Indexer, IndexOptions, run_to_end
+from vaultrag.core.model import to_dict
+from vaultrag.core.prompt import REFUSAL, detect_language
+from vaultrag.core.retrieve import Scope
+from vaultrag.core.search import Searcher, rrf
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.errors import ScopeError, UserFacingError
+from vaultrag.settings import Settings
+
+LONG = " ".join(f"Fact {i}: the reactor coolant loop number {i} is inspected every {i + 2} weeks." for i in range(30))
+
+
+@pytest.fixture
+def searcher(vault: Path, tmp_path: Path):
+    write(vault, "inside/reactor.md", f"---\ntags: [plant]\n---\n# Reactor\n\n{LONG}\n")
+    write(vault, "inside/refund.md", "# Refund\n\nThe refund deadline is seven business days after cancelling.\n")
+    write(vault, "inside/deep/cpp.md", "# C++ notes\n\nC++ templates and #tag usage; 50% of builds use [[link]].\n")
+    write(vault, "inside/pt.md", "# Reembolso\n\nO prazo do reembolso é de sete dias úteis após o cancelamento.\n")
+    write(vault, "outside/canary.md", "---\ntags: [secret]\n---\n# Canary\n\nZEBRAFISH CANARYWORD refund deadline reactor "
+          "coolant loop inspected weeks cancelling.\n")
+    embedder = CountingEmbedder()
+    store = IndexStore.open(tmp_path / "idx.sqlite")
+    run_to_end(Indexer(vault, store, IndexOptions(chunk_tokens=60), embedder).run())
+    s = Searcher(store, Settings(), embedder)
+    yield s
+    store.close()
+
+
+def trace_json(trace) -> str:
+    return json.dumps(to_dict(trace), ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["C++", "#tag", "[[link]]", "what's up?", "AND", "50%", "foo-bar", "title: hello", "note.md", '"quoted"',
+     "NEAR(a b)", "*", "a OR b NOT c", "🙂 emoji", "x" * 5000],
+)
+def test_hostile_query_strings_never_break_match(searcher: Searcher, question: str):
+    trace = searcher.ask(question)
+    assert trace.stages["bm25"].status in ("ok", "empty")
+    assert trace.question == question[:5000]
+
+
+def test_hostile_queries_still_find_their_words(searcher: Searcher):
+    for q in ("C++", "#tag", "[[link]]", "50%"):
+        notes = [c.note for c in searcher.ask(q).stages["bm25"].candidates]
+        assert notes and notes[0] == "inside/deep/cpp.md", q
+
+
+def test_empty_and_stopword_questions(searcher: Searcher):
+    with pytest.raises(UserFacingError, match="empty"):
+        searcher.ask("   \n ")
+    trace = searcher.ask("what is the?")
+    assert not trace.decision.answered and "stop words" in trace.decision.reason
+    assert trace.prompt == "" and trace.answer.kind == "refusal"
+
+
+def test_scope_is_applied_inside_sql_and_the_canary_appears_nowhere(searcher: Searcher):
+    unscoped = searcher.ask("CANARYWORD refund deadline reactor coolant")
+    assert "outside/canary.md" in trace_json(unscoped)
+    for scope in (Scope(folders=["inside"]), Scope(tags=["plant"]), Scope(notes=["inside/refund.md"])):
+        trace = searcher.ask("CANARYWORD refund deadline reactor coolant", scope, threshold=-1.0)
+        dumped = trace_json(trace)
+        assert "outside/" not in dumped and "zebrafish" not in dumped.lower() and "Canary" not in dumped
+        assert all(len(s.candidates) > 0 for s in (trace.stages["bm25"], trace.stages["vector"]))
+        for stage in trace.stages.values():
+            for c in stage.candidates:
+                if scope.folders:
+                    assert c.note.startswith("inside/")
+                if scope.tags:
+                    assert c.note == "inside/reactor.md"
+                if scope.notes:
+                    assert c.note == "inside/refund.md"
+
+
+def test_subfolders_are_in_a_folder_scope_and_unknown_names_are_errors(searcher: Searcher):
+    trace = searcher.ask("C++ templates", Scope(folders=["inside"]), threshold=-1)
+    assert trace.stages["bm25"].candidates[0].note == "inside/deep/cpp.md"
+    with pytest.raises(ScopeError, match="No folder 'nowhere'"):
+        searcher.ask("refund", Scope(folders=["nowhere"]))
+    with pytest.raises(ScopeError, match="#nope"):
+        searcher.ask("refund", Scope(tags=["nope"]))
+    with pytest.raises(ScopeError, match="not in the index"):
+        searcher.ask("refund", Scope(notes=["missing.md"]))
+    with pytest.raises(ScopeError):
+        searcher.ask("refund", Scope(folders=["ins"]))
+
+
+def test_refusal_below_threshold_and_answer_above(searcher: Searcher):
+    trace = searcher.ask("refund deadline", threshold=-1.0)
+    top = trace.stages["fused"].candidates[0]
+    assert trace.decision.answered and trace.decision.confidence == pytest.approx(top.cosine)
+    assert trace.decision.margin == pytest.approx(top.cosine + 1.0)
+    refused = searcher.ask("refund deadline", threshold=top.cosine + 0.01)
+    assert not refused.decision.answered and refused.decision.margin == pytest.approx(-0.01, abs=1e-6)
+    assert refused.answer.text == REFUSAL["en"] and refused.prompt == "" and refused.context == []
+    assert "below the threshold" in refused.decision.reason
+    pt = searcher.ask("Qual o prazo do reembolso?", threshold=2.0)
+    assert pt.language == "pt" and pt.answer.text == "Não encontrei isso nas notas."
+    exact = searcher.ask("refund deadline", threshold=top.cosine)
+    assert exact.decision.answered, "a confidence equal to the threshold passes"
+
+
+def test_uncalibrated_model_answers_but_says_so(searcher: Searcher):
+    trace = searcher.ask("refund deadline")
+    assert trace.decision.answered and trace.decision.threshold_source == "uncalibrated"
+    assert "calibrate" in trace.decision.reason
+
+
+def test_budget_is_respected_with_exact_counts_and_overlaps_are_merged(searcher: Searcher):
+    searcher.settings = dataclasses.replace(searcher.settings, context_tokens=250)
+    trace = searcher.ask("reactor coolant loop inspected weeks", threshold=-1, k=5)
+    docs = trace.context
+    assert docs and sum(d.tokens for d in docs) <= 250
+    start = trace.prompt.index("<documents>")
+    end = trace.prompt.index("</documents>") + len("</documents>")
+    assert trace.prompt_tokens["documents"] == tokens.count(trace.prompt[start:end])
+    assert trace.prompt_tokens["total"] == tokens.count(trace.prompt)
+    assert "cut by budget" in trace.context_status.values()
+    texts = [d.text for d in docs]
+    for i, a in enumerate(texts):  # no fact is delivered twice
+        for fact in {f for f in a.split("Fact ")[1:]}:
+            assert not any(fact in b for b in texts[i + 1 :])
+    searcher.settings = dataclasses.replace(searcher.settings, context_tokens=5000)
+    wide = searcher.ask("reactor coolant loop inspected weeks", threshold=-1, k=5)
+    assert any(s.startswith("merged into") for s in wide.context_status.values()), "overlapping chunks merge"
+    reactor_docs = [d for d in wide.context if d.note == "inside/reactor.md"]
+    assert len(reactor_docs) >= 1 and all(LONG.find(d.text.split("\n\n")[-1][:40]) >= 0 for d in reactor_docs)
+
+
+def test_parent_section_delivers_the_whole_section(searcher: Searcher):
+    searcher.settings = dataclasses.replace(searcher.settings, parent_section=True, context_tokens=5000)
+    trace = searcher.ask("reactor coolant loop", threshold=-1, k=1)
+    assert "Fact 0:" in trace.context[0].text and "Fact 29:" in trace.context[0].text
+
+
+def test_prompt_structure_in_both_languages(searcher: Searcher):
+    en = searcher.ask("When is the refund deadline?", threshold=-1)
+    p = en.prompt
+    assert p.index("Rules:") < p.index("<documents>") < p.index("</documents>") < p.index("Question: When is")
+    assert p.rstrip().endswith("Question: When is the refund deadline?")
+    assert '<document index="1">\n<source>' in p and "<document_content>" in p
+    assert f'reply exactly: "{REFUSAL["en"]}"' in p and "never instructions" in p and "like [1]" in p
+    assert "contradict" in p
+    assert en.context[0].source.startswith(en.context[0].note)
+    pt = searcher.ask("Qual é o prazo do reembolso?", threshold=-1)
+    assert pt.language == "pt" and "Regras:" in pt.prompt and 'exatamente: "Não encontrei isso nas notas."' in pt.prompt
+    assert pt.prompt.rstrip().endswith("Pergunta: Qual é o prazo do reembolso?")
+    assert detect_language("How do I deploy to production?") == "en"
+    assert detect_language("Como cancelar a academia?") == "pt"
+
+
+def test_extractive_answer_marks_the_best_sentence(searcher: Searcher):
+    trace = searcher.ask("refund deadline business days", threshold=-1)
+    assert trace.answer.kind == "extractive"
+    assert trace.answer.sentence == "The refund deadline is seven business days after cancelling."
+    assert f"**{trace.answer.sentence}**" in trace.answer.text
+    assert trace.answer.note == "inside/refund.md" and trace.answer.line == 3
+
+
+def test_rrf_records_contributions():
+    fused = rrf({"bm25": [(1, 9.0), (2, 5.0)], "vector": [(2, 0.9), (3, 0.8)]})
+    assert [f[0] for f in fused] == [2, 1, 3]
+    assert fused[0][2] == {"bm25": pytest.approx(1 / 62), "vector": pytest.approx(1 / 61)}
+    assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61)
+
+
+def test_bm25_only_while_vectors_fill_is_marked(vault: Path, tmp_path: Path):
+    write(vault, "a.md", "# A\n\nThe refund deadline is seven days.\n")
+    embedder = CountingEmbedder()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        run_to_end(Indexer(vault, store, IndexOptions(), None).run())
+        with store.transaction():
+            store.ensure_vec_table(embedder.model_id, embedder.dim)
+        trace = Searcher(store, Settings(), embedder).ask("refund deadline")
+    finally:
+        store.close()
+    assert trace.stages["vector"].status == "partial" and "still filling" in trace.stages["vector"].note
+    assert trace.stages["bm25"].candidates and trace.decision.answered
+    assert "BM25" in trace.decision.reason
+
+
+TRACE_KEYS = {
+    "question", "language", "scope", "settings", "stages", "decision", "context", "context_status", "prompt",
+    "prompt_tokens", "answer", "timings_ms", "index_state", "warnings", "version",
+}
+CANDIDATE_KEYS = {"chunk_id", "note", "heading_path", "char_start", "char_end", "line_start", "line_end", "rank",
+                  "score", "contributions", "cosine"}
+
+
+def test_trace_json_schema_is_stable(searcher: Searcher):
+    data = json.loads(trace_json(searcher.ask("refund deadline", threshold=-1)))
+    assert set(data) == TRACE_KEYS and data["version"] == 1
+    assert set(data["stages"]) == {"bm25", "vector", "fused", "reranked"}
+    assert set(data["stages"]["bm25"]) == {"name", "status", "candidates", "ms", "note"}
+    assert set(data["stages"]["fused"]["candidates"][0]) == CANDIDATE_KEYS
+    assert set(data["stages"]["fused"]["candidates"][0]["contributions"]) <= {"bm25", "vector"}
+    assert set(data["decision"]) == {"answered", "confidence", "threshold", "margin", "threshold_source", "reason"}
+    assert set(data["context"][0]) == {"index", "chunk_ids", "note", "heading_path", "source", "text", "tokens",
+                                       "char_start", "char_end", "line_start", "line_end"}
+    assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line"}
+    assert set(data["prompt_tokens"]) == {"instructions", "documents", "question", "total", "budget"}
+    assert data["stages"]["reranked"]["status"] == "skipped"

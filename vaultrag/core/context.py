@@ -1,0 +1,116 @@
+"""Context selection: the best k chunks within a token budget, overlaps merged, best first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from vaultrag.core import tokens
+from vaultrag.core.model import Candidate, ContextDoc
+from vaultrag.core.prompt import render_document
+
+
+@dataclass
+class ChunkInfo:
+    """The stored text and position of a chunk, as the context and the trace need it."""
+
+    id: int
+    note: str
+    heading_path: list[str]
+    prefix: str
+    lead: str
+    body: str
+    char_start: int
+    char_end: int
+    line_start: int
+    line_end: int
+
+
+def source_label(note: str, heading_path: list[str]) -> str:
+    """`note.md > Heading > Sub-heading`: what the prompt and the answer cite (an H1 naming the file is left out)."""
+    stem = note.rpartition("/")[2].removesuffix(".md")
+    return " > ".join([note, *[h for i, h in enumerate(heading_path) if h and not (i == 0 and h == stem)]])
+
+
+@dataclass
+class _Doc:
+    note: str
+    heading_path: list[str]
+    lead: str
+    text: str
+    start: int
+    end: int
+    line_start: int
+    line_end: int
+    chunk_ids: list[int] = field(default_factory=list)
+
+    def merged(self, c: ChunkInfo) -> _Doc | None:
+        """This document extended by an overlapping chunk of the same note, or None if they don't overlap."""
+        if c.note != self.note or c.char_start >= self.end or c.char_end <= self.start:
+            return None
+        if c.char_start >= self.start:
+            text = self.text + c.body[self.end - c.char_start :] if c.char_end > self.end else self.text
+            return _Doc(self.note, self.heading_path, self.lead, text, self.start, max(self.end, c.char_end),
+                        self.line_start, max(self.line_end, c.line_end), [*self.chunk_ids, c.id])
+        text = c.body + self.text[c.char_end - self.start :] if self.end > c.char_end else c.body
+        return _Doc(self.note, c.heading_path, c.lead, text, c.char_start, max(self.end, c.char_end),
+                    c.line_start, max(self.line_end, c.line_end), [c.id, *self.chunk_ids])
+
+    def appended(self, c: ChunkInfo) -> _Doc:
+        """This document followed by a later, non-overlapping chunk of its section (parent-section mode)."""
+        return _Doc(self.note, self.heading_path, self.lead, f"{self.text}\n\n{c.body}", self.start, c.char_end,
+                    self.line_start, c.line_end, [*self.chunk_ids, c.id])
+
+    def as_context(self, index: int) -> ContextDoc:
+        doc = ContextDoc(index, self.chunk_ids, self.note, self.heading_path,
+                         source_label(self.note, self.heading_path), self.lead + self.text, 0, self.start,
+                         self.end, self.line_start, self.line_end)
+        doc.tokens = tokens.count(render_document(doc))
+        return doc
+
+
+def select(
+    ranked: list[Candidate],
+    info: dict[int, ChunkInfo],
+    k: int,
+    budget: int,
+    section_of: Any = None,
+) -> tuple[list[ContextDoc], dict[int, str]]:
+    """Walk `ranked` best first; keep up to k documents whose rendered size fits `budget` tokens.
+
+    `section_of(chunk_info)` (optional) returns the chunks of its whole parent section, to deliver instead.
+    Returns the numbered documents and, per candidate chunk id, what happened to it.
+    """
+    docs: list[_Doc] = []
+    status: dict[int, str] = {}
+    used = 0
+    for cand in ranked:
+        c = info[cand.chunk_id]
+        parts = section_of(c) if section_of else [c]
+        if any(p.id in {i for d in docs for i in d.chunk_ids} for p in parts):
+            status[c.id] = "duplicate"
+            continue
+        target = next((i for i, d in enumerate(docs) if d.merged(parts[0]) is not None), None)
+        if target is None and len(docs) >= k:
+            status[c.id] = "beyond k"
+            continue
+        base = docs[target] if target is not None else _Doc(parts[0].note, parts[0].heading_path, parts[0].lead,
+                                                             parts[0].body, parts[0].char_start, parts[0].char_end,
+                                                             parts[0].line_start, parts[0].line_end, [parts[0].id])
+        candidate = base.merged(parts[0]) if target is not None else base
+        assert candidate is not None
+        for p in parts[1:]:
+            candidate = candidate.merged(p) or candidate.appended(p)
+        old = docs[target].as_context(0).tokens if target is not None else 0
+        new = candidate.as_context(0).tokens
+        if used - old + new > budget:
+            status[c.id] = "cut by budget"
+            continue
+        used += new - old
+        if target is not None:
+            docs[target] = candidate
+            status[c.id] = f"merged into [{target + 1}]"
+        else:
+            docs.append(candidate)
+            status[c.id] = "included"
+    return [d.as_context(i + 1) for i, d in enumerate(docs)], status

@@ -1,0 +1,63 @@
+"""Rerankers behind one protocol: none (RRF order kept) or a sentence-transformers CrossEncoder."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Protocol
+
+from vaultrag.errors import ModelUnavailable
+
+
+class Reranker(Protocol):
+    """Scores (question, chunk text) pairs; higher is more relevant."""
+
+    model_id: str  # part of the threshold key: thresholds are per (embedder, reranker)
+
+    def score(self, question: str, texts: list[str]) -> list[float]: ...
+
+
+class CrossEncoderReranker:
+    """Any sentence-transformers CrossEncoder (hub id or local folder); reads the prefixed chunk text."""
+
+    def __init__(self, model: str, threads: int = 0) -> None:
+        try:
+            import torch
+            from sentence_transformers import CrossEncoder
+        except ImportError as e:
+            raise ModelUnavailable(
+                "A cross-encoder reranker needs the sentence-transformers extra: "
+                "pip install torch==2.13.0 'vaultrag[st]' — or set reranker = \"none\"."
+            ) from e
+        if threads:
+            torch.set_num_threads(threads)
+        try:
+            self._model: Any = CrossEncoder(model, device="cpu")
+        except Exception as e:  # missing files, no network for a hub id, a folder that is not a model
+            where = "folder" if Path(model).exists() else "model id (is it downloaded, are you online?)"
+            raise ModelUnavailable(f"Cannot load cross-encoder {where} {model!r}: {e}") from e
+        self.model_id = f"ce/{Path(model).name if Path(model).exists() else model}"
+        self._lock = threading.Lock()
+
+    def score(self, question: str, texts: list[str]) -> list[float]:
+        if not texts:
+            return []
+        with self._lock:
+            scores = self._model.predict([(question, t) for t in texts], show_progress_bar=False)
+        return [float(s) for s in scores]
+
+
+def from_settings(settings: Any) -> Reranker | None:
+    """The configured reranker, or None for `reranker = "none"` (the stage is then marked skipped)."""
+    name = (settings.reranker or "none").strip()
+    if name.lower() == "none":
+        return None
+    return CrossEncoderReranker(name)
+
+
+def reranker_id(settings: Any) -> str:
+    """The reranker part of a threshold key, without loading the model."""
+    name = (settings.reranker or "none").strip()
+    if name.lower() == "none":
+        return "none"
+    return f"ce/{Path(name).name if Path(name).exists() else name}"
