@@ -67,3 +67,17 @@ def needs_eval(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"shared eval data not found at {p}")
     return p
+
+
+@pytest.fixture(scope="session")
+def faquad_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(home, vault): faquad-pt indexed once per test session with the real default embedder (~1–2 min)."""
+    import subprocess
+    import sys
+
+    vault = needs_eval("faquad-pt", "vault")
+    home = tmp_path_factory.mktemp("faquad-home")
+    r = subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), "index", str(vault)],
+                       capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stderr
+    return home, vault

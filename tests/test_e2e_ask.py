@@ -1,0 +1,62 @@
+"""`vaultrag ask` end to end with the real default models: faquad-pt (shared eval data) and the demo vault."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DEMO_VAULT
+
+
+def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_ask_json_on_faquad_pt(faquad_home: tuple[Path, Path]):
+    home, vault = faquad_home
+    r = run(home, "ask", str(vault), "Onde é sediada a UFMS?", "--json")
+    assert r.returncode == 0, r.stderr
+    trace = json.loads(r.stdout)
+    assert trace["language"] == "pt" and trace["decision"]["answered"]
+    assert trace["decision"]["threshold_source"] == "shipped default"
+    assert trace["stages"]["bm25"]["candidates"][0]["note"] == "UFMS.md"
+    assert trace["stages"]["vector"]["status"] == "ok" and trace["stages"]["vector"]["candidates"]
+    assert trace["answer"]["note"] == "UFMS.md" and "Campo Grande" in trace["answer"]["sentence"]
+    assert "Não encontrei isso nas notas." in trace["prompt"]
+    assert trace["prompt_tokens"]["documents"] <= trace["prompt_tokens"]["budget"] == 1500
+    assert set(trace["timings_ms"]) >= {"bm25", "embed_query", "knn", "fusion", "rerank", "context", "prompt"}
+
+    r = run(home, "ask", str(vault), "What year did Tesla die?", "--json")
+    refused = json.loads(r.stdout)
+    assert not refused["decision"]["answered"] and refused["answer"]["text"] == "I couldn't find this in the notes."
+
+    r = run(home, "ask", str(vault), "Onde é sediada a UFMS?", "--explain")
+    assert r.returncode == 0
+    lines = r.stdout.splitlines()
+    assert "BM25 [ok]" in r.stdout and "VECTOR [ok]" in r.stdout and "decision: ANSWERED" in r.stdout
+    head = lines[: lines.index("=" * 120)]
+    assert max(len(line) for line in head) <= 120
+
+    r = run(home, "ask", str(vault), "UFMS", "--folder", "nowhere")
+    assert r.returncode == 2 and "No folder 'nowhere'" in r.stderr
+
+
+def test_readme_first_command_on_the_demo_vault(home: Path, tmp_path: Path):
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    assert run(home, "index", str(vault)).returncode == 0
+    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?")
+    assert r.returncode == 0, r.stderr
+    assert "7 dias úteis" in r.stdout and "Casa/Reembolso e cancelamentos.md > Prazo do reembolso" in r.stdout
+    r = run(home, "ask", str(vault), "When does the flight to Lisbon leave?", "--json")
+    trace = json.loads(r.stdout)
+    assert trace["answer"]["note"] == "Travel/Lisbon trip.md" and "07:40" in trace["answer"]["sentence"]
+    r = run(home, "ask", str(vault), "Este texto é privado?", "--json")
+    assert "Diário" not in r.stdout, "excluded notes never reach a trace"
