@@ -310,3 +310,16 @@ def test_changing_chunk_size_rechunks_every_note(vault: Path, db: Path, fake_emb
     index(vault, db, fake_embedder, chunk_tokens=200)
     report = index(vault, db, fake_embedder, chunk_tokens=5)
     assert report.notes_indexed == 1
+
+
+def test_parallel_parsing_gives_the_same_index_as_sequential(vault: Path, tmp_path: Path):
+    for i in range(260):
+        write(vault, f"d{i % 5}/n{i}.md", f"# Note {i}\n\nParagraph {i} about subject {i % 17}.\n\n## Part\n\nMore {i}.\n")
+    write(vault, "bad.md", "")
+    (vault / "bad.md").write_bytes(b"\xff\xfe")
+    seq, par = tmp_path / "seq.sqlite", tmp_path / "par.sqlite"
+    index(vault, seq, CountingEmbedder(), workers=1)
+    report = index(vault, par, CountingEmbedder(), workers=2)
+    assert report.notes_indexed == 260 and report.notes_failed == 1
+    assert state(seq) == state(par) and len(state(par)) == 520
+    assert check(par) == []

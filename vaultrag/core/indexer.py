@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
@@ -15,10 +14,10 @@ from typing import Any
 import numpy as np
 
 from vaultrag.core import vault as vaultmod
-from vaultrag.core.chunking import CHUNKER_VERSION, Chunker
+from vaultrag.core.chunking import CHUNKER_VERSION
 from vaultrag.core.embed import Embedder
-from vaultrag.core.markdown import parse
-from vaultrag.core.model import IndexReport, NoteFile, Progress
+from vaultrag.core.model import IndexReport, Progress
+from vaultrag.core.prepare import Prepared, PrepareOptions, prepare_all
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
 
 log = logging.getLogger(__name__)
@@ -48,6 +47,7 @@ class IndexOptions:
     ignore_globs: tuple[str, ...] = ()
     private_tag: str = "private"
     embed_batch: int = 16
+    workers: int | None = None  # processes that parse notes; None = one per core (at most 4)
 
     @classmethod
     def from_settings(cls, s: Any) -> IndexOptions:
@@ -84,7 +84,6 @@ class Indexer:
         self.store = store
         self.options = options
         self.embedder = embedder
-        self.chunker = Chunker(options.chunk_tokens)
 
     def run(self, cancel: CancelToken | None = None) -> Generator[Progress, None, IndexReport]:
         """Both phases: text + FTS5 (BM25 works after it), then embeddings. Yields Progress; returns the report."""
@@ -152,15 +151,28 @@ class Indexer:
                                       reason=skip.rule)
             rate = _Rate(len(scanned.notes))
             last_commit = time.perf_counter()
-            for done, f in enumerate(scanned.notes, 1):
-                if cancel.cancelled:
-                    break
-                self._index_file(f, rows.get(f.path), by_hash, force, report)
-                if time.perf_counter() - last_commit > COMMIT_EVERY_S:
-                    store.db.execute("commit")
-                    yield rate.progress("text", done, f.path)
-                    store.db.execute("begin immediate")
-                    last_commit = time.perf_counter()
+            jobs = []
+            for f in scanned.notes:
+                row = rows.get(f.path)
+                if row and not force and row.mtime_ns == f.mtime_ns and row.size == f.size:
+                    report.notes_unchanged += 1
+                else:  # read it; if its bytes are unchanged, only its stat is updated
+                    jobs.append((f, row.content_hash if row and not force and row.status == "indexed" else ""))
+            done = report.notes_unchanged
+            results = prepare_all(jobs, self._prepare_options, self.options.workers)
+            try:
+                for prepared in results:
+                    if cancel.cancelled:
+                        break
+                    self._apply(prepared, rows.get(prepared.file.path), by_hash, report)
+                    done += 1
+                    if time.perf_counter() - last_commit > COMMIT_EVERY_S:
+                        store.db.execute("commit")
+                        yield rate.progress("text", done, prepared.file.path)
+                        store.db.execute("begin immediate")
+                        last_commit = time.perf_counter()
+            finally:
+                results.close()  # stops the worker pool early on cancel or error
             for r in vanished.values():  # still there = not claimed by a move
                 if store.db.execute("select 1 from notes where id = ? and path = ?", (r.id, r.path)).fetchone():
                     store.delete_note(r.id)
@@ -171,76 +183,55 @@ class Indexer:
             raise
         yield rate.progress("text", len(scanned.notes))
 
-    def _index_file(
-        self, f: NoteFile, row: NoteRow | None, by_hash: dict[str, list[NoteRow]], force: bool, report: IndexReport
-    ) -> None:
-        """Bring one note up to date inside the open transaction (its own savepoint)."""
-        store = self.store
-        if row and not force and row.mtime_ns == f.mtime_ns and row.size == f.size:
-            report.notes_unchanged += 1
-            return
-        try:
-            data, text = vaultmod.read_note(f.abspath, self.options.max_note_bytes)
-        except vaultmod.ReadError as e:
-            with store.savepoint():
-                if row is not None:
-                    store.delete_note(row.id)
-                store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash="", status="failed",
-                                  reason=str(e))
-            log.info("note %s not indexed: %s", f.path, e)
-            return
-        digest = hashlib.sha256(data).hexdigest()
-        if row and not force and row.content_hash == digest and row.status == "indexed":
+    @property
+    def _prepare_options(self) -> PrepareOptions:
+        o = self.options
+        return PrepareOptions(o.chunk_tokens, o.max_note_bytes, o.private_tag)
+
+    def _apply(self, p: Prepared, row: NoteRow | None, by_hash: dict[str, list[NoteRow]], report: IndexReport) -> None:
+        """Write one prepared note inside the open transaction, in its own savepoint."""
+        store, f = self.store, p.file
+        if p.status == "unchanged" and row is not None:
             store.touch_note(row.id, f.mtime_ns, f.size)
             report.notes_unchanged += 1
             return
         try:
             with store.savepoint():
-                if row is None and by_hash.get(digest):
-                    moved = by_hash[digest].pop()
-                    store.move_note(moved.id, f.path)  # a rename: keep id, chunks and vectors
+                if p.status in ("failed", "excluded"):
+                    if row is not None:
+                        store.delete_note(row.id)
+                    store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash=p.digest,
+                                      status=p.status, reason=p.reason, **p.fields)
+                    if p.status == "failed":
+                        log.info("note %s not indexed: %s", f.path, p.reason)
+                    return
+                moved = False
+                if row is None and by_hash.get(p.digest):
+                    row = by_hash[p.digest].pop()
+                    store.move_note(row.id, f.path)  # a rename: keeps id, chunks and vectors
                     report.notes_moved += 1
-                    row = moved
-                    if not force:
-                        store.touch_note(moved.id, f.mtime_ns, f.size)
-                        # the title may come from the file name, so the chunk prefixes may change
-                        self._rechunk(f, text, digest, row, report, count_as_indexed=False)
-                        return
-                self._rechunk(f, text, digest, row, report)
+                    moved = True
+                self._write_chunks(p, report)
+                if not moved:
+                    report.notes_indexed += 1
         except Exception as e:  # a bug or a database error in one note must not stop the run
             log.exception("indexing %s failed", f.path)
             with store.savepoint():
-                if row is not None and store.db.execute("select 1 from notes where id=?", (row.id,)).fetchone():
-                    store.delete_note(row.id)
+                store.db.execute("delete from chunks where note_id in (select id from notes where path = ?)",
+                                 (f.path,))
                 store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash="", status="failed",
                                   reason=f"internal error: {e}")
-            report.notes_failed += 1
 
-    def _rechunk(
-        self, f: NoteFile, text: str, digest: str, row: NoteRow | None, report: IndexReport,
-        count_as_indexed: bool = True,
-    ) -> None:
-        """Parse and chunk one note; keep chunks whose text is unchanged, insert the new, delete the rest."""
-        store = self.store
-        stem = Path(f.path).stem
-        parsed = parse(text, stem)
-        rule = vaultmod.exclusion_rule(parsed, self.options.private_tag)
-        common = {"mtime_ns": f.mtime_ns, "size": f.size, "content_hash": digest, "title": parsed.title,
-                  "aliases": parsed.aliases, "tags": parsed.tags, "links": parsed.wikilinks,
-                  "frontmatter": parsed.frontmatter, "indexed_at": time.time()}
-        if rule:
-            if row is not None:
-                store.delete_note(row.id)
-            store.upsert_note(f.path, status="excluded", reason=rule, **common)
-            return
-        chunks = self.chunker.chunk(text, parsed)
-        reason = parsed.frontmatter_error or ("empty note (no text to index)" if not chunks else "")
-        note_id = store.upsert_note(f.path, status="indexed", reason=reason, **common)
+    def _write_chunks(self, p: Prepared, report: IndexReport) -> None:
+        """Keep stored chunks whose text is unchanged (new offsets), insert the new ones, delete the rest."""
+        store, f = self.store, p.file
+        note_id = store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash=p.digest,
+                                    status="indexed", reason=p.reason, indexed_at=time.time(), **p.fields)
         existing: dict[str, list[int]] = defaultdict(list)
         for c in store.chunk_rows(note_id):
             existing[c.content_hash].append(c.id)
         new = []
-        for chunk in chunks:
+        for chunk in p.chunks:
             if existing.get(chunk.content_hash):
                 store.reposition_chunk(existing[chunk.content_hash].pop(0), chunk)
             else:
@@ -248,18 +239,15 @@ class Indexer:
         store.delete_chunks(i for ids in existing.values() for i in ids)
         model = self.embedder
         cached = store.cached_vectors(model.model_id, [c.content_hash for c in new]) if model else {}
-        folder = f.path.rpartition("/")[0]
+        folder = f.folder
         for chunk in new:
             truncated = model is not None and model.count_tokens(chunk.search_text) > model.max_tokens
             if truncated:
-                log.info("chunk %d of %s exceeds the embedder's %d-token input", chunk.ordinal, f.path,
-                         model.max_tokens if model else 0)
+                log.info("chunk %d of %s exceeds the embedder's input limit", chunk.ordinal, f.path)
             chunk_id = store.insert_chunk(note_id, chunk, truncated)
             if chunk.content_hash in cached:
                 store.put_vector(chunk_id, cached[chunk.content_hash], note_id, folder)
                 report.chunks_reused += 1
-        if count_as_indexed:
-            report.notes_indexed += 1
 
     # -- phase 2: embeddings ------------------------------------------------------------------------
     def _embed_phase(self, report: IndexReport, cancel: CancelToken) -> Generator[Progress, None, None]:

@@ -25,6 +25,11 @@ def configure(cache_dir: str | os.PathLike[str]) -> None:
     _cache_dir = Path(cache_dir)
 
 
+def cache_dir() -> Path | None:
+    """The configured cache dir (None until `configure` is called)."""
+    return _cache_dir
+
+
 def _seed_cache(name: str) -> Path:
     """Put tiktoken's cache file for `name` in place from the copy bpe-openai ships; no network."""
     spec = importlib.util.find_spec("bpe_openai")

@@ -1,0 +1,91 @@
+"""Read, hash, parse and chunk one note: the pure, parallelizable half of indexing (no database)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vaultrag.core import tokens
+from vaultrag.core import vault as vaultmod
+from vaultrag.core.chunking import Chunker
+from vaultrag.core.markdown import parse
+from vaultrag.core.model import Chunk, NoteFile
+
+PARALLEL_MIN_NOTES = 200  # below this, starting worker processes costs more than it saves
+
+
+@dataclass
+class Prepared:
+    """A note ready to be written: failed (reason), excluded (rule) or indexed (fields + chunks)."""
+
+    file: NoteFile
+    status: str  # indexed | excluded | failed
+    reason: str = ""
+    digest: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
+    chunks: list[Chunk] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PrepareOptions:
+    chunk_tokens: int
+    max_note_bytes: int
+    private_tag: str
+
+
+def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepared:
+    """Turn a note file into a Prepared record; when its hash equals `skip_digest`, don't parse it."""
+    try:
+        data, text = vaultmod.read_note(f.abspath, opts.max_note_bytes)
+    except vaultmod.ReadError as e:
+        return Prepared(f, "failed", str(e))
+    digest = hashlib.sha256(data).hexdigest()
+    if digest == skip_digest:
+        return Prepared(f, "unchanged", digest=digest)
+    parsed = parse(text, Path(f.path).stem)
+    fields = {"title": parsed.title, "aliases": parsed.aliases, "tags": parsed.tags, "links": parsed.wikilinks,
+              "frontmatter": parsed.frontmatter}
+    rule = vaultmod.exclusion_rule(parsed, opts.private_tag)
+    if rule:
+        return Prepared(f, "excluded", rule, digest, fields)
+    chunks = Chunker(opts.chunk_tokens).chunk(text, parsed)
+    reason = parsed.frontmatter_error or ("empty note (no text to index)" if not chunks else "")
+    return Prepared(f, "indexed", reason, digest, fields, chunks)
+
+
+def _init_worker(tiktoken_cache: str | None) -> None:
+    if tiktoken_cache:
+        tokens.configure(tiktoken_cache)
+
+
+def _prepare_star(args: tuple[NoteFile, PrepareOptions, str]) -> Prepared:
+    return prepare(*args)
+
+
+def prepare_all(
+    jobs: list[tuple[NoteFile, str]], opts: PrepareOptions, workers: int | None = None
+) -> Iterator[Prepared]:
+    """Prepared notes in the order of `jobs` ((file, digest to skip)); uses worker processes for big batches.
+
+    The caller's thread stays free to write the previous results to the database meanwhile.
+    """
+    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
+    if len(jobs) < PARALLEL_MIN_NOTES or workers < 2:
+        for f, skip in jobs:
+            yield prepare(f, opts, skip)
+        return
+    import multiprocessing
+
+    # spawn, not fork: forking a process that runs threads (GUI, watcher) can deadlock the child
+    ctx = multiprocessing.get_context("spawn")
+    cache = str(tokens.cache_dir()) if tokens.cache_dir() else None
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(cache,))
+    try:
+        yield from pool.map(_prepare_star, [(f, opts, skip) for f, skip in jobs], chunksize=8)
+    finally:  # on cancel, drop the queued notes instead of preparing them all first
+        pool.shutdown(wait=True, cancel_futures=True)
