@@ -7,7 +7,7 @@ import json
 import textwrap
 from typing import Any
 
-from vaultrag.core.model import QueryTrace, Stage, to_dict
+from vaultrag.core.model import Progress, QueryTrace, Stage, to_dict
 
 WIDTH = 120
 
@@ -115,3 +115,140 @@ def register(sub: Any) -> None:
     s.add_argument("--json", action="store_true", help="print the full QueryTrace as JSON")
     s.add_argument("--explain", action="store_true", help="show every stage side by side")
     s.set_defaults(func=cmd_ask)
+    register_eval(sub)
+    register_why(sub)
+
+
+def _golden_run(args: argparse.Namespace) -> tuple[Any, Any, list[Any], list[str], float]:
+    """Load the golden file, drop lines naming unknown notes, sample --limit, and run every question."""
+    import random
+    import sys
+    import time
+
+    from vaultrag.cli import _progress_printer
+    from vaultrag.core import evaluate, golden
+
+    searcher = open_searcher(args)
+    items, errors = golden.load(args.golden)
+    known = {r[0] for r in searcher.db.execute("select path from notes where status = 'indexed'")}
+    usable = []
+    for item in items:
+        missing = [n for n in item.notes if n not in known]
+        if item.answerable and item.gold_note in missing:
+            errors.append(f"line {item.line}: note {item.gold_note!r} is not indexed in this vault")
+        else:
+            usable.append(item)
+    if args.limit and args.limit < len(usable):  # stratified, seeded: keeps the answerable/unanswerable mix
+        rng = random.Random(evaluate.SPLIT_SEED)
+        ans = [i for i in usable if i.answerable]
+        una = [i for i in usable if not i.answerable]
+        n_una = round(args.limit * len(una) / len(usable))
+        usable = sorted(rng.sample(ans, args.limit - n_una) + rng.sample(una, n_una), key=lambda i: i.line)
+    show = _progress_printer(sys.stderr)
+    t = time.perf_counter()
+    try:
+        results = list(evaluate.run(searcher, usable, show))
+    finally:
+        searcher.store.close()
+    show(Progress("done", 1, 1))
+    return searcher, evaluate, results, errors, time.perf_counter() - t
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vaultrag.core import report
+
+    searcher, evaluate, results, errors, seconds = _golden_run(args)
+    s = searcher.settings
+    settings = {"embedder": searcher.embedder.model_id if searcher.embedder else "", "reranker": searcher.reranker_id,
+                "k": s.k, "bm25_n": s.bm25_n, "vector_n": s.vector_n, "context_tokens": s.context_tokens}
+    ev = evaluate.summarize(results, str(args.vault), str(args.golden), settings, seconds, errors)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "eval.json").write_text(report.to_json(ev), encoding="utf-8")
+        (out / "report.md").write_text(report.markdown(ev), encoding="utf-8")
+        written = report.plots(ev, out)
+        if not written:
+            print("note: install matplotlib (pip install 'vaultrag[plots]') for PNG plots")
+    print(report.to_json(ev) if args.json else report.markdown(ev))
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from vaultrag.core import report
+    from vaultrag.core.search import threshold_key
+    from vaultrag.core.workspace import Workspace
+
+    searcher, evaluate, results, errors, seconds = _golden_run(args)
+    cal = evaluate.calibrate(results, args.max_pass)
+    if cal.get("available"):
+        store, _ = Workspace.load(args.vault, args.home).open_store()
+        try:
+            key = threshold_key(store.meta("embed_model") or "", searcher.reranker_id)
+            with store.transaction():
+                store.set_meta(key, repr(cal["threshold"]))
+        finally:
+            store.close()
+        cal["stored_as"] = key
+    if args.json:
+        print(json.dumps({"calibration": cal, "skipped_lines": errors}, indent=2, ensure_ascii=False))
+    else:
+        ev = evaluate.summarize(results, str(args.vault), str(args.golden), {}, seconds, errors)
+        text = report.markdown(ev, cal)
+        print(text[text.index("## Calibration"):] if "## Calibration" in text else text)
+        if cal.get("available"):
+            print(f"stored in the index as {cal['stored_as']} (the validate half is the honest number)")
+    return 0 if cal.get("available") else 1
+
+
+def register_eval(sub: Any) -> None:
+    for name, func, desc in (("eval", cmd_eval, "measure a golden set: hit@k and MRR per stage, refusal"),
+                             ("calibrate", cmd_calibrate, "pick and store the refusal threshold from a golden set")):
+        s = sub.add_parser(name, help=desc)
+        s.add_argument("vault")
+        s.add_argument("--golden", required=True, help="JSONL golden file (see README)")
+        s.add_argument("--limit", type=int, help="evaluate a seeded, stratified sample of N questions")
+        s.add_argument("--json", action="store_true")
+        if name == "eval":
+            s.add_argument("--out", help="folder for eval.json, report.md and PNG plots")
+        else:
+            s.add_argument("--max-pass", type=float, default=0.10,
+                           help="largest share of unanswerable questions allowed through (default 0.10)")
+        s.set_defaults(func=func)
+
+
+def cmd_why(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from vaultrag.core.diagnose import diagnose
+    from vaultrag.core.retrieve import Scope
+
+    searcher = open_searcher(args)
+    try:
+        d = diagnose(searcher, args.vault, searcher.settings, args.question, args.note, args.heading,
+                     Scope(args.folder or [], args.tag or []))
+    finally:
+        searcher.store.close()
+    if args.json:
+        print(json.dumps(asdict(d), ensure_ascii=False, indent=2))
+    else:
+        print(f"{d.note}: {d.verdict.upper()} (layer {d.layer}, stage {d.stage})")
+        print(textwrap.fill(d.message, WIDTH))
+        print(textwrap.fill("suggestion: " + d.suggestion, WIDTH))
+        for key, value in d.evidence.items():
+            print(f"  {key}: {value}")
+    return 0
+
+
+def register_why(sub: Any) -> None:
+    s = sub.add_parser("why", help='"why not this note?": the first stage that dropped it, and a fix')
+    s.add_argument("vault")
+    s.add_argument("question")
+    s.add_argument("--note", required=True, help="the note you expected (vault-relative path)")
+    s.add_argument("--heading", help="a heading of that note, to check one section")
+    s.add_argument("--folder", action="append")
+    s.add_argument("--tag", action="append")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_why)

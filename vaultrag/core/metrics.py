@@ -1,0 +1,73 @@
+"""Retrieval and refusal metrics: hit@k, MRR, the sign test, AUROC, threshold tables and calibration."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def first_hit(hits: Sequence[bool]) -> int | None:
+    """1-based rank of the first hit, or None."""
+    return next((i + 1 for i, h in enumerate(hits) if h), None)
+
+
+def hit_at(ranks: Sequence[int | None], k: int) -> float:
+    return sum(1 for r in ranks if r is not None and r <= k) / len(ranks) if ranks else float("nan")
+
+
+def mrr_at(ranks: Sequence[int | None], k: int = 20) -> float:
+    return sum(1 / r for r in ranks if r is not None and r <= k) / len(ranks) if ranks else float("nan")
+
+
+def recall(ranks: Sequence[int | None]) -> float:
+    return sum(1 for r in ranks if r is not None) / len(ranks) if ranks else float("nan")
+
+
+def sign_test(a: Sequence[bool], b: Sequence[bool]) -> dict[str, float]:
+    """Paired sign test of b against a: wins (b right, a wrong), losses, and the exact two-sided p-value."""
+    wins = sum(1 for x, y in zip(a, b, strict=True) if y and not x)
+    losses = sum(1 for x, y in zip(a, b, strict=True) if x and not y)
+    n = wins + losses
+    if n == 0:
+        return {"wins": 0, "losses": 0, "p": 1.0}
+    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1))
+    return {"wins": wins, "losses": losses, "p": min(1.0, 2 * tail / 2**n)}
+
+
+def auroc(positives: Sequence[float], negatives: Sequence[float]) -> float:
+    """Probability that a random positive scores above a random negative (ties count half)."""
+    if not positives or not negatives:
+        return float("nan")
+    pairs = sorted([(s, 1) for s in positives] + [(s, 0) for s in negatives])
+    rank_sum, i = 0.0, 0
+    while i < len(pairs):  # average ranks over ties
+        j = i
+        while j < len(pairs) and pairs[j][0] == pairs[i][0]:
+            j += 1
+        avg = (i + j + 1) / 2
+        rank_sum += avg * sum(1 for _, lab in pairs[i:j] if lab)
+        i = j
+    n_pos, n_neg = len(positives), len(negatives)
+    return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+
+
+def threshold_row(t: float, answerable: Sequence[tuple[float, bool]], unanswerable: Sequence[float]) -> dict:
+    """At threshold t: share of answerable kept with a correct top-1, kept with a wrong one, unanswerable passed."""
+    n_a = len(answerable) or 1
+    return {
+        "threshold": t,
+        "answerable_kept_correct": sum(1 for c, ok in answerable if c >= t and ok) / n_a,
+        "answerable_kept_wrong": sum(1 for c, ok in answerable if c >= t and not ok) / n_a,
+        "unanswerable_passed": (sum(1 for c in unanswerable if c >= t) / len(unanswerable)
+                                if unanswerable else float("nan")),
+    }
+
+
+def pick_threshold(unanswerable: Sequence[float], max_pass: float) -> float:
+    """The lowest threshold that lets at most `max_pass` of the unanswerable confidences through."""
+    ordered = sorted(unanswerable, reverse=True)
+    allowed = int(math.floor(max_pass * len(ordered) + 1e-9))
+    if allowed >= len(ordered):
+        return min(ordered)
+    # just above the first confidence that must be stopped (ties with it are stopped too)
+    return math.nextafter(ordered[allowed], math.inf)

@@ -1,0 +1,110 @@
+"""Evaluation output: JSON, a Markdown report, and PNG plots (matplotlib, when installed)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from vaultrag.core.evaluate import KS, STAGES, EvalResult
+
+
+def markdown(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
+    """The report a person reads: per-stage table, sign tests, failures, refusal."""
+    lines = [f"# Evaluation of `{Path(ev.golden).name}` on `{ev.vault}`", "",
+             f"{ev.n_answerable} answerable and {ev.n_unanswerable} unanswerable questions; "
+             f"{ev.questions_per_s:.1f} questions/s. Settings: " +
+             ", ".join(f"{k}={v}" for k, v in ev.settings.items()), ""]
+    if ev.skipped_lines:
+        lines += ["Lines not evaluated:", *[f"- {s}" for s in ev.skipped_lines], ""]
+    lines += ["## Retrieval per stage (answerable questions)", "",
+              "| stage | " + " | ".join(f"hit@{k}" for k in KS) + " | MRR@20 | recall@N |",
+              "|---|" + "---|" * (len(KS) + 2)]
+    for name in STAGES:
+        row = ev.stages[name]
+        lines.append(f"| {name} | " + " | ".join(f"{row[f'hit@{k}']:.3f}" for k in KS)
+                     + f" | {row['mrr@20']:.3f} | {row['recall@N']:.3f} |")
+    lines += ["", "## Sign test on hit@1 (wins / losses of the later stage)", "",
+              "| comparison | wins | losses | p |", "|---|---|---|---|"]
+    for name, s in ev.sign_tests.items():
+        lines.append(f"| {name} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
+    lines += ["", "## Where the gold was lost (answerable questions not in the final context)", ""]
+    lines += [f"- {k}: {v}" for k, v in sorted(ev.failures.items(), key=lambda x: -x[1])] or ["- none"]
+    lines += ["", "## Refusal", ""]
+    r = ev.refusal
+    if not r.get("available"):
+        lines.append(f"Not available: {r['reason']}.")
+    else:
+        lines += [f"AUROC of the confidence (answerable vs unanswerable): {r['auroc']:.3f} "
+                  f"({r['n_answerable']} vs {r['n_unanswerable']})", "",
+                  "| threshold | answerable kept, correct top-1 | answerable kept, wrong top-1 | unanswerable passed |",
+                  "|---|---|---|---|"]
+        for t in r["table"]:
+            lines.append(f"| {t['threshold']:.3f} | {t['answerable_kept_correct']:.3f} | "
+                         f"{t['answerable_kept_wrong']:.3f} | {t['unanswerable_passed']:.3f} |")
+    if calibration:
+        lines += ["", "## Calibration", ""]
+        if not calibration.get("available"):
+            lines.append(f"Not available: {calibration['reason']}.")
+        else:
+            lines += [f"Threshold {calibration['threshold']:.4f}, picked on the tune half to pass at most "
+                      f"{calibration['max_pass']:.0%} of unanswerable questions (seed {calibration['seed']}).", "",
+                      "| half | answerable | unanswerable | kept, correct top-1 | top-1 without threshold | "
+                      "kept, wrong top-1 | unanswerable passed |", "|---|---|---|---|---|---|---|"]
+            for half in ("tune", "validate"):
+                h = calibration[half]
+                lines.append(f"| {half} | {h['n_answerable']} | {h['n_unanswerable']} | "
+                             f"{h['answerable_kept_correct']:.3f} | {h['top1_without_threshold']:.3f} | "
+                             f"{h['answerable_kept_wrong']:.3f} | {h['unanswerable_passed']:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
+    data = asdict(ev)
+    if calibration is not None:
+        data["calibration"] = calibration
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def plots(ev: EvalResult, out: Path) -> list[Path]:
+    """hit@k per stage and the threshold trade-off curve as PNGs; [] when matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name in STAGES:
+        ax.plot(KS, [ev.stages[name][f"hit@{k}"] for k in KS], marker="o", label=name)
+    ax.set_xscale("log")
+    ax.set_xticks(KS, [str(k) for k in KS])
+    ax.set_xlabel("k")
+    ax.set_ylabel("hit@k")
+    ax.set_title("Retrieval per stage")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path = out / "hit_at_k.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+    if ev.refusal.get("available"):
+        table = ev.refusal["table"]
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.plot([t["unanswerable_passed"] for t in table], [t["answerable_kept_correct"] for t in table],
+                marker=".")
+        ax.set_xlabel("share of unanswerable questions passed")
+        ax.set_ylabel("share of answerable kept with a correct top-1")
+        ax.set_title(f"Refusal trade-off (AUROC {ev.refusal['auroc']:.3f})")
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        path = out / "threshold_tradeoff.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
