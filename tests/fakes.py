@@ -12,10 +12,10 @@ class CountingEmbedder:
     """A bag-of-words hashing embedder that counts every text it embeds."""
 
     backend = "fake"
-    dim = 64
+    dim = 256
     max_tokens = 10_000
 
-    def __init__(self, model_id: str = "fake/bow-64") -> None:
+    def __init__(self, model_id: str = "fake/bow-256") -> None:
         self.model_id = model_id
         self.passages: list[str] = []
         self.queries: list[str] = []

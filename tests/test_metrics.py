@@ -1,0 +1,104 @@
+"""Metric functions against hand-computed values, and golden-file parsing with bad lines."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from vaultrag.core import metrics
+from vaultrag.core.evaluate import QuestionResult, calibrate, refusal_section, split
+from vaultrag.core.golden import GoldenItem, load
+
+
+def test_hit_mrr_recall_by_hand():
+    ranks = [1, 3, None, 2, 25]
+    assert metrics.hit_at(ranks, 1) == pytest.approx(1 / 5)
+    assert metrics.hit_at(ranks, 3) == pytest.approx(3 / 5)
+    assert metrics.mrr_at(ranks, 20) == pytest.approx((1 + 1 / 3 + 1 / 2) / 5)
+    assert metrics.recall(ranks) == pytest.approx(4 / 5)
+    assert metrics.first_hit([False, False, True, True]) == 3 and metrics.first_hit([False]) is None
+
+
+def test_sign_test_by_hand():
+    # 3 wins, 1 loss, 1 tie: p = 2 * (C(4,0) + C(4,1)) / 2^4 = 10/16
+    a = [False, False, False, True, True]
+    b = [True, True, True, False, True]
+    assert metrics.sign_test(a, b) == {"wins": 3, "losses": 1, "p": pytest.approx(0.625)}
+    assert metrics.sign_test([True], [True]) == {"wins": 0, "losses": 0, "p": 1.0}
+    big = metrics.sign_test([False] * 600, [True] * 600)
+    assert big["wins"] == 600 and big["p"] < 1e-150
+
+
+def test_auroc_by_hand():
+    assert metrics.auroc([0.9, 0.8], [0.1, 0.2]) == 1.0
+    assert metrics.auroc([0.1], [0.9]) == 0.0
+    # pairs: (0.5 vs 0.5) tie = 0.5, (0.9 vs 0.5) = 1 → (1 + 0.5) / 2
+    assert metrics.auroc([0.9, 0.5], [0.5]) == pytest.approx(0.75)
+    assert math.isnan(metrics.auroc([], [0.1]))
+
+
+def test_threshold_row_and_pick():
+    ans = [(0.9, True), (0.8, False), (0.7, True)]
+    una = [0.85, 0.6, 0.5, 0.4]
+    row = metrics.threshold_row(0.75, ans, una)
+    assert row == {"threshold": 0.75, "answerable_kept_correct": pytest.approx(1 / 3),
+                   "answerable_kept_wrong": pytest.approx(1 / 3), "unanswerable_passed": 0.25}
+    t = metrics.pick_threshold(una, 0.25)  # one of four may pass: the threshold sits just above 0.6
+    assert 0.6 < t < 0.6 + 1e-9
+    assert metrics.pick_threshold(una, 0.0) > 0.85
+    assert metrics.threshold_row(t, ans, una)["unanswerable_passed"] == 0.25
+
+
+def _results(n_a: int, n_u: int) -> list[QuestionResult]:
+    out = [QuestionResult(i, f"q{i}", True, {}, 0.8 + (i % 10) / 100, i % 3 != 0) for i in range(n_a)]
+    out += [QuestionResult(n_a + i, f"u{i}", False, {}, 0.7 + (i % 20) / 100, False) for i in range(n_u)]
+    return out
+
+
+def test_split_is_stratified_and_reproducible_and_calibration_holds_on_tune():
+    results = _results(100, 40)
+    tune, validate = split(results)
+    assert len(tune) == 70 and sum(not r.answerable for r in tune) == 20
+    assert [r.line for r in split(results)[0]] == [r.line for r in tune]
+    cal = calibrate(results, max_pass=0.10)
+    assert cal["available"] and cal["tune"]["unanswerable_passed"] <= 0.10
+    assert cal["validate"]["n_unanswerable"] == 20
+    none = calibrate(_results(10, 0), 0.1)
+    assert not none["available"] and "unanswerable" in none["reason"]
+    assert refusal_section(_results(10, 0)) == {"available": False,
+                                                "reason": "the golden set has no unanswerable questions"}
+
+
+def test_golden_hits_by_offsets_answers_and_note_level():
+    item = GoldenItem(1, "q", True, "a.md", ["b.md"], ["Campo Grande"], (100, 200), 150)
+    assert item.is_hit("a.md", 180, 300, "x")  # overlaps the passage
+    assert not item.is_hit("a.md", 200, 300, "x")  # touches but does not overlap
+    assert item.is_hit("a.md", 0, 50, "in campo grande too")  # holds an accepted answer
+    assert item.is_hit("b.md", 0, 10, "sediada em Campo Grande")  # alt note with the answer
+    assert not item.is_hit("b.md", 0, 10, "nothing")
+    assert not item.is_hit("c.md", 100, 200, "Campo Grande")
+    assert GoldenItem(2, "q", True, "a.md").is_hit("a.md", 0, 1, "")  # note level
+    assert not GoldenItem(3, "q", False).is_hit("a.md", 0, 1, "")
+
+
+def test_golden_file_bad_lines_are_reported_and_the_rest_loaded(tmp_path: Path):
+    p = tmp_path / "g.jsonl"
+    p.write_text(
+        '{"question": "Onde?", "gold_note": "UFMS.md", "answerable": true, "answers": ["Campo Grande"]}\n'
+        "{not json\n"
+        '{"gold_note": "x.md"}\n'
+        "\n"
+        '{"question": "minimal form", "note": "a.md"}\n'
+        '{"question": "unanswerable", "answerable": false, "gold_note": null}\n'
+        '{"question": "bad flag", "answerable": "yes"}\n'
+        "[1, 2]\n",
+        encoding="utf-8",
+    )
+    items, errors = load(p)
+    assert [i.line for i in items] == [1, 5, 6]
+    assert items[1].gold_note == "a.md" and items[1].answerable
+    assert not items[2].answerable and items[2].gold_note is None
+    assert [e.split(":")[0] for e in errors] == ["line 2", "line 3", "line 7", "line 8"]
+    assert "missing field 'question'" in errors[1]
