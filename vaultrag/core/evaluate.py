@@ -30,6 +30,7 @@ class QuestionResult:
     confidence: float | None
     top1_correct: bool
     failure: str = ""  # for answerable questions whose gold never reached the context
+    signals: dict[str, float] = field(default_factory=dict)  # alternative confidences, for research
 
 
 @dataclass
@@ -59,6 +60,21 @@ def stage_lists(trace: QueryTrace) -> dict[str, list[tuple[str, int, int, list[i
             stage = trace.stages["fused"]
         out[name] = [(c.note, c.char_start, c.char_end, [c.chunk_id]) for c in stage.candidates]
     out["context"] = [(d.note, d.char_start, d.char_end, d.chunk_ids) for d in trace.context]
+    return out
+
+
+def confidence_signals(trace: QueryTrace) -> dict[str, float]:
+    """Candidate confidence measures besides the top-1 cosine (compared in docs/quality.md)."""
+    cos = [c.cosine for c in trace.stages["vector"].candidates if c.cosine is not None]
+    out: dict[str, float] = {}
+    if trace.decision.confidence is not None and cos:
+        top = trace.decision.confidence
+        mean = sum(cos) / len(cos)
+        std = (sum((c - mean) ** 2 for c in cos) / len(cos)) ** 0.5 or 1e-6
+        out = {"cos_top1": top, "cos_gap_mean": top - mean, "cos_z": (top - mean) / std}
+    bm25 = trace.stages["bm25"].candidates
+    if bm25:
+        out["bm25_top1"] = bm25[0].score
     return out
 
 
@@ -101,7 +117,7 @@ def run(searcher: Searcher, items: list[GoldenItem], on_progress: Callable[[Prog
         if item.answerable and ranks["context"] is None:
             failure = classify_failure(trace, hit_ids, trace.settings["k"])
         yield QuestionResult(item.line, item.question, item.answerable, ranks, trace.decision.confidence, top1,
-                             failure)
+                             failure, confidence_signals(trace))
         if on_progress:
             done = i + 1
             rate = done / max(time.perf_counter() - t0, 1e-9)
