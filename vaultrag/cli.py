@@ -10,7 +10,7 @@ import sys
 from collections.abc import Generator
 from typing import Any
 
-from vaultrag import __version__, cli_query
+from vaultrag import __version__, cli_query, cli_watch
 from vaultrag.core.model import IndexReport, Progress, to_dict
 from vaultrag.errors import UserFacingError
 
@@ -147,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_status)
 
     cli_query.register(sub)  # the query commands live there to keep this module small
+    cli_watch.register(sub)
     return p
 
 

@@ -6,7 +6,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ class CancelToken:
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self.pause_embedding: Callable[[], bool] = lambda: False  # yield the lane to newer text work
 
     def cancel(self) -> None:
         self._event.set()
@@ -257,7 +258,7 @@ class Indexer:
         rate = _Rate(total)
         done = 0
         yield rate.progress("embed", 0)
-        while not cancel.cancelled:
+        while not cancel.cancelled and not cancel.pause_embedding():
             batch = store.pending_chunks(self.options.embed_batch)
             if not batch:
                 break

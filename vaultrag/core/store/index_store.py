@@ -203,10 +203,11 @@ class IndexStore:
         self.db.executemany("delete from chunks where id = ?", [(i,) for i in ids])
 
     def pending_chunks(self, limit: int) -> list[tuple[int, str, str, int, str]]:
-        """Chunks without a vector: (id, search text, content hash, note id, folder), oldest first."""
+        """Chunks without a vector: (id, search text, content hash, note id, folder), newest first, so a note
+        saved during a long first indexing becomes vector-searchable without waiting for the backlog."""
         return self.db.execute(
             """select c.id, c.prefix || char(10) || c.lead || c.body, c.content_hash, c.note_id, n.folder
-               from chunks c join notes n on n.id = c.note_id where c.embedded = 0 order by c.id limit ?""",
+               from chunks c join notes n on n.id = c.note_id where c.embedded = 0 order by c.id desc limit ?""",
             (limit,),
         ).fetchall()
 

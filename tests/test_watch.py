@@ -1,0 +1,292 @@
+"""The live vault: a real watchdog observer on a temp vault, the index lane, and crash recovery."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write
+from tests.fakes import CountingEmbedder
+from vaultrag.core.lane import IndexLane, LaneEvent
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.watcher import VaultWatcher
+from vaultrag.core.workspace import Workspace
+from vaultrag.settings import Settings
+
+
+class Live:
+    """A watched vault: watcher → lane → index, plus helpers to read the index and wait for it."""
+
+    def __init__(self, vault: Path, home: Path) -> None:
+        self.ws = Workspace.load(vault, home, Settings(embed_batch=4))
+        self.embedder = CountingEmbedder()
+        self.events: list[LaneEvent] = []
+        self.lane = IndexLane(self.ws, self.embedder, self.events.append)
+        self.watcher = VaultWatcher(vault, self.lane.submit, quiet_ms=100)
+
+    def start(self) -> None:
+        self.lane.start()
+        self.watcher.start()
+        self.lane.reconcile()
+        self.settle()
+
+    def stop(self) -> None:
+        self.watcher.stop()
+        self.lane.stop()
+
+    def settle(self, timeout: float = 20.0) -> None:
+        """Wait until no event is pending and the lane is idle twice in a row."""
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        while time.monotonic() < deadline:
+            time.sleep(0.15)
+            quiet = quiet + 1 if self.lane.idle.is_set() else 0
+            if quiet >= 4:
+                return
+        raise AssertionError("the index lane did not settle")
+
+    def state(self) -> dict[str, set[str]]:
+        if not self.ws.index_path.exists():  # between a deletion and the lane's rebuild
+            return {}
+        store = IndexStore.open(self.ws.index_path, readonly=True)
+        try:
+            rows = store.db.execute("select n.path, c.body from chunks c join notes n on n.id = c.note_id")
+            out: dict[str, set[str]] = {}
+            for path, body in rows:
+                out.setdefault(path, set()).add(body)
+            return out
+        finally:
+            store.close()
+
+    def wait_for(self, predicate: Callable[[dict[str, set[str]]], bool], timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate(self.state()):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"index never reached the expected state: {self.state()}")
+
+
+@pytest.fixture
+def live(vault: Path, home: Path) -> Iterator[Live]:
+    write(vault, "a.md", "# Alpha\n\nApples are red.\n")
+    write(vault, "folder/b.md", "# Beta\n\nBananas are yellow.\n")
+    lv = Live(vault, home)
+    lv.start()
+    yield lv
+    lv.stop()
+
+
+def text_of(state: dict[str, set[str]], path: str) -> str:
+    return " ".join(sorted(state.get(path, set())))
+
+
+def test_edit_is_searchable_after_the_quiet_period(live: Live, vault: Path):
+    (vault / "a.md").write_text("# Alpha\n\nApples are green now.\n", encoding="utf-8")
+    live.wait_for(lambda s: "green" in text_of(s, "a.md"))
+    live.settle()
+    applied = [e for e in live.events if e.kind == "applied" and "a.md" in e.paths]
+    embedded = [e for e in live.events if e.kind == "embedded" and e.vector_latency_s is not None]
+    assert applied and applied[-1].text_latency_s < 5 and embedded
+    assert live.embedder.passages[-1].endswith("Apples are green now.")
+
+
+def test_atomic_save_vim_save_rename_delete_recreate(live: Live, vault: Path):
+    tmp = vault / ".a.md.tmp"  # editor-style atomic save: temp file, then rename onto the note
+    tmp.write_text("# Alpha\n\nAtomic kiwis.\n", encoding="utf-8")
+    os.replace(tmp, vault / "a.md")
+    live.wait_for(lambda s: "kiwis" in text_of(s, "a.md"))
+    (vault / "a.md").rename(vault / "a.md~")  # vim-style: backup, write new, delete backup
+    write(vault, "a.md", "# Alpha\n\nVim mangoes.\n")
+    (vault / "a.md~").unlink()
+    live.wait_for(lambda s: "mangoes" in text_of(s, "a.md"))
+    live.settle()
+    before = len(live.embedder.passages)
+    (vault / "a.md").rename(vault / "renamed.md")
+    live.wait_for(lambda s: "renamed.md" in s and "a.md" not in s)
+    live.settle()
+    assert len(live.embedder.passages) == before, "a rename re-embeds nothing"
+    (vault / "renamed.md").unlink()
+    live.wait_for(lambda s: "renamed.md" not in s)
+    write(vault, "renamed.md", "# Alpha\n\nBack again.\n")
+    live.wait_for(lambda s: "Back again." in text_of(s, "renamed.md"))
+
+
+def test_folder_move_is_a_move_without_re_embedding(live: Live, vault: Path):
+    before = len(live.embedder.passages)
+    (vault / "folder").rename(vault / "moved")
+    live.wait_for(lambda s: "moved/b.md" in s and "folder/b.md" not in s)
+    live.settle()
+    assert len(live.embedder.passages) == before
+
+
+def test_ignore_rule_and_private_tag_purge_at_once(live: Live, vault: Path):
+    write(vault, ".vaultragignore", "folder/\n")
+    live.wait_for(lambda s: "folder/b.md" not in s)
+    write(vault, "a.md", "---\ntags: [private]\n---\n# Alpha\n\nSecret apples.\n")
+    live.wait_for(lambda s: "a.md" not in s)
+    live.settle()
+    store = IndexStore.open(live.ws.index_path)  # the FTS5 integrity check is an INSERT: needs a writer
+    try:
+        assert store.check() == []
+        assert store.db.execute("select count(*) from chunks_vec").fetchone()[0] == 0
+    finally:
+        store.close()
+
+
+def test_a_note_replaced_by_a_folder_and_back(live: Live, vault: Path):
+    (vault / "a.md").unlink()
+    (vault / "a.md").mkdir()
+    write(vault, "a.md/inner.md", "# Inner\n\nNested text.\n")
+    live.wait_for(lambda s: "a.md/inner.md" in s and "a.md" not in s)
+    shutil.rmtree(vault / "a.md")
+    write(vault, "a.md", "# Alpha\n\nA file again.\n")
+    live.wait_for(lambda s: "A file again." in text_of(s, "a.md") and "a.md/inner.md" not in s)
+
+
+def test_burst_converges_to_a_fresh_full_index(live: Live, vault: Path, tmp_path: Path):
+    rng = random.Random(7)
+    for i in range(600):  # creates, edits, renames and deletes in a burst
+        n = rng.randrange(120)
+        p = vault / f"burst/n{n}.md"
+        op = rng.random()
+        if op < 0.6 or not p.exists():
+            write(vault, f"burst/n{n}.md", f"# N{n}\n\nVersion {i} of note {n}.\n")
+        elif op < 0.8:
+            p.rename(vault / f"burst/n{rng.randrange(120)}.md")
+        else:
+            p.unlink()
+    live.settle(timeout=60)
+    fresh_home = tmp_path / "fresh"
+    fresh = Live(vault, fresh_home)
+    fresh.lane.start()
+    fresh.lane.reconcile()
+    fresh.settle()
+    fresh.lane.stop()
+    assert live.state() == fresh.state()
+
+
+def test_index_deleted_while_running_is_rebuilt(live: Live, vault: Path):
+    path = live.ws.index_path
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    write(vault, "c.md", "# Gamma\n\nCherries.\n")
+    live.wait_for(lambda s: "c.md" in s and "a.md" in s and "folder/b.md" in s)
+    assert any(e.kind == "error" and "disappeared" in e.message for e in live.events)
+
+
+def _make_unwritable(paths: list[Path]) -> Callable[[], None]:
+    """Make the index files unwritable, even for root (chattr +i); returns the undo."""
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None:
+            pytest.skip("root needs chattr to make a file unwritable")
+        files = [p for p in paths if p.exists()]
+        if subprocess.run(["chattr", "+i", *map(str, files)], capture_output=True).returncode != 0:
+            pytest.skip("this file system does not support chattr +i")
+        return lambda: subprocess.run(["chattr", "-i", *map(str, files)], check=True)
+    for p in paths:
+        p.chmod(0o444) if p.exists() else None
+    paths[0].parent.chmod(0o555)
+
+    def undo() -> None:
+        paths[0].parent.chmod(0o755)
+        for p in paths:
+            p.chmod(0o644) if p.exists() else None
+
+    return undo
+
+
+def test_read_only_index_reports_once_and_recovers(live: Live, vault: Path):
+    base = live.ws.index_path
+    # not the -shm file: SQLite maps it into memory, and an unwritable mapping kills the process (SIGBUS)
+    undo = _make_unwritable([base, Path(f"{base}-wal")])
+    try:
+        write(vault, "c.md", "# Gamma\n\nCherries.\n")
+        deadline = time.monotonic() + 15
+        while not any(e.kind == "error" for e in live.events) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.5)  # a retry or two happens meanwhile
+    finally:
+        undo()
+    errors = [e for e in live.events if e.kind == "error"]
+    assert len(errors) == 1 and "cannot update the index" in errors[0].message, "said once, not per retry"
+    live.wait_for(lambda s: "c.md" in s, timeout=30)
+    assert any(e.kind == "recovered" for e in live.events)
+
+
+def test_the_vault_is_never_written(vault: Path, home: Path):
+    write(vault, "a.md", "# A\n\nText.\n")
+    write(vault, "sub/b.md", "# B\n\nMore text.\n")
+    snapshot = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in vault.rglob("*")
+                if p.is_file()}
+    listing = sorted(str(p) for p in vault.rglob("*"))
+    lv = Live(vault, home)
+    lv.start()
+    lv.stop()
+    assert sorted(str(p) for p in vault.rglob("*")) == listing
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in vault.rglob("*") if p.is_file()} == snapshot
+
+
+def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def _pairs(home: Path, vault: Path) -> set[tuple[str, str]]:
+    ws = Workspace.load(vault, home)
+    store = IndexStore.open(ws.index_path, readonly=True)
+    try:
+        return set(store.db.execute("select n.path, c.content_hash from chunks c join notes n on n.id=c.note_id"))
+    finally:
+        store.close()
+
+
+def test_kill_9_mid_index_then_check_and_converge(vault: Path, tmp_path: Path):
+    for i in range(400):
+        write(vault, f"d{i % 9}/n{i}.md", f"# Note {i}\n\n" + " ".join(f"Sentence {j} of note {i}." for j in range(30)))
+    clean = tmp_path / "clean"
+    (clean).mkdir()
+    (clean / "settings.toml").write_text('embedder = "use"\n', encoding="utf-8")
+    assert _cli(clean, "index", str(vault)).returncode == 0
+    expected = _pairs(clean, vault)
+    rng = random.Random(3)
+    for run in range(3):
+        home = tmp_path / f"kill{run}"
+        shutil.copytree(clean, home, ignore=shutil.ignore_patterns("indexes"))
+        proc = subprocess.Popen([sys.executable, "-m", "vaultrag", "--home", str(home), "index", str(vault)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.5, 3.0))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        check = _cli(home, "status", str(vault), "--check")
+        assert check.returncode == 0 and "check: ok" in check.stdout, check.stdout + check.stderr
+        assert _cli(home, "index", str(vault)).returncode == 0
+        assert _pairs(home, vault) == expected
+        status = _cli(home, "status", str(vault), "--check", "--json")
+        assert '"problems": []' in status.stdout and '"chunks_embedded": ' in status.stdout
+
+
+def test_watch_cli_prints_changes_and_stops_cleanly(vault: Path, home: Path):
+    write(vault, "a.md", "# A\n\nText.\n")
+    (home / "settings.toml").write_text('embedder = "use"\n', encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "vaultrag", "--home", str(home), "watch", str(vault),
+                             "--quiet-ms", "100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(6)
+        write(vault, "b.md", "# B\n\nNew note.\n")
+        time.sleep(3)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "text+BM25 updated" in out and "b.md" in out and "vectors ready" in out
+    assert out.rstrip().endswith("stopped cleanly")

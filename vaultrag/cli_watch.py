@@ -1,0 +1,70 @@
+"""`vaultrag watch`: keep a vault's index current until interrupted (headless; prints each applied change)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+from vaultrag.core.lane import LaneEvent
+
+
+def _printer(out: Any) -> Any:
+    def show(e: LaneEvent) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        paths = ", ".join(e.paths[:3]) + (f" (+{len(e.paths) - 3})" if len(e.paths) > 3 else "")
+        if e.kind == "applied":
+            print(f"{stamp} text+BM25 updated in {e.text_latency_s:.2f}s: {paths or 'full reconcile'}",
+                  file=out, flush=True)
+        elif e.kind == "embedded" and e.report is not None:
+            r = e.report
+            print(f"{stamp} vectors ready in {e.vector_latency_s:.2f}s ({r.chunks_embedded} embedded, "
+                  f"{r.chunks_reused} reused); index: {r.notes_seen} notes, {r.chunks_total} chunks, "
+                  f"{r.chunks_pending} without vector", file=out, flush=True)
+        elif e.kind in ("error", "recovered"):
+            print(f"{stamp} {e.kind}: {e.message}", file=out, flush=True)
+
+    return show
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from vaultrag.core import embed
+    from vaultrag.core.lane import IndexLane
+    from vaultrag.core.watcher import VaultWatcher
+    from vaultrag.core.workspace import Workspace
+
+    ws = Workspace.load(args.vault, args.home)
+    embedder = None if args.no_embed else embed.from_settings(ws.settings)
+    lane = IndexLane(ws, embedder, _printer(sys.stdout))
+    watcher = VaultWatcher(ws.vault, lane.submit, quiet_ms=args.quiet_ms)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(f"watching {ws.vault} (index {ws.index_path}); Ctrl-C stops", flush=True)
+    lane.start()
+    watcher.start()  # before the start-up reconcile, so nothing saved meanwhile is missed
+    lane.reconcile("start-up")
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not break the clean shutdown
+        print("stopping…", flush=True)
+        watcher.stop()
+        lane.stop()
+        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    print("stopped cleanly", flush=True)
+    return 0
+
+
+def register(sub: Any) -> None:
+    s = sub.add_parser("watch", help="index, then follow every change until interrupted")
+    s.add_argument("vault")
+    s.add_argument("--quiet-ms", type=int, default=300, help="coalesce events until this long without one")
+    s.add_argument("--no-embed", action="store_true", help="text and BM25 only")
+    s.set_defaults(func=cmd_watch)

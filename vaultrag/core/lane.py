@@ -1,0 +1,167 @@
+"""The index lane: one thread, the only write connection, applying reconciles in order (with retries)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from vaultrag.core.embed import Embedder
+from vaultrag.core.indexer import CancelToken, Indexer, IndexOptions
+from vaultrag.core.model import IndexReport, Progress
+from vaultrag.core.store.db import Error as DbError
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.watcher import ChangeBatch
+from vaultrag.core.workspace import Workspace
+from vaultrag.errors import UserFacingError
+
+log = logging.getLogger(__name__)
+BACKOFF_S = (1, 2, 5, 10, 30, 60)
+
+
+@dataclass
+class LaneEvent:
+    """What the lane reports to its listener (CLI printer, GUI signal bridge, tests)."""
+
+    kind: str  # progress | applied | embedded | error | recovered | stopped
+    paths: list[str] = field(default_factory=list)
+    report: IndexReport | None = None
+    progress: Progress | None = None
+    text_latency_s: float | None = None  # first event → text and BM25 committed
+    vector_latency_s: float | None = None  # first event → every changed chunk has its vector
+    message: str = ""
+
+
+class IndexLane:
+    """Serializes every index write on one thread; batches that arrive while it works are merged."""
+
+    def __init__(self, workspace: Workspace, embedder: Embedder | None,
+                 listener: Callable[[LaneEvent], None] = lambda e: None) -> None:
+        self.ws = workspace
+        self.embedder = embedder
+        self.listener = listener
+        self._cond = threading.Condition()
+        self._job: ChangeBatch | None = None
+        self._stop = False
+        self._cancel = CancelToken()
+        self._cancel.pause_embedding = self._has_job
+        self._awaiting_vectors: list[float] = []
+        self._thread = threading.Thread(target=self._run, name="vaultrag-index-lane", daemon=True)
+        self.idle = threading.Event()
+        self.runs = 0
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Cancel the current run at its next checkpoint and join the thread (what is committed stays)."""
+        with self._cond:
+            self._stop = True
+            self._cancel.cancel()
+            self._cond.notify_all()
+        self._thread.join(timeout)
+
+    def submit(self, batch: ChangeBatch) -> None:
+        """Queue a change batch (merged with any batch still waiting)."""
+        with self._cond:
+            if self._job is None:
+                self._job = batch
+            else:
+                self._job.paths |= batch.paths
+                self._job.full = self._job.full or batch.full
+                self._job.first_event = min(self._job.first_event or batch.first_event, batch.first_event or 1e18)
+            self.idle.clear()
+            self._cond.notify_all()
+
+    def reconcile(self, reason: str = "start-up") -> None:
+        self.submit(ChangeBatch(full=True, reason=reason, first_event=time.monotonic()))
+
+    def _has_job(self) -> bool:
+        return self._job is not None
+
+    def _run(self) -> None:
+        store: IndexStore | None = None
+        inode: tuple[int, int] | None = None
+        failures = 0
+        while True:
+            with self._cond:
+                while self._job is None and not self._stop:
+                    self.idle.set()
+                    self._cond.wait()
+                if self._stop:
+                    break
+                job, self._job = self._job, None
+            assert job is not None
+            try:
+                store, inode = self._ensure_store(store, inode)
+                self._apply(store, job)
+                if failures:
+                    self.listener(LaneEvent("recovered", message="the index is writable again"))
+                failures = 0
+            except (DbError, OSError, UserFacingError) as e:
+                # e.g. the disk went read-only or full: keep the work, say so once per streak, retry later
+                delay = BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
+                failures += 1
+                if failures == 1:
+                    self.listener(LaneEvent("error", sorted(job.paths), message=f"cannot update the index: {e}; "
+                                            f"retrying (every {delay}s at first)"))
+                log.warning("index lane: %s (retry in %ss)", e, delay)
+                if store is not None:
+                    store.close()
+                    store, inode = None, None
+                self.submit(ChangeBatch(job.paths, True, "retry", job.first_event))
+                with self._cond:
+                    self._cond.wait_for(lambda: self._stop, timeout=delay)
+        if store is not None:
+            store.close()
+        self.idle.set()
+        self.listener(LaneEvent("stopped"))
+
+    def _ensure_store(self, store: IndexStore | None,
+                      inode: tuple[int, int] | None) -> tuple[IndexStore, tuple[int, int]]:
+        """The open store, reopened (and so rebuilt) when its file was deleted or replaced under us."""
+        path = self.ws.index_path
+        try:
+            st = os.stat(path)
+            current: tuple[int, int] | None = (st.st_dev, st.st_ino)
+        except FileNotFoundError:
+            current = None
+        if store is not None and current == inode:
+            return store, inode
+        if store is not None:
+            store.close()
+            self.listener(LaneEvent("error", message="the index file disappeared or was replaced: rebuilding it"))
+        store, note = self.ws.open_store()
+        if note:
+            self.listener(LaneEvent("error", message=note))
+        st = os.stat(path)
+        return store, (st.st_dev, st.st_ino)
+
+    def _apply(self, store: IndexStore, job: ChangeBatch) -> None:
+        indexer = Indexer(self.ws.vault, store, IndexOptions.from_settings(self.ws.settings), self.embedder)
+        gen = indexer.run(self._cancel)
+        first = job.first_event or time.monotonic()
+        self._awaiting_vectors.append(first)
+        text_latency = None
+        while True:
+            try:
+                p = next(gen)
+            except StopIteration as stop:
+                report: IndexReport = stop.value
+                break
+            if p.phase == "embed" and text_latency is None:
+                text_latency = time.monotonic() - first
+                self.listener(LaneEvent("applied", sorted(job.paths), progress=p, text_latency_s=text_latency))
+            self.listener(LaneEvent("progress", progress=p))
+        self.runs += 1
+        if text_latency is None:  # no embedder: the text phase was the whole run
+            text_latency = time.monotonic() - first
+            self.listener(LaneEvent("applied", sorted(job.paths), report=report, text_latency_s=text_latency))
+        if report.chunks_pending == 0 and self.embedder is not None:
+            oldest = min(self._awaiting_vectors)
+            self._awaiting_vectors.clear()
+            self.listener(LaneEvent("embedded", sorted(job.paths), report=report,
+                                    text_latency_s=text_latency, vector_latency_s=time.monotonic() - oldest))

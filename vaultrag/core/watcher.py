@@ -1,0 +1,155 @@
+"""Watch a vault with watchdog: filter events, coalesce them after a quiet period, flag overflows and sleeps."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from vaultrag.core.vault import IGNORE_FILE
+
+log = logging.getLogger(__name__)
+SLEEP_JUMP_S = 30.0  # wall clock moved this much more than the monotonic clock: the machine slept
+
+
+@dataclass
+class ChangeBatch:
+    """Vault-relative paths that changed (as events reported them) and whether a full reconcile is due."""
+
+    paths: set[str] = field(default_factory=set)
+    full: bool = False
+    reason: str = ""
+    first_event: float = 0.0  # time.monotonic() of the batch's first event, for save→searchable latency
+
+
+class _OverflowLog(logging.Handler):
+    """watchdog only logs an inotify queue overflow; this turns the log line into a full-reconcile request."""
+
+    def __init__(self, on_overflow: Callable[[], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.on_overflow = on_overflow
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "overflow" in record.getMessage().lower():
+            self.on_overflow()
+
+
+class VaultWatcher:
+    """Calls `on_batch(ChangeBatch)` (on its own thread) after `quiet_ms` without relevant events."""
+
+    def __init__(self, vault: str | os.PathLike[str], on_batch: Callable[[ChangeBatch], None],
+                 quiet_ms: int = 300) -> None:
+        self.vault = Path(vault).resolve()
+        self.on_batch = on_batch
+        self.quiet = quiet_ms / 1000
+        self._lock = threading.Condition()
+        self._pending = ChangeBatch()
+        self._last_event = 0.0
+        self._stop = False
+        self._observer = Observer()
+        self._observer.schedule(_Handler(self), str(self.vault), recursive=True)
+        self._thread = threading.Thread(target=self._loop, name="vaultrag-debounce", daemon=True)
+        self._overflow = _OverflowLog(lambda: self.request_full("event queue overflow"))
+
+    def start(self) -> None:
+        for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
+            logging.getLogger(name).addHandler(self._overflow)
+        self._observer.start()
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the observer and the debounce thread; pending changes are flushed first."""
+        with self._lock:
+            self._stop = True
+            self._lock.notify_all()
+        self._observer.stop()
+        self._observer.join(timeout)
+        self._thread.join(timeout)
+        for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
+            logging.getLogger(name).removeHandler(self._overflow)
+
+    def request_full(self, reason: str) -> None:
+        """Ask for a full reconcile (overflow, resume from sleep, ignore rules changed)."""
+        with self._lock:
+            self._pending.full = True
+            self._pending.reason = self._pending.reason or reason
+            self._touch()
+
+    def add(self, abspath: str) -> None:
+        """Record one relevant path from an event (called on watchdog's thread)."""
+        try:
+            rel = Path(abspath).resolve().relative_to(self.vault).as_posix()
+        except ValueError:
+            return
+        with self._lock:
+            self._pending.paths.add(rel)
+            if rel == IGNORE_FILE:
+                self._pending.full = True
+                self._pending.reason = "ignore rules changed"
+            self._touch()
+
+    def _touch(self) -> None:
+        now = time.monotonic()
+        if not self._pending.first_event:
+            self._pending.first_event = now
+        self._last_event = now
+        self._lock.notify_all()
+
+    def _loop(self) -> None:
+        wall, mono = time.time(), time.monotonic()
+        while True:
+            with self._lock:
+                while not self._stop:
+                    has_work = bool(self._pending.paths or self._pending.full)
+                    left = self.quiet - (time.monotonic() - self._last_event) if has_work else 1.0
+                    if has_work and left <= 0:
+                        break
+                    self._lock.wait(timeout=min(max(left, 0.01), 1.0))
+                    # a wall-clock jump the monotonic clock didn't see is a suspend/resume: events may be lost
+                    now_wall, now_mono = time.time(), time.monotonic()
+                    if (now_wall - wall) - (now_mono - mono) > SLEEP_JUMP_S:
+                        self._pending.full, self._pending.reason = True, "resumed from sleep"
+                        self._touch()
+                    wall, mono = now_wall, now_mono
+                batch, self._pending = self._pending, ChangeBatch()
+                stopping = self._stop
+            if batch.paths or batch.full:
+                try:
+                    self.on_batch(batch)
+                except Exception:  # the consumer's bug must not kill the watcher
+                    log.exception("change batch handler failed")
+            if stopping:
+                return
+
+
+def relevant(path: str) -> bool:
+    """Notes, folders and the ignore file matter; editors' temp and swap files don't."""
+    name = os.path.basename(path)
+    if name == IGNORE_FILE:
+        return True
+    if name.startswith(".") or name.endswith(("~", ".swp", ".swx", ".tmp")):
+        return False
+    return name.lower().endswith(".md") or "." not in name  # folders rarely have dots
+
+
+class _Handler(FileSystemEventHandler):
+    """Runs on watchdog's thread: filter and enqueue only; the disk is checked later by the reconcile."""
+
+    def __init__(self, watcher: VaultWatcher) -> None:
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        for p in (event.src_path, getattr(event, "dest_path", "")):
+            path = os.fsdecode(p) if p else ""
+            # a folder event (create, delete, rename) may stand for many notes: always relevant
+            if path and (event.is_directory or relevant(path)) and path != str(self.watcher.vault):
+                self.watcher.add(path)
