@@ -9,12 +9,11 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._common import EVAL, cli  # noqa: E402
+from benchmarks._common import EVAL, ROOT, cli  # noqa: E402
 
 
 def e2e_vs_raw(work: Path, name: str) -> None:
@@ -98,9 +97,13 @@ def main() -> None:
     ap.add_argument("--notes", type=int, default=10_000)
     ap.add_argument("--skip-big", action="store_true")
     ap.add_argument("--skip-e2e", action="store_true")
+    ap.add_argument("--work", default=str(ROOT / "benchmarks" / "out" / "index"))
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="vaultrag-bench-") as tmp:
-        work = Path(tmp)
+    work = Path(args.work)
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    if True:  # the work dir is kept: bench_query.py reuses the 10k-note vault and its index
         if not args.skip_e2e:
             for name in ("faquad-pt", "xquad-en"):
                 e2e_vs_raw(work, name)
