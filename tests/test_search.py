@@ -15,7 +15,7 @@ from vaultrag.core.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.model import to_dict
 from vaultrag.core.prompt import REFUSAL, detect_language
 from vaultrag.core.retrieve import Scope
-from vaultrag.core.search import Searcher, rrf
+from vaultrag.core.search import BACKGROUND_WEIGHT, Searcher, rrf
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.errors import ScopeError, UserFacingError
 from vaultrag.settings import Settings
@@ -102,15 +102,21 @@ def test_subfolders_are_in_a_folder_scope_and_unknown_names_are_errors(searcher:
 def test_refusal_below_threshold_and_answer_above(searcher: Searcher):
     trace = searcher.ask("refund deadline", threshold=-1.0)
     top = trace.stages["fused"].candidates[0]
-    assert trace.decision.answered and trace.decision.confidence == pytest.approx(top.cosine)
-    assert trace.decision.margin == pytest.approx(top.cosine + 1.0)
-    refused = searcher.ask("refund deadline", threshold=top.cosine + 0.01)
+    store = searcher.store
+    n, mean = store.vector_mean(searcher.embedder.model_id)
+    assert n == store.counts()["chunks_embedded"]
+    background = float(mean @ searcher.embedder.embed_query("refund deadline"))
+    conf = top.cosine - BACKGROUND_WEIGHT * background
+    assert trace.decision.answered and trace.decision.confidence == pytest.approx(conf, abs=1e-5)
+    assert trace.decision.margin == pytest.approx(conf + 1.0, abs=1e-5)
+    assert f"vault background {background:.3f}" in trace.decision.reason
+    refused = searcher.ask("refund deadline", threshold=conf + 0.01)
     assert not refused.decision.answered and refused.decision.margin == pytest.approx(-0.01, abs=1e-6)
     assert refused.answer.text == REFUSAL["en"] and refused.prompt == "" and refused.context == []
     assert "below the threshold" in refused.decision.reason
     pt = searcher.ask("Qual o prazo do reembolso?", threshold=2.0)
     assert pt.language == "pt" and pt.answer.text == "Não encontrei isso nas notas."
-    exact = searcher.ask("refund deadline", threshold=top.cosine)
+    exact = searcher.ask("refund deadline", threshold=trace.decision.confidence)
     assert exact.decision.answered, "a confidence equal to the threshold passes"
 
 

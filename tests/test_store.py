@@ -25,7 +25,8 @@ def test_migrations_apply_from_empty_in_order_and_only_once(tmp_path: Path):
         assert ran == [name for name, _ in migrations.MIGRATIONS]
         assert migrations.pending(db) == [] and migrations.apply(db) == []
         tables = {r[0] for r in db.execute("select name from sqlite_master where type in ('table', 'trigger')")}
-        assert {"notes", "chunks", "chunks_fts", "embed_cache", "index_meta", "note_tags", "chunks_ai"} <= tables
+        assert {"notes", "chunks", "chunks_fts", "embed_cache", "index_meta", "note_tags", "chunks_ai",
+                "vector_stats"} <= tables
         assert db.execute("pragma journal_mode").fetchone()[0] == "wal"
     finally:
         db.close()
@@ -108,3 +109,30 @@ def test_foreign_sqlite_file_is_not_mistaken_for_an_index(tmp_path: Path):
     raw.close()
     with pytest.raises(CorruptIndex, match="another program"):
         connect(path)
+
+
+def test_migration_from_the_0001_state_adds_vector_stats_and_keeps_data(tmp_path: Path):
+    path = tmp_path / "old.sqlite"
+    db = connect(path)
+    migrations.apply(db, migrations.MIGRATIONS[:1])  # an index written by the first release
+    db.execute("insert into notes(path, folder, status) values ('a.md', '', 'indexed')")
+    db.close()
+    store = IndexStore.open(path)
+    try:
+        assert migrations.applied(store.db) == ["0001_initial", "0002_vector_stats"]
+        assert store.db.execute("select path from notes").fetchall() == [("a.md",)]
+        assert store.vector_mean("m") is None
+        with store.transaction():
+            store.ensure_vec_table("m", 2)
+            nid = store.note_rows()["a.md"].id
+            from vaultrag.core.model import Chunk
+
+            for i, v in enumerate(([1.0, 0.0], [0.0, 1.0])):
+                cid = store.insert_chunk(nid, Chunk(i, (), "A", "", f"t{i}", 0, 2, 0, 1, 2, f"h{i}"), False)
+                store.put_vector(cid, vec_bytes(np.array(v)), nid, "")
+            assert store.refresh_vector_mean("m")
+            assert not store.refresh_vector_mean("m"), "unchanged count: no recompute"
+        n, mean = store.vector_mean("m")
+        assert n == 2 and mean.tolist() == [0.5, 0.5]
+    finally:
+        store.close()

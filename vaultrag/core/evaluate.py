@@ -65,13 +65,16 @@ def stage_lists(trace: QueryTrace) -> dict[str, list[tuple[str, int, int, list[i
 
 def confidence_signals(trace: QueryTrace) -> dict[str, float]:
     """Candidate confidence measures besides the top-1 cosine (compared in docs/quality.md)."""
-    cos = [c.cosine for c in trace.stages["vector"].candidates if c.cosine is not None]
+    from vaultrag.core.search import BACKGROUND_WEIGHT
+
+    final = trace.stages["reranked"] if trace.stages["reranked"].status == "ok" else trace.stages["fused"]
     out: dict[str, float] = {}
-    if trace.decision.confidence is not None and cos:
-        top = trace.decision.confidence
-        mean = sum(cos) / len(cos)
-        std = (sum((c - mean) ** 2 for c in cos) / len(cos)) ** 0.5 or 1e-6
-        out = {"cos_top1": top, "cos_gap_mean": top - mean, "cos_z": (top - mean) / std}
+    top = final.candidates[0].cosine if final.candidates else None
+    if trace.decision.confidence is not None and top is not None:
+        background = (top - trace.decision.confidence) / BACKGROUND_WEIGHT
+        out = {"cos_top1": top, "background": background}
+        for w in (0.25, 0.5, 0.75, 1.0):
+            out[f"cos_top1 - {w} background"] = top - w * background
     bm25 = trace.stages["bm25"].candidates
     if bm25:
         out["bm25_top1"] = bm25[0].score

@@ -104,6 +104,8 @@ class Indexer:
         elif self.embedder is not None:
             t2 = time.perf_counter()
             yield from self._embed_phase(report, cancel)
+            with self.store.transaction():
+                self.store.refresh_vector_mean(self.embedder.model_id)
             report.seconds["embed"] = time.perf_counter() - t2
             report.cancelled = cancel.cancelled
         counts = self.store.counts()

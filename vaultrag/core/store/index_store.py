@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -269,6 +270,39 @@ class IndexStore:
             "insert or replace into embed_cache(model_id, content_hash, vector) values (?, ?, ?)",
             (model_id, content_hash, vector),
         )
+
+    def vector_mean(self, model_id: str) -> tuple[int, np.ndarray] | None:
+        """(count, mean vector) stored for `model_id`, or None."""
+        row = self.db.execute("select n, mean from vector_stats where model_id = ?", (model_id,)).fetchone()
+        return (int(row[0]), np.frombuffer(row[1], dtype=np.float32)) if row else None
+
+    def compute_vector_mean(self) -> tuple[int, np.ndarray] | None:
+        """The mean of every stored vector (streamed in blocks), or None when there are none."""
+        if not self.has_vec_table():
+            return None
+        total: np.ndarray | None = None
+        n = 0
+        cur = self.db.execute("select embedding from chunks_vec")
+        while rows := cur.fetchmany(4096):
+            block = np.frombuffer(b"".join(r[0] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+            total = block.sum(axis=0, dtype=np.float64) if total is None else total + block.sum(axis=0)
+            n += len(rows)
+        return (n, (total / n).astype(np.float32)) if total is not None and n else None
+
+    def refresh_vector_mean(self, model_id: str, tolerance: float = 0.01) -> bool:
+        """Recompute the stored mean when the vector count moved by more than `tolerance` (a mean over
+        thousands of chunks barely moves with one edit, and recomputing reads every vector)."""
+        stored = self.vector_mean(model_id)
+        count = self.db.execute("select count(*) from chunks_vec").fetchone()[0] if self.has_vec_table() else 0
+        if stored is not None and abs(stored[0] - count) <= tolerance * max(stored[0], 1):
+            return False
+        fresh = self.compute_vector_mean()
+        if fresh is None:
+            self.db.execute("delete from vector_stats where model_id = ?", (model_id,))
+            return stored is not None
+        self.db.execute("insert or replace into vector_stats(model_id, n, mean, computed_at) values (?, ?, ?, ?)",
+                        (model_id, fresh[0], vec_bytes(fresh[1]), time.time()))
+        return True
 
     # -- health ---------------------------------------------------------------------------------
     def counts(self) -> dict[str, int]:

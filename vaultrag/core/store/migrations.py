@@ -83,8 +83,16 @@ def _initial(db: Connection) -> None:
     )
 
 
+def _vector_stats(db: Connection) -> None:
+    # the mean of all chunk vectors per model: the vault's "background" that refusal confidence is measured
+    # against (a question is confident when its best chunk stands out from the vault as a whole)
+    db.execute("""create table vector_stats(model_id text primary key, n integer not null, mean blob not null,
+                                            computed_at real not null)""")
+
+
 MIGRATIONS: list[Migration] = [
     ("0001_initial", _initial),
+    ("0002_vector_stats", _vector_stats),
 ]
 
 
