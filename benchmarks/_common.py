@@ -43,4 +43,4 @@ def median(xs: list[float]) -> float:
 
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
+    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))] if xs else float("nan")

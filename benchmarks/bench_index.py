@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._common import EVAL, ROOT, cli  # noqa: E402
+from benchmarks._common import EVAL, ROOT, cli
 
 
 def e2e_vs_raw(work: Path, name: str) -> None:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._common import EVAL, ROOT, median, pct  # noqa: E402
+from benchmarks._common import EVAL, ROOT, median, pct
 
 
 def measure(label: str, vault: Path, home: Path, questions: list[str]) -> None:

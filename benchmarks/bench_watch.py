@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._common import EVAL, median, pct  # noqa: E402
+from benchmarks._common import EVAL, median, pct
 
 
 def make_vault(root: Path, n: int) -> None:

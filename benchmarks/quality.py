@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._common import EVAL, ROOT  # noqa: E402
+from benchmarks._common import EVAL, ROOT
 
 SETS = ("faquad-pt", "xquad-en")
 MAX_PASS = 0.10

@@ -12,8 +12,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from tests.fakes import CountingEmbedder  # noqa: E402
-from vaultrag.core import tokens  # noqa: E402
+from tests.fakes import CountingEmbedder
+from vaultrag.core import tokens
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 EVAL = SHARED / "eval" / "data"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -29,7 +30,7 @@ def assert_invariants(text: str, chunks: list[Chunk]) -> None:
         assert "\n".join(lines[c.line_start : c.line_end]).find(c.body.split("\n")[0]) >= 0
         assert c.search_text.startswith(c.prefix + "\n")
         assert c.token_count == tokens.count(c.search_text)
-    for a, b in zip(chunks, chunks[1:], strict=False):
+    for a, b in itertools.pairwise(chunks):
         assert a.char_start <= b.char_start, "chunks come in source order"
 
 
@@ -70,7 +71,7 @@ def test_long_paragraph_split_on_sentences_with_one_sentence_overlap():
     sentence = re.compile(r"^(# Long\n\n)?Sentence number \d+ .*with enough words\.$", re.S)
     for c in chunks:
         assert sentence.match(c.body), f"chunk cut inside a sentence: {c.body[:40]!r}…{c.body[-40:]!r}"
-    for a, b in zip(chunks, chunks[1:], strict=False):
+    for a, b in itertools.pairwise(chunks):
         last = re.findall(r"Sentence number \d+ [^.]*\.", a.body)[-1]
         assert b.body.startswith(last), "the next chunk repeats one sentence of overlap"
     covered = "".join(text[c.char_start : c.char_end] for c in chunks)

@@ -314,7 +314,8 @@ def test_changing_chunk_size_rechunks_every_note(vault: Path, db: Path, fake_emb
 
 def test_parallel_parsing_gives_the_same_index_as_sequential(vault: Path, tmp_path: Path):
     for i in range(260):
-        write(vault, f"d{i % 5}/n{i}.md", f"# Note {i}\n\nParagraph {i} about subject {i % 17}.\n\n## Part\n\nMore {i}.\n")
+        text = f"# Note {i}\n\nParagraph {i} about subject {i % 17}.\n\n## Part\n\nMore {i}.\n"
+        write(vault, f"d{i % 5}/n{i}.md", text)
     write(vault, "bad.md", "")
     (vault / "bad.md").write_bytes(b"\xff\xfe")
     seq, par = tmp_path / "seq.sqlite", tmp_path / "par.sqlite"

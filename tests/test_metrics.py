@@ -59,7 +59,7 @@ def _results(n_a: int, n_u: int) -> list[QuestionResult]:
 
 def test_split_is_stratified_and_reproducible_and_calibration_holds_on_tune():
     results = _results(100, 40)
-    tune, validate = split(results)
+    tune, _ = split(results)
     assert len(tune) == 70 and sum(not r.answerable for r in tune) == 20
     assert [r.line for r in split(results)[0]] == [r.line for r in tune]
     cal = calibrate(results, max_pass=0.10)

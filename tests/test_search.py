@@ -29,8 +29,8 @@ def searcher(vault: Path, tmp_path: Path):
     write(vault, "inside/refund.md", "# Refund\n\nThe refund deadline is seven business days after cancelling.\n")
     write(vault, "inside/deep/cpp.md", "# C++ notes\n\nC++ templates and #tag usage; 50% of builds use [[link]].\n")
     write(vault, "inside/pt.md", "# Reembolso\n\nO prazo do reembolso é de sete dias úteis após o cancelamento.\n")
-    write(vault, "outside/canary.md", "---\ntags: [secret]\n---\n# Canary\n\nZEBRAFISH CANARYWORD refund deadline reactor "
-          "coolant loop inspected weeks cancelling.\n")
+    write(vault, "outside/canary.md", "---\ntags: [secret]\n---\n# Canary\n\nZEBRAFISH CANARYWORD refund deadline "
+          "reactor coolant loop inspected weeks cancelling.\n")
     embedder = CountingEmbedder()
     store = IndexStore.open(tmp_path / "idx.sqlite")
     run_to_end(Indexer(vault, store, IndexOptions(chunk_tokens=60), embedder).run())

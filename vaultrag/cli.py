@@ -152,6 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] == "gui" or argv[0] == "--smoke-test" or (argv[0] == "--home" and len(argv) == 2):
+        from vaultrag.app.main import main as gui_main  # `vaultrag` alone opens the window
+
+        return gui_main([a for a in argv if a != "gui"])
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")

@@ -46,6 +46,8 @@ class Settings:
     threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.")
     reranker: str = _f("none", "Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.")
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.")
+    # app
+    ui_language: str = _f("", "Language of the window: en, pt, or empty to follow the system.")
     schema_version: int = _f(SCHEMA_VERSION, "Settings file format version.")
 
     @classmethod

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -172,7 +173,7 @@ class Chunker:
             if LIST_ITEM.match(self._text[slice(*self._span(i, i + 1))])
         ]
         bounds = [*starts, block.line_end]
-        return [self._span(a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
+        return [self._span(a, b) for a, b in itertools.pairwise(bounds)]
 
     def _sentences(self, start: int, end: int) -> list[tuple[int, int]]:
         """Sentence spans covering [start, end) exactly (whitespace kept with the previous sentence)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections import Counter
@@ -139,7 +140,7 @@ def summarize(results: list[QuestionResult], vault: str, golden: str, settings: 
         row["recall@N"] = metrics.recall(ranks)
         stages[name] = row
     signs = {}
-    for a, b in zip(STAGES, STAGES[1:], strict=False):
+    for a, b in itertools.pairwise(STAGES):
         if {a, b} == {"bm25", "vector"}:
             continue
         first = [r.ranks[a] == 1 for r in answerable]

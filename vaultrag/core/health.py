@@ -74,7 +74,7 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         elif known[f.path] != (f.mtime_ns, f.size):
             notes["stale"].append(NoteState(f.path, "stale", "changed since indexing"))
     on_disk = {f.path for f in scanned.notes} | {s.path for s in scanned.skipped}
-    for path, status, *_ in rows:
+    for path, *_ in rows:
         if path not in on_disk:
             notes["stale"].append(NoteState(path, "stale", "deleted since indexing"))
     counts = {**counts, "notes_stale": len(notes["stale"]), "notes_on_disk": len(scanned.notes)}

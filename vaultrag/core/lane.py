@@ -47,7 +47,8 @@ class IndexLane:
         self._job: ChangeBatch | None = None
         self._stop = False
         self._cancel = CancelToken()
-        self._cancel.pause_embedding = self._has_job
+        self._cancel.pause_embedding = lambda: self._has_job() or self.paused
+        self.paused = False
         self._awaiting_vectors: list[float] = []
         self._thread = threading.Thread(target=self._run, name="vaultrag-index-lane", daemon=True)
         self.idle = threading.Event()
@@ -76,6 +77,17 @@ class IndexLane:
             self.idle.clear()
             self._cond.notify_all()
 
+    def pause(self) -> None:
+        """Stop at the next checkpoint (between notes or embedding batches); queued work waits for resume()."""
+        with self._cond:
+            self.paused = True
+
+    def resume(self) -> None:
+        with self._cond:
+            self.paused = False
+            self._cond.notify_all()
+        self.reconcile("resumed")
+
     def reconcile(self, reason: str = "start-up") -> None:
         self.submit(ChangeBatch(full=True, reason=reason, first_event=time.monotonic()))
 
@@ -88,7 +100,7 @@ class IndexLane:
         failures = 0
         while True:
             with self._cond:
-                while self._job is None and not self._stop:
+                while (self._job is None or self.paused) and not self._stop:
                     self.idle.set()
                     self._cond.wait()
                 if self._stop:

@@ -66,7 +66,7 @@ def threshold_row(t: float, answerable: Sequence[tuple[float, bool]], unanswerab
 def pick_threshold(unanswerable: Sequence[float], max_pass: float) -> float:
     """The lowest threshold that lets at most `max_pass` of the unanswerable confidences through."""
     ordered = sorted(unanswerable, reverse=True)
-    allowed = int(math.floor(max_pass * len(ordered) + 1e-9))
+    allowed = math.floor(max_pass * len(ordered) + 1e-9)
     if allowed >= len(ordered):
         return min(ordered)
     # just above the first confidence that must be stopped (ties with it are stopped too)

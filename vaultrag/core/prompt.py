@@ -28,10 +28,8 @@ Regras:
 }
 QUESTION_LABEL = {"en": "Question", "pt": "Pergunta"}
 
-_PT = frozenset("o os as um uma de do da dos das que não é em no na qual quais quando como onde para por com "
-                "são está pelo pela meu minha seu sua isso esse essa este esta foi há mais também".split())
-_EN = frozenset("the of what which when how where is are do does did to in and an who why was were "
-                "my your it this that for with from".split())
+_PT = frozenset(["o", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "que", "não", "é", "em", "no", "na", "qual", "quais", "quando", "como", "onde", "para", "por", "com", "são", "está", "pelo", "pela", "meu", "minha", "seu", "sua", "isso", "esse", "essa", "este", "esta", "foi", "há", "mais", "também"])
+_EN = frozenset(["the", "of", "what", "which", "when", "how", "where", "is", "are", "do", "does", "did", "to", "in", "and", "an", "who", "why", "was", "were", "my", "your", "it", "this", "that", "for", "with", "from"])
 
 
 def detect_language(text: str) -> str:

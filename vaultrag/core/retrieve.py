@@ -15,12 +15,7 @@ MAX_TERMS = 32  # a 5,000-character question must not become a 700-term OR
 COMMON_SHARE = 0.5  # a term in more than half of all chunks adds little and costs much (STACK.md)…
 COMMON_MIN_CHUNKS = 10_000  # …but only at scale: on a small index it is fast and may be the only clue
 STOPWORDS = frozenset(
-    """a o as os um uma uns umas de do da dos das em no na nos nas por para pelo pela com sem sob sobre e ou
-    que se eu tu ele ela nos vos eles elas meu minha seu sua isso isto esse essa este esta qual quais quando
-    como onde porque por que é foi ser são está estão ao aos à às há mais menos muito
-    the a an of to in on at by for with without from and or is are was were be been being it its this that
-    these those what which who whom whose when where why how do does did i you he she we they my your our their
-    there here as into about than then so if not no can could should would will shall may might""".split()
+    ["a", "o", "as", "os", "um", "uma", "uns", "umas", "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas", "por", "para", "pelo", "pela", "com", "sem", "sob", "sobre", "e", "ou", "que", "se", "eu", "tu", "ele", "ela", "nos", "vos", "eles", "elas", "meu", "minha", "seu", "sua", "isso", "isto", "esse", "essa", "este", "esta", "qual", "quais", "quando", "como", "onde", "porque", "por", "que", "é", "foi", "ser", "são", "está", "estão", "ao", "aos", "à", "às", "há", "mais", "menos", "muito", "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "without", "from", "and", "or", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "i", "you", "he", "she", "we", "they", "my", "your", "our", "their", "there", "here", "as", "into", "about", "than", "then", "so", "if", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might"]
 )
 WORD = re.compile(r"\w+", re.UNICODE)
 

@@ -229,7 +229,8 @@ class Searcher:
             return Decision(True, conf, None, None, source,
                             "no threshold for this model yet (run `vaultrag calibrate`): answered unchecked")
         margin = conf - threshold
-        how = f"confidence {conf:.3f} (top chunk cosine {cos:.3f} − {BACKGROUND_WEIGHT} × vault background {background:.3f})"
+        how = (f"confidence {conf:.3f} (top chunk cosine {cos:.3f} − {BACKGROUND_WEIGHT} × vault background "
+               f"{background:.3f})")
         if margin >= 0:
             return Decision(True, conf, threshold, margin, source,
                             f"{how} is {margin:.3f} above the threshold {threshold:.3f}")

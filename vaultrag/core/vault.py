@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Iterable
@@ -33,11 +34,8 @@ class IgnoreRules:
         self.globs = list(globs)
         self._settings = pathspec.GitIgnoreSpec.from_lines(self.globs)
         self.file_lines: list[str] = []
-        ignore = vault / IGNORE_FILE
-        try:
-            self.file_lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # no ignore file is the common case
+            self.file_lines = (vault / IGNORE_FILE).read_text(encoding="utf-8", errors="replace").splitlines()
         self._file = pathspec.GitIgnoreSpec.from_lines(self.file_lines)
 
     def dir_rule(self, rel: str, name: str) -> str | None:

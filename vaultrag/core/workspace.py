@@ -45,7 +45,15 @@ class Workspace:
         if readonly and not path.exists():
             raise UserFacingError(f"{self.vault} has not been indexed yet: run `vaultrag index {self.vault}`.")
         try:
-            return IndexStore.open(path, readonly=readonly), ""
+            if readonly:
+                try:
+                    return IndexStore.open(path, readonly=True), ""
+                except UserFacingError as e:
+                    if "outdated" not in str(e):
+                        raise
+                    IndexStore.open(path).close()  # an index from an older version: migrate it once
+                    return IndexStore.open(path, readonly=True), ""
+            return IndexStore.open(path), ""
         except CorruptIndex as e:
             if readonly:
                 raise UserFacingError(f"{e} Run `vaultrag index {self.vault}` to rebuild it.") from e

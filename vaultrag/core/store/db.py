@@ -47,7 +47,7 @@ def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float
             db.execute(f"pragma application_id={APPLICATION_ID}")
     db.execute("pragma synchronous=normal")
     db.execute("pragma foreign_keys=on")
-    db.execute("pragma busy_timeout=%d" % int(timeout * 1000))
+    db.execute(f"pragma busy_timeout={int(timeout * 1000)}")
     return db
 
 

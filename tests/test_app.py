@@ -1,0 +1,201 @@
+"""The desktop window driven with pytest-qt: a real temp vault, a real index, the real default model."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt, QTimer
+
+from tests.conftest import DEMO_VAULT, write
+from vaultrag.app.controller import AppController
+from vaultrag.app.widgets.main_window import MainWindow
+from vaultrag.app.widgets.settings_dialog import SettingsDialog
+
+SLOW_MS = 120_000
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    return vault
+
+
+@pytest.fixture
+def window(qtbot, home: Path):
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.close()  # shuts the controller down: lanes joined, watcher stopped
+
+
+def open_and_wait(qtbot, w: MainWindow, vault: Path) -> None:
+    with qtbot.waitSignal(w.c.index_changed, timeout=SLOW_MS,
+                          check_params_cb=lambda e: e.kind == "embedded"):
+        w.open_vault(vault)
+
+
+def ask(qtbot, w: MainWindow, question: str):
+    w.question.setText(question)
+    with qtbot.waitSignal(w.c.search_finished, timeout=30_000) as blocker:
+        qtbot.keyClick(w.question, "\r")
+    return blocker.args[0]
+
+
+def test_first_run_offers_a_vault_and_the_demo(window: MainWindow):
+    assert window.pages.currentIndex() == 0
+    assert window.open_button.isVisible() and window.demo_button.isVisible()
+    assert not window.recent_box.isVisible()
+
+
+def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo: Path):
+    open_and_wait(qtbot, window, demo)
+    assert window.pages.currentIndex() == 1 and window.recent() == [str(demo.resolve())]
+    trace = ask(qtbot, window, "Qual o prazo do reembolso?")
+    assert trace.answer.note == "Casa/Reembolso e cancelamentos.md"
+    # answer
+    assert "7 dias úteis" in window.answer.toPlainText() and trace.answer.source in window.answer.toPlainText()
+    # candidates: one row per candidate, in rank order, in every column
+    for name in ("bm25", "vector", "fused"):
+        table = window.stages.tables[name]
+        cands = trace.stages[name].candidates
+        assert table.rowCount() == len(cands) > 0
+        assert table.item(0, 2).text().startswith(cands[0].note)
+        assert float(table.item(0, 1).text()) == pytest.approx(cands[0].score, abs=1e-3)
+    assert not window.stages.tables["reranked"].isVisibleTo(window)  # skipped stage: no table
+    # selecting a chunk highlights it in every column and previews the note at its lines
+    top = trace.stages["fused"].candidates[0]
+    window.stages.tables["fused"].selectRow(0)
+    assert set(window.stages.highlight(top.chunk_id)) >= {"fused"}
+    assert window.preview.note == top.note
+    assert window.preview.highlighted_text() == (demo / top.note).read_text(encoding="utf-8")[
+        top.char_start : top.char_end]
+    # reranker chart: one bar per final candidate on the threshold's scale, top-k marked
+    assert len(window.chart.bars) == len(trace.stages["fused"].candidates)
+    assert window.chart.bars[0][1] == pytest.approx(trace.decision.confidence, abs=1e-6)
+    assert window.chart.threshold == trace.decision.threshold
+    assert sum(1 for *_, used in window.chart.bars if used) >= 1
+    # prompt and decision
+    assert window.prompt.text.toPlainText() == trace.prompt
+    assert str(trace.prompt_tokens["total"]) in window.prompt.counts.text()
+    assert "ANSWERED" in window.decision.text() and f"{trace.decision.threshold:.3f}" in window.decision.text()
+    # history: up arrow brings the question back
+    window.question.clear()
+    qtbot.keyClick(window.question, Qt.Key.Key_Up)
+    assert window.question.text() == "Qual o prazo do reembolso?"
+
+
+def test_why_not_this_note_on_an_excluded_note(qtbot, window: MainWindow, demo: Path):
+    open_and_wait(qtbot, window, demo)
+    window.question.setText("O que diz o diário?")
+    window.show_why()
+    window.why_dialog.picker.setEditText("Diário secreto.md")
+    with qtbot.waitSignal(window.c.diagnosis_finished, timeout=30_000) as blocker:
+        window.why_dialog.run.click()
+    d = blocker.args[0]
+    assert d.verdict == "excluded" and "private tag" in d.message
+    assert "excluded" in window.why_dialog.result.toPlainText()
+    with qtbot.waitSignal(window.c.search_finished, timeout=30_000):
+        window.why_dialog.rerun.click()  # one click re-runs the question
+
+
+def test_a_changed_note_changes_the_answer(qtbot, window: MainWindow, demo: Path):
+    open_and_wait(qtbot, window, demo)
+    note = demo / "Casa" / "Reembolso e cancelamentos.md"
+    with qtbot.waitSignal(window.c.index_changed, timeout=SLOW_MS,
+                          check_params_cb=lambda e: e.kind == "embedded"):
+        note.write_text(note.read_text(encoding="utf-8").replace("até 7 dias úteis", "até 15 dias úteis"),
+                        encoding="utf-8")
+    trace = ask(qtbot, window, "Qual o prazo do reembolso?")
+    assert "15 dias úteis" in trace.answer.sentence and "15 dias" in window.answer.toPlainText()
+
+
+def test_settings_persist_across_a_restart(qtbot, home: Path):
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    dialog = SettingsDialog(w.c.settings, w)
+    dialog.fields["k"].setValue(7)
+    dialog.fields["ui_language"].setCurrentIndex(2)  # Português
+    dialog._accept()
+    assert dialog.result_settings is not None
+    w.c.save_settings(dialog.result_settings)
+    w.close()
+    again = MainWindow(AppController(home))
+    qtbot.addWidget(again)
+    assert again.c.settings.k == 7 and again.k.value() == 7 and again.c.settings.ui_language == "pt"
+    again.close()
+
+
+def test_gui_thread_never_blocks_while_indexing(qtbot, window: MainWindow, tmp_path: Path):
+    vault = tmp_path / "bigger"
+    text = (DEMO_VAULT / "Casa" / "Reembolso e cancelamentos.md").read_text(encoding="utf-8")
+    for i in range(60):
+        write(vault, f"n{i // 10}/note{i}.md", f"# Nota {i}\n\n{text}\n\nParágrafo único {i} sobre o tema {i}.\n")
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.timeout.connect(tick)
+    timer.start(10)
+    open_and_wait(qtbot, window, vault)
+    ask(qtbot, window, "prazo do reembolso")
+    timer.stop()
+    assert len(gaps) > 50
+    assert max(gaps) < 0.100, f"the GUI thread was blocked for {max(gaps) * 1000:.0f} ms"
+
+
+def test_bad_inputs_are_shown_once_in_words(qtbot, window: MainWindow, tmp_path: Path, demo: Path):
+    window.open_vault(tmp_path / "missing")
+    assert window.error.isVisible() and "does not exist" in window.error.text()
+    assert window.pages.currentIndex() == 0
+    open_and_wait(qtbot, window, demo)
+    window.question.setText("   ")
+    window.ask()
+    assert "Type a question" in window.error.text()
+    shutil.rmtree(demo)  # the vault deleted while open
+    with qtbot.waitSignal(window.c.failed, timeout=30_000) as blocker:
+        window.c.reindex()
+    assert "does not exist" in blocker.args[0] and "Traceback" not in blocker.args[0]
+
+
+def test_a_model_that_fails_to_load_leaves_keyword_search(qtbot, home: Path, demo: Path):
+    (home / "settings.toml").write_text(f'embedder = "st"\nst_model = "{home / "no-model"}"\n', encoding="utf-8")
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(w.c.failed, timeout=SLOW_MS) as blocker:
+        w.open_vault(demo)
+    assert "keyword search (BM25) still works" in blocker.args[0]
+    qtbot.waitUntil(lambda: w.c.lane is not None and w.c.lane.runs >= 1, timeout=SLOW_MS)
+    trace = ask(qtbot, w, "prazo do reembolso")
+    assert trace.stages["vector"].status == "unavailable" and trace.stages["bm25"].candidates
+    w.close()
+
+
+def test_closing_mid_index_shuts_down_cleanly_and_resumes(qtbot, home: Path, tmp_path: Path):
+    vault = tmp_path / "v"
+    for i in range(40):
+        write(vault, f"n{i}.md", f"# N{i}\n\n" + " ".join(f"Frase {j} da nota {i}." for j in range(40)))
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(w.c.index_progress, timeout=SLOW_MS, check_params_cb=lambda p: p.phase == "embed"):
+        w.open_vault(vault)
+    w.close()  # mid-embedding: must return promptly, joining every thread
+    again = MainWindow(AppController(home))
+    qtbot.addWidget(again)
+    with qtbot.waitSignal(again.c.index_changed, timeout=SLOW_MS,
+                          check_params_cb=lambda e: e.kind == "embedded") as blocker:
+        again.open_vault(vault)
+    assert blocker.args[0].report.chunks_pending == 0
+    again.close()

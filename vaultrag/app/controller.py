@@ -1,0 +1,268 @@
+"""AppController: owns the workspace, the models, the index lane, the watcher and the query lane; speaks signals."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from vaultrag import settings as settings_mod
+from vaultrag.app.tasks import MainThreadBridge, QueryLane
+from vaultrag.core.lane import IndexLane, LaneEvent
+from vaultrag.core.retrieve import Scope
+from vaultrag.errors import UserFacingError
+from vaultrag.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class AppController(QObject):
+    """Everything the window asks for happens here, off the GUI thread; results come back as signals.
+
+    Signals:
+        status_changed: one line for the status bar ("loading model…", "indexing…", "ready").
+        model_ready: the embedding model is loaded.
+        index_progress: a core Progress of the running index job.
+        index_changed: a LaneEvent (applied, embedded, error, recovered).
+        search_finished: a QueryTrace.
+        diagnosis_finished: a Diagnosis.
+        health_ready: a Health.
+        eval_finished: (EvalResult, calibration dict or None).
+        notes_listed: the indexed note paths (for pickers and scope chips), with folders and tags.
+        failed: a message a person can act on (shown once).
+    """
+
+    status_changed = Signal(str)
+    model_ready = Signal()
+    index_progress = Signal(object)
+    index_changed = Signal(object)
+    search_finished = Signal(object)
+    diagnosis_finished = Signal(object)
+    health_ready = Signal(object)
+    eval_finished = Signal(object)
+    notes_listed = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, home: str | Path | None = None) -> None:
+        super().__init__()
+        from vaultrag.paths import Paths
+
+        self.paths = Paths(home)
+        self.bridge = MainThreadBridge()
+        self.queries = QueryLane(self.bridge)
+        self.settings: Settings = Settings()
+        self.ws: Any = None
+        self.embedder: Any = None
+        self.lane: IndexLane | None = None
+        self.watcher: Any = None
+        self._searcher: Any = None  # lives on the query lane's thread
+        self._searcher_key: Any = None
+        self._loader: threading.Thread | None = None
+        try:
+            self.settings = settings_mod.load(self.paths.settings_file)
+        except UserFacingError as e:  # a broken settings file: say so once, run on defaults
+            message = str(e)
+            self.bridge.run_on_main(lambda: self.failed.emit(message))
+
+    # -- vault lifecycle ----------------------------------------------------------------------
+    def open_vault(self, vault: str | Path) -> None:
+        """Check the vault at once; load the model, then index and watch in the background."""
+        from vaultrag.core.workspace import Workspace
+
+        self.close_vault()
+        try:
+            self.ws = Workspace.load(vault, self.paths.home, self.settings)
+        except UserFacingError as e:
+            self.failed.emit(str(e))
+            return
+        self.status_changed.emit(self.tr("loading model…"))
+        ws = self.ws
+
+        def load() -> None:
+            from vaultrag.core import embed
+
+            try:
+                model = embed.from_settings(ws.settings)
+            except UserFacingError as e:
+                message = str(e)
+                self.bridge.run_on_main(lambda: self._start_lane(ws, None, message))
+                return
+            self.bridge.run_on_main(lambda: self._start_lane(ws, model, ""))
+
+        self._loader = threading.Thread(target=load, name="vaultrag-model-loader", daemon=True)
+        self._loader.start()
+
+    def _start_lane(self, ws: Any, model: Any, error: str) -> None:
+        from vaultrag.core.watcher import VaultWatcher
+
+        if ws is not self.ws:  # another vault was opened meanwhile
+            return
+        if error:
+            self.failed.emit(error + " — keyword search (BM25) still works.")
+        else:
+            self.model_ready.emit()
+        self.embedder = model
+        self.lane = IndexLane(ws, model, self._on_lane_event)
+        self.watcher = VaultWatcher(ws.vault, self.lane.submit)
+        self.lane.start()
+        self.watcher.start()
+        self.lane.reconcile()
+        self.status_changed.emit(self.tr("indexing…"))
+
+    def close_vault(self) -> None:
+        """Clean shutdown: stop watching, stop the lane at its next checkpoint (it resumes next time)."""
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher = None
+        if self.lane is not None:
+            self.lane.stop()
+            self.lane = None
+        self._drop_searcher()
+
+    def shutdown(self) -> None:
+        self.close_vault()
+        self.queries.stop()
+        if self._loader is not None:
+            self._loader.join(10)
+
+    def _on_lane_event(self, e: LaneEvent) -> None:  # runs on the lane's thread
+        if e.kind == "progress":
+            self.bridge.run_on_main(lambda: self.index_progress.emit(e.progress))
+        elif e.kind != "stopped":
+            self.bridge.run_on_main(lambda: self._lane_event_on_main(e))
+
+    def _lane_event_on_main(self, e: LaneEvent) -> None:
+        if e.kind == "error":
+            self.failed.emit(e.message)
+        if e.kind in ("embedded", "applied") and self.lane is not None and self.lane.idle.is_set():
+            self.status_changed.emit(self.tr("ready"))
+        self.index_changed.emit(e)
+
+    def pause_indexing(self, paused: bool) -> None:
+        if self.lane is not None:
+            self.lane.resume() if not paused else self.lane.pause()
+
+    def reindex(self) -> None:
+        if self.lane is not None:
+            self.lane.reconcile("re-index requested")
+
+    # -- reads on the query lane ---------------------------------------------------------------
+    def _searcher_for(self) -> Any:
+        """The query lane's Searcher (rebuilt when the vault, model or settings change)."""
+        from vaultrag.core import rerank
+        from vaultrag.core.search import Searcher
+
+        if self.ws is None:
+            raise UserFacingError("Open a vault first (File > Open vault…).")
+        key = (id(self.ws), id(self.embedder), self.settings)
+        if self._searcher is None or self._searcher_key != key:
+            self._drop_searcher()
+            store, _ = self.ws.open_store(readonly=True)
+            self._searcher = Searcher(store, self.settings, self.embedder, rerank.from_settings(self.settings),
+                                      rerank.reranker_id(self.settings))
+            self._searcher_key = key
+        return self._searcher
+
+    def _drop_searcher(self) -> None:
+        if self._searcher is not None:
+            searcher = self._searcher
+            self._searcher = None
+            self.queries.submit("close", searcher.store.close, lambda _: None, lambda _: None)
+
+    def ask(self, question: str, scope: Scope, k: int | None, threshold: float | None) -> None:
+        def work() -> Any:
+            return self._searcher_for().ask(question, scope, k=k, threshold=threshold)
+
+        self.queries.submit("ask", work, self.search_finished.emit, self.failed.emit)
+
+    def why(self, question: str, note: str, heading: str | None, scope: Scope, k: int | None,
+            threshold: float | None) -> None:
+        from dataclasses import replace
+
+        from vaultrag.core.diagnose import diagnose
+
+        def work() -> Any:
+            s = self._searcher_for()
+            saved = s.settings
+            s.settings = replace(saved, k=k or saved.k, threshold=threshold if threshold is not None
+                                 else saved.threshold)
+            try:
+                return diagnose(s, self.ws.vault, self.settings, question, note, heading, scope)
+            finally:
+                s.settings = saved
+
+        self.queries.submit("why", work, self.diagnosis_finished.emit, self.failed.emit)
+
+    def refresh_health(self, check: bool = False) -> None:
+        from vaultrag.core.health import health
+
+        ws = self.ws
+
+        def work() -> Any:
+            if ws is None:
+                raise UserFacingError("Open a vault first.")
+            store, _ = ws.open_store(readonly=not check)
+            try:
+                return health(store, str(ws.vault), ws.settings, check=check)
+            finally:
+                store.close()
+
+        self.queries.submit("health", work, self.health_ready.emit, self.failed.emit)
+
+    def list_notes(self) -> None:
+        def work() -> Any:
+            db = self._searcher_for().db
+            notes = [r[0] for r in db.execute("select path from notes where status = 'indexed' order by path")]
+            folders = sorted({n.rpartition("/")[0] for n in notes} - {""})
+            tags = [r[0] for r in db.execute("select distinct tag from note_tags order by tag collate nocase")]
+            return {"notes": notes, "folders": folders, "tags": tags}
+
+        self.queries.submit("notes", work, self.notes_listed.emit, lambda _: None)
+
+    def run_eval(self, golden: str, limit: int | None, calibrate_max_pass: float | None) -> None:
+        from vaultrag.core import evaluate
+        from vaultrag.core import golden as golden_mod
+        from vaultrag.core.search import threshold_key
+
+        ws = self.ws
+
+        def work() -> Any:
+            import time
+
+            s = self._searcher_for()
+            items, errors = golden_mod.load(golden)
+            if limit:
+                items = items[:limit]
+            t = time.perf_counter()
+            results = list(evaluate.run(s, items))
+            ev = evaluate.summarize(results, str(ws.vault), golden, {}, time.perf_counter() - t, errors)
+            cal = None
+            if calibrate_max_pass is not None:
+                cal = evaluate.calibrate(results, calibrate_max_pass)
+                if cal.get("available"):
+                    store, _ = ws.open_store()
+                    try:
+                        with store.transaction():
+                            store.set_meta(threshold_key(store.meta("embed_model") or "", s.reranker_id),
+                                           repr(cal["threshold"]))
+                    finally:
+                        store.close()
+            return ev, cal
+
+        self.queries.submit("eval", work, self.eval_finished.emit, self.failed.emit)
+
+    # -- settings ----------------------------------------------------------------------------
+    def save_settings(self, new: Settings) -> None:
+        """Persist `new`; re-open the vault when a change needs re-indexing or another model."""
+        old = self.settings
+        settings_mod.save(new, self.paths.settings_file)
+        self.settings = new
+        reload_keys = ("embedder", "st_model", "query_prefix", "passage_prefix", "chunk_tokens", "ignore_globs",
+                       "private_tag", "max_note_bytes")
+        if self.ws is not None and any(getattr(old, k) != getattr(new, k) for k in reload_keys):
+            self.open_vault(self.ws.vault)
+        elif self.ws is not None:
+            self.ws.settings = new

@@ -1,0 +1,54 @@
+"""Start the desktop app: QApplication, translations, the main window; `--smoke-test` for packaged builds."""
+
+from __future__ import annotations
+
+import argparse
+import locale
+import os
+import sys
+from pathlib import Path
+
+
+def _install_translator(app: object, language: str) -> object | None:
+    from PySide6.QtCore import QLocale, QTranslator
+
+    lang = language or QLocale.system().name().split("_")[0] or (locale.getlocale()[0] or "en")[:2]
+    if not lang.startswith("pt"):
+        return None
+    translator = QTranslator(app)  # type: ignore[arg-type]
+    folder = Path(__file__).resolve().parents[2] / "resources" / "translations"
+    if translator.load(str(folder / "vaultrag_pt.qm")):
+        app.installTranslator(translator)  # type: ignore[attr-defined]
+        return translator
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="vaultrag", description="vaultrag desktop app")
+    ap.add_argument("vault", nargs="?", help="open this vault at start")
+    ap.add_argument("--home", help="app home dir (default: $VAULTRAG_HOME or the OS data dir)")
+    ap.add_argument("--smoke-test", action="store_true",
+                    help="index the demo vault in a temp home, ask a question, check the cited note, exit 0/1")
+    args = ap.parse_args(argv)
+    if args.smoke_test:
+        from vaultrag.app.smoke import smoke_test
+
+        return smoke_test()
+    from PySide6.QtWidgets import QApplication
+
+    from vaultrag.app.controller import AppController
+    from vaultrag.app.widgets.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    controller = AppController(args.home)
+    _install_translator(app, controller.settings.ui_language)
+    window = MainWindow(controller)
+    window.show()
+    vault = args.vault or os.environ.get("VAULTRAG_OPEN")
+    if vault:
+        window.open_vault(vault)
+    return int(app.exec())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

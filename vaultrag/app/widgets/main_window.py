@@ -1,0 +1,419 @@
+"""The main window: ask bar with scope chips, answer, the side-by-side inspector, health and evaluation tabs."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from vaultrag.app.controller import AppController
+from vaultrag.app.widgets.decision_view import DecisionView
+from vaultrag.app.widgets.eval_view import EvalView
+from vaultrag.app.widgets.health_panel import HealthPanel
+from vaultrag.app.widgets.note_preview import NotePreview
+from vaultrag.app.widgets.prompt_view import PromptView
+from vaultrag.app.widgets.rerank_chart import RerankChart
+from vaultrag.app.widgets.settings_dialog import SettingsDialog
+from vaultrag.app.widgets.stages_view import StagesView
+from vaultrag.app.widgets.why_dialog import WhyDialog
+from vaultrag.core.model import Candidate, Progress, QueryTrace
+from vaultrag.core.retrieve import Scope
+
+DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
+MAX_RECENT = 8
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, controller: AppController) -> None:
+        super().__init__()
+        self.c = controller
+        self.state = QSettings(str(controller.paths.home / "ui.ini"), QSettings.Format.IniFormat)
+        self.trace: QueryTrace | None = None
+        self.history: list[str] = list(self.state.value("history", []) or [])
+        self._history_pos = len(self.history)
+        self.scope = Scope()
+        self.setWindowTitle("vaultrag")
+        self.resize(1280, 800)
+        self._build()
+        self._menus()
+        self._connect()
+        geometry = self.state.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+
+    # -- construction ---------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.pages = QStackedWidget()
+        central = QWidget()
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.error = QLabel()  # above every page: problems show on the welcome page too
+        self.error.setObjectName("error-banner")
+        self.error.setStyleSheet("color: white; background: #b71c1c; padding: 6px;")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        outer.addWidget(self.error)
+        outer.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+        welcome = QWidget()
+        wl = QVBoxLayout(welcome)
+        wl.addStretch(1)
+        title = QLabel(self.tr("<h2>Ask your notes</h2><p>Open a folder of Markdown notes (an Obsidian vault "
+                               "works as it is). Nothing leaves this machine and your notes are never written."))
+        title.setWordWrap(True)
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.open_button = QPushButton(self.tr("Open a vault folder…"))
+        self.demo_button = QPushButton(self.tr("Open the demo vault"))
+        self.recent_box = QComboBox()
+        self.recent_box.setObjectName("recent-vaults")
+        for wdg in (title, self.open_button, self.demo_button, self.recent_box):
+            wl.addWidget(wdg, 0, Qt.AlignmentFlag.AlignHCenter)
+        wl.addStretch(2)
+        self.pages.addWidget(welcome)
+
+        main = QWidget()
+        col = QVBoxLayout(main)
+        ask = QHBoxLayout()
+        self.question = QLineEdit()
+        self.question.setObjectName("question")
+        self.question.setPlaceholderText(self.tr("Ask your notes… (Enter; ↑/↓ for history)"))
+        self.question.installEventFilter(self)
+        self.ask_button = QPushButton(self.tr("Ask"))
+        self.k = QSpinBox()
+        self.k.setRange(1, 50)
+        self.k.setValue(self.c.settings.k)
+        self.k.setPrefix("k = ")
+        self.threshold = QDoubleSpinBox()
+        self.threshold.setRange(-1.0, 1.0)
+        self.threshold.setDecimals(3)
+        self.threshold.setSingleStep(0.01)
+        self.threshold.setSpecialValueText(self.tr("threshold: auto"))
+        self.threshold.setValue(-1.0)
+        for wdg, stretch in ((self.question, 1), (self.ask_button, 0), (self.k, 0), (self.threshold, 0)):
+            ask.addWidget(wdg, stretch)
+        col.addLayout(ask)
+        scope = QHBoxLayout()
+        self.folder_box = QComboBox()
+        self.folder_box.setObjectName("folder-scope")
+        self.tag_box = QComboBox()
+        self.tag_box.setObjectName("tag-scope")
+        add_folder = QPushButton(self.tr("+ folder"))
+        add_tag = QPushButton(self.tr("+ tag"))
+        self.chips = QHBoxLayout()
+        for wdg in (QLabel(self.tr("Scope:")), self.folder_box, add_folder, self.tag_box, add_tag):
+            scope.addWidget(wdg)
+        scope.addLayout(self.chips)
+        scope.addStretch(1)
+        col.addLayout(scope)
+        add_folder.clicked.connect(lambda: self._add_chip("folders", self.folder_box.currentText()))
+        add_tag.clicked.connect(lambda: self._add_chip("tags", self.tag_box.currentText()))
+
+        self.answer = QTextBrowser()
+        self.answer.setObjectName("answer")
+        self.answer.setMaximumHeight(130)
+        col.addWidget(self.answer)
+
+        self.stages = StagesView()
+        self.chart = RerankChart()
+        self.decision = DecisionView()
+        self.prompt = PromptView()
+        self.preview = NotePreview()
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.stages)
+        left.addWidget(self.chart)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.decision)
+        right.addWidget(self.prompt)
+        right.addWidget(self.preview)
+        self.inspector = QSplitter(Qt.Orientation.Horizontal)
+        self.inspector.setObjectName("inspector")
+        self.inspector.addWidget(left)
+        self.inspector.addWidget(right)
+        self.inspector.setSizes([700, 560])
+        self.panes = {"candidates": self.stages, "reranker": self.chart, "decision": self.decision,
+                      "prompt": self.prompt, "preview": self.preview}
+
+        self.tabs = QTabWidget()
+        ask_page = QWidget()
+        ap = QVBoxLayout(ask_page)
+        ap.setContentsMargins(0, 0, 0, 0)
+        ap.addWidget(self.inspector)
+        self.health = HealthPanel()
+        self.evaluation = EvalView()
+        self.tabs.addTab(ask_page, self.tr("Inspector"))
+        self.tabs.addTab(self.health, self.tr("Index health"))
+        self.tabs.addTab(self.evaluation, self.tr("Evaluation"))
+        col.addWidget(self.tabs, 1)
+        self.pages.addWidget(main)
+
+        self.status = QLabel(self.tr("No vault open"))
+        self.status.setObjectName("status")
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(260)
+        self.progress.hide()
+        self.eta = QLabel()
+        self.pause = QPushButton(self.tr("Pause"))
+        self.pause.setCheckable(True)
+        self.pause.hide()
+        bar = self.statusBar()
+        bar.addWidget(self.status, 1)
+        bar.addPermanentWidget(self.eta)
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.pause)
+        self.why_dialog = WhyDialog(self)
+        self._refresh_recent()
+
+    def _menus(self) -> None:
+        m = self.menuBar().addMenu(self.tr("&File"))
+        self._action(m, self.tr("&Open vault…"), QKeySequence.StandardKey.Open, self.choose_vault)
+        self._action(m, self.tr("Open the &demo vault"), None, lambda: self.open_vault(DEMO_VAULT))
+        self.recent_menu = m.addMenu(self.tr("&Recent vaults"))
+        m.addSeparator()
+        self._action(m, self.tr("&Quit"), QKeySequence.StandardKey.Quit, self.close)
+        t = self.menuBar().addMenu(self.tr("&Tools"))
+        self._action(t, self.tr("&Why not this note?"), "Ctrl+Shift+W", self.show_why)
+        self._action(t, self.tr("Index &health"), "Ctrl+Shift+H", lambda: self._tab(1, refresh=True))
+        self._action(t, self.tr("&Evaluation"), "Ctrl+Shift+E", lambda: self._tab(2))
+        self._action(t, self.tr("&Settings…"), QKeySequence.StandardKey.Preferences, self.show_settings)
+        v = self.menuBar().addMenu(self.tr("&View"))
+        for name in self.panes:
+            self._action(v, self.tr("{pane} full size").format(pane=name), None,
+                         lambda n=name: self.maximize_pane(n))
+        self._action(v, self.tr("Show all panes"), "Escape", lambda: self.maximize_pane(None))
+        self._refresh_recent()
+
+    def _action(self, menu: Any, text: str, shortcut: Any, slot: Any) -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        act.triggered.connect(slot)
+        menu.addAction(act)
+        return act
+
+    def _connect(self) -> None:
+        c = self.c
+        c.status_changed.connect(self.status.setText)
+        c.index_progress.connect(self._on_index_progress)
+        c.index_changed.connect(self._on_index_changed)
+        c.search_finished.connect(self._on_search_finished)
+        c.diagnosis_finished.connect(self.why_dialog.show_diagnosis)
+        c.health_ready.connect(self.health.set_health)
+        c.eval_finished.connect(self.evaluation.set_result)
+        c.notes_listed.connect(self._on_notes_listed)
+        c.failed.connect(self.show_error)
+        self.open_button.clicked.connect(self.choose_vault)
+        self.demo_button.clicked.connect(lambda: self.open_vault(DEMO_VAULT))
+        self.recent_box.activated.connect(lambda i: self.open_vault(self.recent_box.itemText(i)))
+        self.question.returnPressed.connect(self.ask)
+        self.ask_button.clicked.connect(self.ask)
+        self.stages.chunk_selected.connect(self._on_chunk_selected)
+        self.pause.toggled.connect(self._on_pause)
+        self.health.reindex_requested.connect(c.reindex)
+        self.health.check_requested.connect(lambda: c.refresh_health(check=True))
+        self.evaluation.run_requested.connect(
+            lambda path, limit, mp: c.run_eval(path, limit or None, mp if mp >= 0 else None))
+        self.why_dialog.diagnose_requested.connect(self._diagnose)
+        self.why_dialog.rerun_requested.connect(self.ask)
+
+    # -- vaults ---------------------------------------------------------------------------------
+    def choose_vault(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a vault folder"))
+        if folder:
+            self.open_vault(folder)
+
+    def open_vault(self, folder: str | Path) -> None:
+        self.error.hide()
+        self.c.open_vault(folder)
+        if self.c.ws is None:
+            return
+        path = str(self.c.ws.vault)
+        recent = [path] + [r for r in self.recent() if r != path]
+        self.state.setValue("recent", recent[:MAX_RECENT])
+        self._refresh_recent()
+        self.setWindowTitle(f"vaultrag — {Path(path).name}")
+        self.pages.setCurrentIndex(1)
+        self.progress.show()
+        self.pause.show()
+        self.question.setFocus()
+
+    def recent(self) -> list[str]:
+        value = self.state.value("recent", []) or []
+        return [value] if isinstance(value, str) else list(value)
+
+    def _refresh_recent(self) -> None:
+        items = self.recent()
+        self.recent_box.clear()
+        self.recent_box.addItems(items)
+        self.recent_box.setVisible(bool(items))
+        if hasattr(self, "recent_menu"):
+            self.recent_menu.clear()
+            for r in items:
+                self._action(self.recent_menu, r, None, lambda _=False, p=r: self.open_vault(p))
+
+    # -- asking ---------------------------------------------------------------------------------
+    def ask(self) -> None:
+        q = self.question.text().strip()
+        if not q:
+            self.show_error(self.tr("Type a question first."))
+            return
+        if not self.history or self.history[-1] != q:
+            self.history.append(q)
+            self.state.setValue("history", self.history[-100:])
+        self._history_pos = len(self.history)
+        threshold = None if self.threshold.value() <= -1.0 else self.threshold.value()
+        self.status.setText(self.tr("searching…"))
+        self.c.ask(q, self.scope, self.k.value(), threshold)
+
+    def _on_search_finished(self, trace: QueryTrace) -> None:
+        self.trace = trace
+        self.error.hide()
+        a = trace.answer
+        if a.kind == "refusal":
+            self.answer.setHtml(f"<p><b>{escape(a.text)}</b></p><p><i>{escape(trace.decision.reason)}</i></p>")
+        else:
+            body = escape(a.text).replace("**", "")
+            if a.sentence:
+                body = body.replace(escape(a.sentence), f"<mark><b>{escape(a.sentence)}</b></mark>", 1)
+            self.answer.setHtml(f"<p>{body}</p><p>— <a href='#'>{escape(a.source)}</a>, "
+                                f"{self.tr('line')} {a.line}</p>")
+        self.stages.set_trace(trace)
+        self.chart.set_trace(trace)
+        self.decision.set_trace(trace)
+        self.prompt.set_trace(trace)
+        self.status.setText(self.tr("answered in {ms:.0f} ms").format(ms=trace.timings_ms.get("total", 0)))
+        final = trace.stages["fused"].candidates
+        if final:
+            self._on_chunk_selected(final[0])
+
+    def _on_chunk_selected(self, cand: Candidate) -> None:
+        self.stages.highlight(cand.chunk_id)
+        if self.c.ws is not None:
+            self.preview.show_chunk(self.c.ws.vault, cand)
+
+    def _add_chip(self, kind: str, value: str) -> None:
+        value = value.strip()
+        values = getattr(self.scope, kind)
+        if not value or value in values:
+            return
+        values.append(value)
+        chip = QPushButton(f"{'📁' if kind == 'folders' else '#'}{value} ✕")
+        chip.setObjectName(f"chip-{kind}-{value}")
+
+        def remove() -> None:
+            values.remove(value)
+            chip.deleteLater()
+
+        chip.clicked.connect(remove)
+        self.chips.addWidget(chip)
+
+    def _on_notes_listed(self, info: dict[str, list[str]]) -> None:
+        for box, key in ((self.folder_box, "folders"), (self.tag_box, "tags")):
+            current = box.currentText()
+            box.clear()
+            box.addItems(info[key])
+            box.setCurrentText(current)
+        self.why_dialog.set_notes(info["notes"])
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.question and event.type() == QEvent.Type.KeyPress and self.history:
+            key = event.key()  # type: ignore[attr-defined]
+            if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+                step = -1 if key == Qt.Key.Key_Up else 1
+                self._history_pos = max(0, min(len(self.history), self._history_pos + step))
+                text = self.history[self._history_pos] if self._history_pos < len(self.history) else ""
+                self.question.setText(text)
+                return True
+        return super().eventFilter(obj, event)
+
+    # -- indexing -----------------------------------------------------------------------------
+    def _on_index_progress(self, p: Progress) -> None:
+        label = {"scan": self.tr("scanning"), "text": self.tr("indexing text"),
+                 "embed": self.tr("embedding"), "done": self.tr("done")}.get(p.phase, p.phase)
+        self.progress.setFormat(f"{label} %v/%m")
+        self.progress.setMaximum(max(p.total, 1))
+        self.progress.setValue(min(p.done, max(p.total, 1)))
+        self.eta.setText(self.tr("ETA {s:.0f}s").format(s=p.eta_s) if p.eta_s and p.done < p.total else "")
+        if p.phase == "embed" and p.done < p.total:
+            self.status.setText(self.tr("vectors filling ({d}/{t}): keyword (BM25) answers work meanwhile")
+                                .format(d=p.done, t=p.total))
+
+    def _on_index_changed(self, e: Any) -> None:
+        if e.kind in ("applied", "embedded"):
+            self.c.list_notes()
+            if self.tabs.currentIndex() == 1:
+                self.c.refresh_health()
+        if e.kind == "embedded":
+            self.progress.setValue(self.progress.maximum())
+            self.eta.setText("")
+
+    def _on_pause(self, paused: bool) -> None:
+        self.c.pause_indexing(paused)
+        self.pause.setText(self.tr("Resume") if paused else self.tr("Pause"))
+        self.status.setText(self.tr("indexing paused") if paused else self.tr("indexing…"))
+
+    # -- tools --------------------------------------------------------------------------------
+    def show_why(self) -> None:
+        self.why_dialog.question.setText(self.question.text())
+        self.c.list_notes()
+        self.why_dialog.show()
+        self.why_dialog.raise_()
+
+    def _diagnose(self, note: str, heading: str) -> None:
+        q = self.question.text().strip()
+        if not q or not note:
+            self.show_error(self.tr("Type a question and pick the note you expected."))
+            return
+        threshold = None if self.threshold.value() <= -1.0 else self.threshold.value()
+        self.c.why(q, note, heading or None, self.scope, self.k.value(), threshold)
+
+    def show_settings(self) -> None:
+        dialog = SettingsDialog(self.c.settings, self)
+        if dialog.exec() and dialog.result_settings is not None:
+            self.c.save_settings(dialog.result_settings)
+            self.k.setValue(dialog.result_settings.k)
+
+    def maximize_pane(self, name: str | None) -> None:
+        """Show one inspector pane alone (full size), or all of them again."""
+        for pane_name, widget in self.panes.items():
+            widget.setVisible(name is None or pane_name == name)
+        self._tab(0)
+
+    def _tab(self, index: int, refresh: bool = False) -> None:
+        self.tabs.setCurrentIndex(index)
+        if refresh:
+            self.c.refresh_health()
+
+    def show_error(self, message: str) -> None:
+        """Show a problem once, in words, without blocking the window."""
+        if self.error.isVisible() and self.error.text() == message:
+            return
+        self.error.setText(message)
+        self.error.show()
+        self.status.setText(message.split(":")[0])
+
+    def closeEvent(self, event: Any) -> None:
+        self.state.setValue("geometry", self.saveGeometry())
+        self.state.sync()
+        self.c.shutdown()
+        super().closeEvent(event)
