@@ -199,3 +199,25 @@ def test_closing_mid_index_shuts_down_cleanly_and_resumes(qtbot, home: Path, tmp
         again.open_vault(vault)
     assert blocker.args[0].report.chunks_pending == 0
     again.close()
+
+
+def test_portuguese_ui_through_qt_translations(qtbot, home: Path):
+    from PySide6.QtWidgets import QApplication
+
+    from vaultrag.app.main import _install_translator
+
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    assert translator is not None, "resources/translations/vaultrag_pt.qm must load"
+    try:
+        w = MainWindow(AppController(home))
+        qtbot.addWidget(w)
+        assert w.ask_button.text() == "Perguntar" and w.tabs.tabText(1) == "Saúde do índice"
+        assert w.open_button.text() == "Abrir uma pasta de cofre…"
+        w.close()
+    finally:
+        app.removeTranslator(translator)
+    english = MainWindow(AppController(home))
+    qtbot.addWidget(english)
+    assert english.ask_button.text() == "Ask"
+    english.close()
