@@ -47,6 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     vault = args.vault or os.environ.get("VAULTRAG_OPEN")
     if vault:
         window.open_vault(vault)
+    if os.environ.get("VAULTRAG_STARTUP_PROBE"):  # packaging/build.py times start-up to a shown window
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, window.close)
     return int(app.exec())
 
 

