@@ -36,7 +36,13 @@ class Scope:
 
 
 def scope_filter(db: Connection, scope: Scope) -> tuple[str, list[Any]]:
-    """A `note_id in (...)` SQL condition for `scope` and its parameters; unknown names raise ScopeError."""
+    """A notes subquery for `scope` and its parameters ("" for the whole vault); unknown names raise ScopeError.
+
+    Only indexed notes have chunks, so an empty scope needs no filter at all: that matters, because a filter
+    inside the vec0 KNN tripled its time at 100k chunks (104 → 319 ms).
+    """
+    if scope.is_empty():
+        return "", []
     where = ["status = 'indexed'"]
     params: list[Any] = []
     if scope.folders:
@@ -122,22 +128,28 @@ def bm25(db: Connection, terms: list[str], n: int, scope_sql: str, params: list[
     """Top-n (chunk id, score) by BM25; higher is better (FTS5's bm25 negated)."""
     if not terms:
         return []
-    rows = db.execute(
-        f"""select chunks_fts.rowid, bm25(chunks_fts) from chunks_fts
-            join chunks c on c.id = chunks_fts.rowid
-            where chunks_fts match ? and c.note_id in ({scope_sql})
-            order by bm25(chunks_fts) limit ?""",
-        (match_expression(terms), *params, n),
-    ).fetchall()
+    if scope_sql:
+        rows = db.execute(
+            f"""select chunks_fts.rowid, bm25(chunks_fts) from chunks_fts
+                join chunks c on c.id = chunks_fts.rowid
+                where chunks_fts match ? and c.note_id in ({scope_sql})
+                order by bm25(chunks_fts) limit ?""",
+            (match_expression(terms), *params, n),
+        ).fetchall()
+    else:
+        rows = db.execute(
+            "select rowid, bm25(chunks_fts) from chunks_fts where chunks_fts match ? order by bm25(chunks_fts) limit ?",
+            (match_expression(terms), n),
+        ).fetchall()
     return [(int(i), -float(s)) for i, s in rows]
 
 
 def knn(db: Connection, qvec: np.ndarray, n: int, scope_sql: str, params: list[Any]) -> list[tuple[int, float]]:
     """Top-n (chunk id, cosine similarity) from the vector table, scope applied inside the KNN query."""
     blob = np.ascontiguousarray(qvec, dtype=np.float32).tobytes()
+    scoped = f" and note_id in ({scope_sql})" if scope_sql else ""
     rows = db.execute(
-        f"""select chunk_id, distance from chunks_vec
-            where embedding match ? and k = ? and note_id in ({scope_sql}) order by distance""",
+        f"select chunk_id, distance from chunks_vec where embedding match ? and k = ?{scoped} order by distance",
         (blob, min(n, 4096), *params),
     ).fetchall()
     return [(int(i), 1.0 - float(d)) for i, d in rows]
