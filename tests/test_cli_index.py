@@ -94,3 +94,12 @@ def test_obsidian_help_pt_br_indexes_every_note_or_says_why(home: Path):
         assert all(n["reason"] for n in health["notes"][kind])
     assert report["chunks_pending"] == 0 and report["chunks_embedded"] == report["chunks_total"] > 1000
     assert health["problems"] == []
+
+
+def test_the_command_line_tells_the_window_from_the_commands():
+    from vaultrag.cli import _wants_window
+
+    assert _wants_window([]) and _wants_window(["some/vault"]) and _wants_window(["--home", "h", "v"])
+    assert _wants_window(["--smoke-test"]) and _wants_window(["gui", "v"])
+    assert not _wants_window(["index", "v"]) and not _wants_window(["--home", "h", "ask", "v", "q"])
+    assert not _wants_window(["--help"]) and not _wants_window(["--version"])

@@ -151,10 +151,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+COMMANDS = {"index", "status", "ask", "why", "eval", "calibrate", "watch"}
+
+
+def _wants_window(argv: list[str]) -> bool:
+    """No command (maybe a vault path, --home, --smoke-test) means the desktop app."""
+    if any(a in ("-h", "--help", "--version") for a in argv):
+        return False
+    words = [a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] != "--home")]
+    return not words or words[0] not in COMMANDS
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] == "gui" or argv[0] == "--smoke-test" or (argv[0] == "--home" and len(argv) == 2):
-        from vaultrag.app.main import main as gui_main  # `vaultrag` alone opens the window
+    if _wants_window(argv):
+        from vaultrag.app.main import main as gui_main  # `vaultrag [VAULT]` opens the window
 
         return gui_main([a for a in argv if a != "gui"])
     parser = build_parser()
