@@ -13,29 +13,7 @@ from typing import Any
 from vaultrag import __version__, cli_query, cli_watch
 from vaultrag.core.model import IndexReport, Progress, to_dict
 from vaultrag.errors import UserFacingError
-
-
-def _progress_printer(stream: Any) -> Any:
-    """A callback drawing a one-line progress bar on a terminal (nothing when piped)."""
-    tty = stream.isatty()
-
-    def show(p: Progress) -> None:
-        if not tty:
-            return
-        if p.phase == "done":
-            stream.write("\r\033[K")
-            stream.flush()
-            return
-        width = 30
-        frac = p.done / p.total if p.total else 0.0
-        bar = "#" * int(frac * width)
-        eta = f" ETA {p.eta_s:5.0f}s" if p.eta_s is not None and p.done < p.total else ""
-        rate = f" {p.rate:6.1f}/s" if p.rate else ""
-        label = {"scan": "scanning", "text": "text+BM25", "embed": "embedding"}.get(p.phase, p.phase)
-        stream.write(f"\r\033[K{label:10} [{bar:<{width}}] {p.done}/{p.total}{rate}{eta}")
-        stream.flush()
-
-    return show
+from vaultrag.termui import progress_printer
 
 
 def _drive(gen: Generator[Progress, None, IndexReport], show: Any) -> IndexReport:
@@ -58,7 +36,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         indexer = Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder)
         cancel = CancelToken()
         try:
-            report = _drive(indexer.run(cancel), _progress_printer(sys.stderr))
+            report = _drive(indexer.run(cancel), progress_printer(sys.stderr))
         except KeyboardInterrupt:
             print("\ninterrupted: what was committed stays; run index again to resume", file=sys.stderr)
             return 130

@@ -125,8 +125,8 @@ def _golden_run(args: argparse.Namespace) -> tuple[Any, Any, list[Any], list[str
     import sys
     import time
 
-    from vaultrag.cli import _progress_printer
     from vaultrag.core import evaluate, golden
+    from vaultrag.termui import progress_printer
 
     searcher = open_searcher(args)
     items, errors = golden.load(args.golden)
@@ -144,7 +144,7 @@ def _golden_run(args: argparse.Namespace) -> tuple[Any, Any, list[Any], list[str
         una = [i for i in usable if not i.answerable]
         n_una = round(args.limit * len(una) / len(usable))
         usable = sorted(rng.sample(ans, args.limit - n_una) + rng.sample(una, n_una), key=lambda i: i.line)
-    show = _progress_printer(sys.stderr)
+    show = progress_printer(sys.stderr)
     t = time.perf_counter()
     try:
         results = list(evaluate.run(searcher, usable, show))
