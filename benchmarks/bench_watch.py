@@ -59,9 +59,8 @@ def latency(work: Path, n_notes: int, edits: int) -> None:
     rng = random.Random(2)
     try:
         for i in range(edits):
-            note = vault / f"f{rng.randrange(20)}" / f"n{rng.randrange(n_notes):04d}.md"
-            if not note.exists():
-                continue
+            n = rng.randrange(n_notes)
+            note = vault / f"f{n % 20}" / f"n{n:04d}.md"
             word = f"zqmark{i}x"
             t0 = time.perf_counter()
             note.write_text(note.read_text(encoding="utf-8") + f"\nAdded {word} today.\n", encoding="utf-8")
