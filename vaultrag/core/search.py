@@ -131,7 +131,8 @@ class Searcher:
         info = self.chunk_info(ids)
         cos = dict(vec_hits)
         if qvec is not None:
-            cos.update(retrieve.cosines(self.db, qvec, [i for i in ids if i not in cos]))
+            model = self.embedder.model_id if self.embedder else ""
+            cos.update(retrieve.cosines(self.db, qvec, [i for i in ids if i not in cos], model))
 
         stages = {
             "bm25": Stage("bm25", "ok" if terms else "empty", self._cands(bm25_hits, info, cos), timings["bm25"],
@@ -252,9 +253,13 @@ class Searcher:
         return None, "uncalibrated"
 
     def index_state(self) -> dict[str, Any]:
-        counts = self.store.counts()
-        return {"model": self.store.meta("embed_model") or "", "chunks": counts["chunks"],
-                "chunks_embedded": counts["chunks_embedded"], "notes": counts["notes_indexed"]}
+        # cheap counts only (the partial index on pending chunks): this runs for every question
+        db = self.db
+        chunks = db.execute("select count(*) from chunks").fetchone()[0]
+        pending = db.execute("select count(*) from chunks where embedded = 0").fetchone()[0]
+        notes = db.execute("select count(*) from notes where status = 'indexed'").fetchone()[0]
+        return {"model": self.store.meta("embed_model") or "", "chunks": chunks, "chunks_embedded": chunks - pending,
+                "notes": notes}
 
     def chunk_info(self, ids: list[int]) -> dict[int, ChunkInfo]:
         out: dict[int, ChunkInfo] = {}
