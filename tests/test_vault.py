@@ -1,0 +1,32 @@
+"""Reading notes: every way a file can fail to be a readable note gets a reason, and the vault path is checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vaultrag.core.vault import ReadError, check_vault, read_note
+from vaultrag.errors import VaultNotFound
+
+
+def test_read_note_reasons(tmp_path: Path):
+    with pytest.raises(ReadError, match="vanished while being read"):
+        read_note(tmp_path / "gone.md", 1000)
+    (tmp_path / "dir.md").mkdir()
+    with pytest.raises(ReadError, match="is a folder now"):
+        read_note(tmp_path / "dir.md", 1000)
+    (tmp_path / "big.md").write_bytes(b"x" * 1001)
+    with pytest.raises(ReadError, match="size cap"):
+        read_note(tmp_path / "big.md", 1000)
+    (tmp_path / "ok.md").write_text("olá", encoding="utf-8")
+    assert read_note(tmp_path / "ok.md", 1000) == ("olá".encode(), "olá")
+
+
+def test_check_vault_messages(tmp_path: Path):
+    with pytest.raises(VaultNotFound, match="does not exist"):
+        check_vault(tmp_path / "nope")
+    (tmp_path / "file.md").write_text("x", encoding="utf-8")
+    with pytest.raises(VaultNotFound, match="is a file, not a folder"):
+        check_vault(tmp_path / "file.md")
+    assert check_vault(tmp_path) == tmp_path.resolve()
