@@ -221,3 +221,19 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
     assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line"}
     assert set(data["prompt_tokens"]) == {"instructions", "documents", "question", "total", "budget"}
     assert data["stages"]["reranked"]["status"] == "skipped"
+
+
+def test_confidence_appears_once_vectors_arrive_without_a_new_searcher(vault: Path, tmp_path: Path):
+    write(vault, "a.md", "# A\n\nThe refund deadline is seven days.\n")
+    embedder = CountingEmbedder()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        run_to_end(Indexer(vault, store, IndexOptions(), None).run())
+        with store.transaction():
+            store.ensure_vec_table(embedder.model_id, embedder.dim)
+        searcher = Searcher(store, Settings(), embedder)
+        assert searcher.ask("refund deadline").decision.confidence is None  # BM25 while vectors fill
+        run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+        assert searcher.ask("refund deadline").decision.confidence is not None
+    finally:
+        store.close()

@@ -160,6 +160,9 @@ class AppController(QObject):
         key = (id(self.ws), id(self.embedder), self.settings)
         if self._searcher is None or self._searcher_key != key:
             self._drop_searcher()
+            if not self.ws.index_path.exists():
+                raise UserFacingError(self.tr("Indexing has just started: ask again in a moment (keyword search "
+                                              "works as soon as the first notes are in)."))
             store, _ = self.ws.open_store(readonly=True)
             self._searcher = Searcher(store, self.settings, self.embedder, rerank.from_settings(self.settings),
                                       rerank.reranker_id(self.settings))

@@ -66,6 +66,7 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         notes.setdefault(status, []).append(NoteState(path, status, reason, nchunks))
         if ntrunc:
             notes["truncated"].append(NoteState(path, "truncated", f"{ntrunc} chunk(s) over the model limit", nchunks))
+    # (mtime, size) of every note row that stands for a file (a skipped folder's row has no mtime)
     known = {r[0]: (r[3], r[4]) for r in rows if r[1] != "excluded" or r[3]}
     scanned = vaultmod.scan(vault, settings.ignore_globs)
     for f in scanned.notes:

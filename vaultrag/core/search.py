@@ -24,6 +24,7 @@ RRF_K = 60
 # Subtracting the vault's background makes one threshold transfer between vaults: on the dev sets a raw-cosine
 # threshold tuned on one let 90% of the other's unanswerable questions through; this one 6–14% (quality.md).
 BACKGROUND_WEIGHT = 0.75
+MEAN_TTL_S = 30.0  # while vectors fill, recompute the in-memory vault mean at most this often
 MAX_QUESTION_CHARS = 5000
 MAX_EMBED_CHARS = 1000  # the embedder windows long input: a 5,000-character question took 3 s to embed
 # Shipped refusal thresholds on the confidence above, per (embedder family, reranker).
@@ -63,7 +64,7 @@ class Searcher:
         self.embedder = embedder
         self.reranker = reranker
         self.reranker_id = reranker.model_id if reranker else reranker_id
-        self._mean: tuple[str, Any] | None = None  # (model id, the vault's mean chunk vector)
+        self._mean: tuple[str, Any, float] | None = None  # (model id, mean chunk vector, when computed)
 
     # -- the pipeline ---------------------------------------------------------------------------
     def ask(self, question: str, scope: Scope | None = None, k: int | None = None,
@@ -207,12 +208,20 @@ class Searcher:
 
     # -- pieces ---------------------------------------------------------------------------------
     def background(self, qvec: Any) -> float | None:
-        """The question's cosine with the vault's mean chunk vector (None before any vector exists)."""
+        """The question's cosine with the vault's mean chunk vector (None before any vector exists).
+
+        The stored mean (written after each embedding run) is a one-row read; while the first run is still
+        filling vectors there is none yet, so a mean is computed here and reused for a while.
+        """
         model = self.embedder.model_id if self.embedder else ""
-        if self._mean is None or self._mean[0] != model:
-            stats = self.store.vector_mean(model) or self.store.compute_vector_mean()
-            self._mean = (model, stats[1] if stats else None)
-        mean = self._mean[1]
+        stored = self.store.vector_mean(model)
+        if stored is not None:
+            mean = stored[1]
+        else:
+            if self._mean is None or self._mean[0] != model or time.monotonic() - self._mean[2] > MEAN_TTL_S:
+                computed = self.store.compute_vector_mean()
+                self._mean = (model, computed[1] if computed else None, time.monotonic())
+            mean = self._mean[1]
         return float(mean @ qvec) if mean is not None else None
 
     def decide(self, ranked: list[Candidate], override: float | None = None,
