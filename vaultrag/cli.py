@@ -84,7 +84,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     else:
         c = h.counts
         print(f"vault: {h.vault}\nindex: {h.index_file}")
-        print(f"model: {h.model or '(none yet)'}")
+        print(f"model: {h.model or '(none yet)'}; schema {h.versions['schema']}, chunker {h.versions['chunker']}, "
+              f"vaultrag {h.versions['app']}")
         print(
             f"notes: {c['notes_indexed']} indexed, {c['notes_excluded']} excluded, {c['notes_failed']} failed, "
             f"{c['notes_stale']} stale ({c['notes_on_disk']} on disk)"

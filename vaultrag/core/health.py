@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from vaultrag import __version__
 from vaultrag.core import embed
 from vaultrag.core import vault as vaultmod
 from vaultrag.core.chunking import CHUNKER_VERSION
+from vaultrag.core.store import migrations
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.settings import Settings
 
@@ -34,6 +36,7 @@ class Health:
     model: str
     model_wanted: str
     stale_reasons: list[str]
+    versions: dict[str, str] = field(default_factory=dict)  # schema migration, chunker, app
     notes: dict[str, list[NoteState]] = field(default_factory=dict)
     problems: list[str] | None = None  # from --check
 
@@ -86,6 +89,8 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         model=model,
         model_wanted=wanted,
         stale_reasons=stale_reasons,
+        versions={"schema": (migrations.applied(db) or ["none"])[-1], "chunker": store.meta("chunker_version") or "",
+                  "app": __version__},
         notes=notes,
         problems=store.check() if check else None,
     )

@@ -46,7 +46,9 @@ class HealthPanel(QWidget):
                        "{t} truncated").format(i=c["notes_indexed"], e=c["notes_excluded"], f=c["notes_failed"],
                                                s=c["notes_stale"], ch=c["chunks"], em=c["chunks_embedded"],
                                                t=c["chunks_truncated"])
-        text += f"<br>{self.tr('model')}: {h.model or '—'} · vaultrag {__version__} · {h.index_file}"
+        v = h.versions
+        text += (f"<br>{self.tr('model')}: {h.model or '—'} · vaultrag {__version__} · schema {v.get('schema')} · "
+                 f"chunker {v.get('chunker')} · {h.index_file}")
         for r in h.stale_reasons:
             text += f"<br><i>{r}</i>"
         if h.problems is not None:
