@@ -104,3 +104,12 @@ def test_the_command_line_tells_the_window_from_the_commands():
     assert _wants_window(["--smoke-test"]) and _wants_window(["gui", "v"])
     assert not _wants_window(["index", "v"]) and not _wants_window(["--home", "h", "ask", "v", "q"])
     assert not _wants_window(["--help"]) and not _wants_window(["--version"])
+
+
+def test_the_window_without_a_display_explains_itself(home: Path):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    r = subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home)], capture_output=True, text=True,
+                       timeout=60, env=env)
+    assert r.returncode == 2 and "no display found" in r.stderr and "vaultrag ask" in r.stderr

@@ -34,6 +34,13 @@ def main(argv: list[str] | None = None) -> int:
         from vaultrag.app.smoke import smoke_test
 
         return smoke_test()
+    if (sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM")
+            and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
+        # without this, Qt aborts with a plugin error that does not say what is missing
+        print("vaultrag: no display found, so the window cannot open. Use the command line instead "
+              "(vaultrag index VAULT; vaultrag ask VAULT \"question\" --explain), or run it under xvfb-run.",
+              file=sys.stderr)
+        return 2
     from PySide6.QtWidgets import QApplication
 
     from vaultrag.app.controller import AppController
