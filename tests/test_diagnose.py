@@ -109,3 +109,10 @@ def test_reached_the_prompt(setup):
     top = Searcher(store, s, embedder).ask(Q).context[0]
     d = diagnose(Searcher(store, s, embedder), vault, s, Q, top.note)
     assert d.verdict == "reached the prompt" and d.layer == 3 and "[1]" in d.message
+
+
+def test_a_diagnosis_embeds_the_question_once(setup):
+    vault, store, embedder = setup
+    s = Settings()
+    diagnose(Searcher(store, s, embedder), vault, s, Q, "garden/g3.md")
+    assert embedder.queries == [Q]

@@ -112,7 +112,7 @@ def _evidence(searcher: Searcher, trace: QueryTrace, question: str, ids: list[in
             (retrieve.match_expression([t]), *ids)).fetchone()]
         ev["missing_words"] = missing
     if searcher.embedder is not None and trace.stages["vector"].status in ("ok", "partial"):
-        q = searcher.embedder.embed_query(question[:1000])
+        q = searcher.query_vector(question)  # embedded once, by the ask above
         cos = retrieve.cosines(db, q, ids, searcher.embedder.model_id)
         if cos:
             cid, c = max(cos.items(), key=lambda x: x[1])

@@ -65,6 +65,7 @@ class Searcher:
         self.reranker = reranker
         self.reranker_id = reranker.model_id if reranker else reranker_id
         self._mean: tuple[str, Any, float] | None = None  # (model id, mean chunk vector, when computed)
+        self._last_query: tuple[tuple[str, str], Any] | None = None
 
     # -- the pipeline ---------------------------------------------------------------------------
     def ask(self, question: str, scope: Scope | None = None, k: int | None = None,
@@ -109,7 +110,7 @@ class Searcher:
             t = time.perf_counter()
             if len(question) > MAX_EMBED_CHARS:
                 warnings.append(f"only the first {MAX_EMBED_CHARS} characters are used for the vector search")
-            qvec = self.embedder.embed_query(question[:MAX_EMBED_CHARS])
+            qvec = self.query_vector(question)
             timings["embed_query"] = _ms(t)
             t = time.perf_counter()
             vec_hits = retrieve.knn(self.db, qvec, s.vector_n, scope_sql, params)
@@ -207,6 +208,14 @@ class Searcher:
         )
 
     # -- pieces ---------------------------------------------------------------------------------
+    def query_vector(self, question: str) -> Any:
+        """The question's embedding; the last one is kept, so a diagnosis right after `ask` doesn't re-embed."""
+        assert self.embedder is not None
+        text = question[:MAX_EMBED_CHARS]
+        if self._last_query is None or self._last_query[0] != (self.embedder.model_id, text):
+            self._last_query = ((self.embedder.model_id, text), self.embedder.embed_query(text))
+        return self._last_query[1]
+
     def background(self, qvec: Any) -> float | None:
         """The question's cosine with the vault's mean chunk vector (None before any vector exists).
 
