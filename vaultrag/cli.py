@@ -7,26 +7,16 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Generator
-from typing import Any
 
 from vaultrag import __version__, cli_query, cli_watch
-from vaultrag.core.model import IndexReport, Progress, to_dict
+from vaultrag.core.model import IndexReport, to_dict
 from vaultrag.errors import UserFacingError
 from vaultrag.termui import progress_printer
 
 
-def _drive(gen: Generator[Progress, None, IndexReport], show: Any) -> IndexReport:
-    while True:
-        try:
-            show(next(gen))
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-
-
 def cmd_index(args: argparse.Namespace) -> int:
     from vaultrag.core import embed
-    from vaultrag.core.indexer import CancelToken, Indexer, IndexOptions
+    from vaultrag.core.indexer import CancelToken, Indexer, IndexOptions, run_to_end
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)
@@ -36,7 +26,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         indexer = Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder)
         cancel = CancelToken()
         try:
-            report = _drive(indexer.run(cancel), progress_printer(sys.stderr))
+            report = run_to_end(indexer.run(cancel), progress_printer(sys.stderr))
         except KeyboardInterrupt:
             print("\ninterrupted: what was committed stays; run index again to resume", file=sys.stderr)
             return 130

@@ -68,13 +68,16 @@ class _Rate:
         return Progress(phase, done, self.total, rate, eta, message)
 
 
-def run_to_end(gen: Generator[Progress, None, IndexReport]) -> IndexReport:
-    """Drive a progress generator to the end and return its report."""
+def run_to_end(gen: Generator[Progress, None, IndexReport],
+               on_progress: Callable[[Progress], None] | None = None) -> IndexReport:
+    """Drive a progress generator to the end (showing each Progress, if asked) and return its report."""
     while True:
         try:
-            next(gen)
+            p = next(gen)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
+        if on_progress is not None:
+            on_progress(p)
 
 
 class Indexer:
