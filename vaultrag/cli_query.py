@@ -119,7 +119,7 @@ def register(sub: Any) -> None:
     register_why(sub)
 
 
-def _golden_run(args: argparse.Namespace) -> tuple[Any, Any, list[Any], list[str], float]:
+def _golden_run(args: argparse.Namespace) -> tuple[Any, list[Any], list[str], float]:
     """Load the golden file, drop lines naming unknown notes, sample --limit, and run every question."""
     import random
     import sys
@@ -151,15 +151,15 @@ def _golden_run(args: argparse.Namespace) -> tuple[Any, Any, list[Any], list[str
     finally:
         searcher.store.close()
     show(Progress("done", 1, 1))
-    return searcher, evaluate, results, errors, time.perf_counter() - t
+    return searcher, results, errors, time.perf_counter() - t
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from vaultrag.core import report
+    from vaultrag.core import evaluate, report
 
-    searcher, evaluate, results, errors, seconds = _golden_run(args)
+    searcher, results, errors, seconds = _golden_run(args)
     s = searcher.settings
     settings = {"embedder": searcher.embedder.model_id if searcher.embedder else "", "reranker": searcher.reranker_id,
                 "k": s.k, "bm25_n": s.bm25_n, "vector_n": s.vector_n, "context_tokens": s.context_tokens}
@@ -177,11 +177,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from vaultrag.core import report
+    from vaultrag.core import evaluate, report
     from vaultrag.core.search import threshold_key
     from vaultrag.core.workspace import Workspace
 
-    searcher, evaluate, results, errors, seconds = _golden_run(args)
+    searcher, results, errors, seconds = _golden_run(args)
     cal = evaluate.calibrate(results, args.max_pass)
     if cal.get("available"):
         store, _ = Workspace.load(args.vault, args.home).open_store()
