@@ -156,7 +156,8 @@ class IndexLane:
         indexer = Indexer(self.ws.vault, store, IndexOptions.from_settings(self.ws.settings), self.embedder)
         gen = indexer.run(self._cancel)
         first = job.first_event or time.monotonic()
-        self._awaiting_vectors.append(first)
+        if self.embedder is not None:
+            self._awaiting_vectors.append(first)
         text_latency = None
         while True:
             try:
