@@ -6,20 +6,20 @@ import math
 import re
 
 from vaultrag.core.model import Answer, ContextDoc
-from vaultrag.core.retrieve import STOPWORDS, WORD, _fold
+from vaultrag.core.retrieve import STOPWORDS, WORD, fold
 
 SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
 
 
 def best_sentence(question: str, text: str) -> tuple[str, int]:
     """The sentence of `text` sharing the most (rarer, longer) words with the question, and its offset."""
-    q = {_fold(w.lower()) for w in WORD.findall(question)} - STOPWORDS
+    q = {fold(w.lower()) for w in WORD.findall(question)} - STOPWORDS
     best, best_score, best_at = "", -1.0, 0
     for m in SENTENCE.finditer(text):
         s = m.group(0).strip()
         if len(s) < 3 or s.startswith(("#", "|---", "```")):
             continue
-        words = {_fold(w.lower()) for w in WORD.findall(s)}
+        words = {fold(w.lower()) for w in WORD.findall(s)}
         # longer shared words carry more meaning than short ones; a slight bonus keeps earlier sentences
         score = sum(math.log(1 + len(w)) for w in q & words) - 0.001 * m.start()
         if score > best_score:

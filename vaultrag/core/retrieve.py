@@ -107,13 +107,13 @@ def _doc_freqs(db: Connection, words: list[str]) -> dict[str, int]:
     db.execute("create virtual table if not exists temp.chunks_vocab using fts5vocab(main, chunks_fts, row)")
     out = {}
     for w in words:
-        folded = _fold(w)
+        folded = fold(w)
         row = db.execute("select doc from temp.chunks_vocab where term = ?", (folded,)).fetchone()
         out[w] = row[0] if row else 0
     return out
 
 
-def _fold(word: str) -> str:
+def fold(word: str) -> str:
     import unicodedata
 
     return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
