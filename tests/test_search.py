@@ -184,7 +184,7 @@ def test_rrf_records_contributions():
     assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61)
 
 
-def test_bm25_only_while_vectors_fill_is_marked(vault: Path, tmp_path: Path):
+def test_bm25_only_while_vectors_fill_then_confidence_once_they_land(vault: Path, tmp_path: Path):
     write(vault, "a.md", "# A\n\nThe refund deadline is seven days.\n")
     embedder = CountingEmbedder()
     store = IndexStore.open(tmp_path / "i.sqlite")
@@ -192,12 +192,16 @@ def test_bm25_only_while_vectors_fill_is_marked(vault: Path, tmp_path: Path):
         run_to_end(Indexer(vault, store, IndexOptions(), None).run())
         with store.transaction():
             store.ensure_vec_table(embedder.model_id, embedder.dim)
-        trace = Searcher(store, Settings(), embedder).ask("refund deadline")
+        searcher = Searcher(store, Settings(), embedder)
+        trace = searcher.ask("refund deadline")
+        assert trace.stages["vector"].status == "partial" and "still filling" in trace.stages["vector"].note
+        assert trace.stages["bm25"].candidates and trace.decision.answered
+        assert "BM25" in trace.decision.reason and trace.decision.confidence is None
+        run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+        # the same searcher (as in the app's query lane) gets a confidence as soon as the vectors land
+        assert searcher.ask("refund deadline").decision.confidence is not None
     finally:
         store.close()
-    assert trace.stages["vector"].status == "partial" and "still filling" in trace.stages["vector"].note
-    assert trace.stages["bm25"].candidates and trace.decision.answered
-    assert "BM25" in trace.decision.reason
 
 
 TRACE_KEYS = {
@@ -222,18 +226,3 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
     assert set(data["prompt_tokens"]) == {"instructions", "documents", "question", "total", "budget"}
     assert data["stages"]["reranked"]["status"] == "skipped"
 
-
-def test_confidence_appears_once_vectors_arrive_without_a_new_searcher(vault: Path, tmp_path: Path):
-    write(vault, "a.md", "# A\n\nThe refund deadline is seven days.\n")
-    embedder = CountingEmbedder()
-    store = IndexStore.open(tmp_path / "i.sqlite")
-    try:
-        run_to_end(Indexer(vault, store, IndexOptions(), None).run())
-        with store.transaction():
-            store.ensure_vec_table(embedder.model_id, embedder.dim)
-        searcher = Searcher(store, Settings(), embedder)
-        assert searcher.ask("refund deadline").decision.confidence is None  # BM25 while vectors fill
-        run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
-        assert searcher.ask("refund deadline").decision.confidence is not None
-    finally:
-        store.close()
