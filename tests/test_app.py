@@ -221,3 +221,32 @@ def test_portuguese_ui_through_qt_translations(qtbot, home: Path):
     qtbot.addWidget(english)
     assert english.ask_button.text() == "Ask"
     english.close()
+
+
+def test_evaluation_view_shows_progress_and_the_per_stage_table(qtbot, window: MainWindow, demo: Path, tmp_path):
+    open_and_wait(qtbot, window, demo)
+    golden = tmp_path / "g.jsonl"
+    golden.write_text('{"question": "Qual o prazo do reembolso?", "note": "Casa/Reembolso e cancelamentos.md"}\n'
+                      '{"question": "When does the flight to Lisbon leave?", "note": "Travel/Lisbon trip.md"}\n',
+                      encoding="utf-8")
+    window.evaluation.path.setText(str(golden))
+    seen = []
+    window.c.eval_progress.connect(seen.append)
+    with qtbot.waitSignal(window.c.eval_finished, timeout=60_000) as blocker:
+        window.evaluation.run.click()
+    ev, cal = blocker.args[0]
+    assert cal is None and ev.n_answerable == 2 and [p.done for p in seen] == [1, 2]
+    assert window.evaluation.table.item(2, 0).text() == f"{ev.stages['fused']['hit@1']:.3f}"
+    assert "2 answerable" in window.evaluation.status.text()
+
+
+def test_switching_vaults_does_not_block_the_window(qtbot, window: MainWindow, demo: Path, tmp_path: Path):
+    other = tmp_path / "other"
+    write(other, "x.md", "# X\n\nAnother vault entirely.\n")
+    with qtbot.waitSignal(window.c.index_progress, timeout=SLOW_MS, check_params_cb=lambda p: p.phase == "embed"):
+        window.open_vault(demo)
+    with qtbot.waitSignal(window.c.index_changed, timeout=SLOW_MS, check_params_cb=lambda e: e.kind == "embedded"):
+        t = time.perf_counter()
+        window.open_vault(other)  # the old lane stops on a helper thread, mid-batch
+        assert time.perf_counter() - t < 0.1
+    assert window.c.ws.vault == other.resolve()

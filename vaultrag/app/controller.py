@@ -31,6 +31,7 @@ class AppController(QObject):
         diagnosis_finished: a Diagnosis.
         health_ready: a Health.
         eval_finished: (EvalResult, calibration dict or None).
+        eval_progress: a Progress of the running evaluation.
         notes_listed: the indexed note paths (for pickers and scope chips), with folders and tags.
         failed: a message a person can act on (shown once).
     """
@@ -43,6 +44,7 @@ class AppController(QObject):
     diagnosis_finished = Signal(object)
     health_ready = Signal(object)
     eval_finished = Signal(object)
+    eval_progress = Signal(object)
     notes_listed = Signal(object)
     failed = Signal(str)
 
@@ -61,6 +63,7 @@ class AppController(QObject):
         self._searcher: Any = None  # lives on the query lane's thread
         self._searcher_key: Any = None
         self._loader: threading.Thread | None = None
+        self._reapers: list[threading.Thread] = []
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
         except UserFacingError as e:  # a broken settings file: say so once, run on defaults
@@ -113,17 +116,32 @@ class AppController(QObject):
         self.status_changed.emit(self.tr("indexing…"))
 
     def close_vault(self) -> None:
-        """Clean shutdown: stop watching, stop the lane at its next checkpoint (it resumes next time)."""
-        if self.watcher is not None:
-            self.watcher.stop()
-            self.watcher = None
-        if self.lane is not None:
-            self.lane.stop()
-            self.lane = None
+        """Stop watching and stop the lane at its next checkpoint (it resumes next time).
+
+        The lane may be in the middle of an embedding batch (seconds with e5), so the joining happens on a
+        helper thread: switching vaults never freezes the window. `shutdown` waits for it.
+        """
+        watcher, lane = self.watcher, self.lane
+        self.watcher = self.lane = None
         self._drop_searcher()
+        if watcher is None and lane is None:
+            return
+
+        def stop() -> None:
+            if watcher is not None:
+                watcher.stop()
+            if lane is not None:
+                lane.stop()
+
+        reaper = threading.Thread(target=stop, name="vaultrag-close-vault")
+        reaper.start()
+        self._reapers.append(reaper)
 
     def shutdown(self) -> None:
+        """Close the vault and wait for every thread: the clean exit of the app."""
         self.close_vault()
+        for reaper in self._reapers:
+            reaper.join(30)
         self.queries.stop()
         if self._loader is not None:
             self._loader.join(10)
@@ -240,7 +258,8 @@ class AppController(QObject):
             if limit:
                 items = items[:limit]
             t = time.perf_counter()
-            results = list(evaluate.run(s, items))
+            progress = lambda p: self.bridge.run_on_main(lambda: self.eval_progress.emit(p))  # noqa: E731
+            results = list(evaluate.run(s, items, progress))
             ev = evaluate.summarize(results, str(ws.vault), golden, {}, time.perf_counter() - t, errors)
             cal = None
             if calibrate_max_pass is not None:

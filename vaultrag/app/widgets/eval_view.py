@@ -90,6 +90,10 @@ class EvalView(QWidget):
         if path:
             self.path.setText(path)
 
+    def set_progress(self, p: Any) -> None:
+        eta = self.tr(", ETA {s:.0f}s").format(s=p.eta_s) if p.eta_s else ""
+        self.status.setText(self.tr("evaluating: {d}/{t} questions{eta}").format(d=p.done, t=p.total, eta=eta))
+
     def set_result(self, result: tuple[Any, Any]) -> None:
         ev, cal = result
         for r, name in enumerate(STAGES):

@@ -220,6 +220,7 @@ class MainWindow(QMainWindow):
         c.diagnosis_finished.connect(self.why_dialog.show_diagnosis)
         c.health_ready.connect(self.health.set_health)
         c.eval_finished.connect(self.evaluation.set_result)
+        c.eval_progress.connect(self.evaluation.set_progress)
         c.notes_listed.connect(self._on_notes_listed)
         c.failed.connect(self.show_error)
         self.open_button.clicked.connect(self.choose_vault)
