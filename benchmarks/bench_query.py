@@ -17,7 +17,7 @@ from benchmarks._common import EVAL, ROOT, median, pct
 
 def measure(label: str, vault: Path, home: Path, questions: list[str]) -> None:
     from vaultrag.core import embed
-    from vaultrag.core.search import Searcher
+    from vaultrag.core.query.search import Searcher
     from vaultrag.core.workspace import Workspace
 
     if not home.exists():

@@ -35,9 +35,9 @@ def make_vault(root: Path, n: int) -> None:
 
 def latency(work: Path, n_notes: int, edits: int) -> None:
     from vaultrag.core import embed
-    from vaultrag.core.lane import IndexLane, LaneEvent
+    from vaultrag.core.index.lane import IndexLane, LaneEvent
+    from vaultrag.core.index.watcher import VaultWatcher
     from vaultrag.core.store.index_store import IndexStore
-    from vaultrag.core.watcher import VaultWatcher
     from vaultrag.core.workspace import Workspace
 
     vault = work / "live"
@@ -100,8 +100,8 @@ def pairs(home: Path, vault: Path) -> set[tuple[str, str]]:
 
 
 def burst(work: Path, changes: int) -> None:
-    from vaultrag.core.lane import IndexLane, LaneEvent
-    from vaultrag.core.watcher import VaultWatcher
+    from vaultrag.core.index.lane import IndexLane, LaneEvent
+    from vaultrag.core.index.watcher import VaultWatcher
     from vaultrag.core.workspace import Workspace
     from vaultrag.settings import Settings
 

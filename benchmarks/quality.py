@@ -28,8 +28,9 @@ def vaultrag(home: Path, *args: str) -> str:
 
 
 def main() -> None:
-    from vaultrag.core import metrics
-    from vaultrag.core.evaluate import QuestionResult, calibrate, split
+    from vaultrag.core.quality import metrics
+    from vaultrag.core.quality.evaluate import EvalResult, QuestionResult, calibrate, split
+    from vaultrag.core.quality.report import stage_table
 
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--limit", type=int, default=0)
@@ -39,6 +40,7 @@ def main() -> None:
     work = Path(args.work)
     results: dict[str, list[QuestionResult]] = {}
     evals: dict[str, dict] = {}
+    evals_typed: dict[str, EvalResult] = {}
     for name in SETS:
         home = work / name
         vault = EVAL / name / "vault"
@@ -48,6 +50,7 @@ def main() -> None:
                        "--out", str(work / f"{name}-report"), *extra)
         ev = json.loads(out)
         evals[name] = ev
+        evals_typed[name] = EvalResult(**{**ev, "results": []})
         results[name] = [QuestionResult(**r) for r in ev["results"]]
         print(f"[{name}] {ev['n_answerable']} + {ev['n_unanswerable']} questions, {ev['questions_per_s']:.1f} q/s")
 
@@ -58,10 +61,7 @@ def main() -> None:
     for name in SETS:
         ev = evals[name]
         lines += [f"## {name}: retrieval per stage ({ev['n_answerable']} answerable)", "",
-                  "| stage | hit@1 | hit@3 | hit@5 | hit@20 | MRR@20 | recall@N |", "|---|---|---|---|---|---|---|"]
-        for stage, row in ev["stages"].items():
-            lines.append(f"| {stage} | {row['hit@1']:.3f} | {row['hit@3']:.3f} | {row['hit@5']:.3f} | "
-                         f"{row['hit@20']:.3f} | {row['mrr@20']:.3f} | {row['recall@N']:.3f} |")
+                  *stage_table(evals_typed[name])]
         lines += ["", "| sign test (hit@1) | wins | losses | p |", "|---|---|---|---|"]
         for cmp_, s in ev["sign_tests"].items():
             lines.append(f"| {cmp_} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")

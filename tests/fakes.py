@@ -11,7 +11,6 @@ import numpy as np
 class CountingEmbedder:
     """A bag-of-words hashing embedder that counts every text it embeds."""
 
-    backend = "fake"
     dim = 256
     max_tokens = 10_000
 

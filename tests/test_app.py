@@ -63,29 +63,41 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo
     # answer
     assert "7 dias úteis" in window.answer.toPlainText() and trace.answer.source in window.answer.toPlainText()
     # candidates: one row per candidate, in rank order, in every column
+    panes = window.inspector.panes
+    stages, chart, preview = panes["candidates"], panes["chart"], panes["preview"]
     for name in ("bm25", "vector", "fused"):
-        table = window.stages.tables[name]
+        table = stages.tables[name]
         cands = trace.stages[name].candidates
         assert table.rowCount() == len(cands) > 0
         assert table.item(0, 2).text().startswith(cands[0].note)
         assert float(table.item(0, 1).text()) == pytest.approx(cands[0].score, abs=1e-3)
-    assert not window.stages.tables["reranked"].isVisibleTo(window)  # skipped stage: no table
-    # selecting a chunk highlights it in every column and previews the note at its lines
-    top = trace.stages["fused"].candidates[0]
-    window.stages.tables["fused"].selectRow(0)
-    assert set(window.stages.highlight(top.chunk_id)) >= {"fused"}
-    assert window.preview.note == top.note
-    assert window.preview.highlighted_text() == (demo / top.note).read_text(encoding="utf-8")[
-        top.char_start : top.char_end]
+    assert not stages.tables["reranked"].isVisibleTo(window)  # skipped stage: no table
+    # the final top-1 is previewed at once; the note is read on the query lane, never on the GUI thread
+    qtbot.waitUntil(lambda: preview.note == trace.final[0].note, timeout=10_000)
+    # selecting a chunk in any column highlights it in every column and previews its note at its lines
+    second = trace.stages["bm25"].candidates[1]
+    with qtbot.waitSignal(window.c.note_read, timeout=10_000):
+        stages.tables["bm25"].selectRow(1)
+    assert set(stages.highlight(second.chunk_id)) >= {"bm25"}
+    assert preview.note == second.note
+    assert preview.highlighted_text() == (demo / second.note).read_text(encoding="utf-8")[
+        second.char_start : second.char_end]
     # reranker chart: one bar per final candidate on the threshold's scale, top-k marked
-    assert len(window.chart.bars) == len(trace.stages["fused"].candidates)
-    assert window.chart.bars[0][1] == pytest.approx(trace.decision.confidence, abs=1e-6)
-    assert window.chart.threshold == trace.decision.threshold
-    assert sum(1 for *_, used in window.chart.bars if used) >= 1
+    assert len(chart.bars) == len(trace.final)
+    assert chart.bars[0][1] == pytest.approx(trace.decision.confidence, abs=1e-6)
+    assert chart.threshold == trace.decision.threshold
+    assert sum(1 for *_, used in chart.bars if used) >= 1
     # prompt and decision
-    assert window.prompt.text.toPlainText() == trace.prompt
-    assert str(trace.prompt_tokens["total"]) in window.prompt.counts.text()
-    assert "ANSWERED" in window.decision.text() and f"{trace.decision.threshold:.3f}" in window.decision.text()
+    assert panes["prompt"].text.toPlainText() == trace.prompt
+    assert str(trace.prompt_tokens["total"]) in panes["prompt"].counts.text()
+    decision = panes["decision"].text()
+    assert "ANSWERED" in decision and f"{trace.decision.threshold:.3f}" in decision
+    # View › "… full size" shows that pane alone; "Show all panes" brings every pane back
+    view = next(a.menu() for a in window.menuBar().actions() if a.menu() and "View" in a.text())
+    view.actions()[0].trigger()
+    assert stages.isVisibleTo(window) and not preview.isVisibleTo(window)
+    view.actions()[-1].trigger()
+    assert all(p.isVisibleTo(window) for p in panes.values())
     # history: up arrow brings the question back
     window.question.clear()
     qtbot.keyClick(window.question, Qt.Key.Key_Up)
@@ -101,7 +113,7 @@ def test_why_not_this_note_on_an_excluded_note(qtbot, window: MainWindow, demo: 
         window.why_dialog.run.click()
     d = blocker.args[0]
     assert d.verdict == "excluded" and "private tag" in d.message
-    assert "excluded" in window.why_dialog.result.toPlainText()
+    assert "excluded" in window.why_dialog.result_view.toPlainText()
     with qtbot.waitSignal(window.c.search_finished, timeout=30_000):
         window.why_dialog.rerun.click()  # one click re-runs the question
 

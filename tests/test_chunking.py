@@ -10,8 +10,8 @@ import pytest
 
 from tests.conftest import needs_eval
 from vaultrag.core import tokens
-from vaultrag.core.chunking import Chunker, make_prefix
-from vaultrag.core.markdown import parse
+from vaultrag.core.index.chunking import Chunker, make_prefix
+from vaultrag.core.index.markdown import parse
 from vaultrag.core.model import Chunk
 
 

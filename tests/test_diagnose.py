@@ -8,9 +8,9 @@ import pytest
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
-from vaultrag.core.diagnose import diagnose
-from vaultrag.core.indexer import Indexer, IndexOptions, run_to_end
-from vaultrag.core.search import Searcher
+from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
+from vaultrag.core.quality.diagnose import diagnose
+from vaultrag.core.query.search import Searcher
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.settings import Settings
 
@@ -39,12 +39,13 @@ def setup(vault: Path, tmp_path: Path):
 def why(setup, note: str, question: str = Q, **settings: object):
     vault, store, embedder = setup
     s = Settings(**settings)  # type: ignore[arg-type]
-    return diagnose(Searcher(store, s, embedder), vault, s, question, note)
+    return diagnose(Searcher(store, s, embedder), vault, question, note)
 
 
 def test_excluded_by_private_tag_and_by_ignore_file(setup):
     d = why(setup, "secret.md")
-    assert (d.verdict, d.layer, d.evidence["rule"]) == ("excluded", 0, "private tag #private")
+    assert (d.verdict, d.layer, d.evidence["rule"], d.evidence["code"]) == ("excluded", 0, "private tag #private",
+                                                                           "private-tag")
     assert "private tag" in d.suggestion
     d = why(setup, "drafts/d.md")
     assert d.verdict == "excluded" and ".vaultragignore" in d.message and "drafts/" in d.message
@@ -80,8 +81,8 @@ def test_pushed_out_by_k(setup):
     vault, store, embedder = setup
     s = Settings(k=1)
     trace = Searcher(store, s, embedder).ask(Q, threshold=-1)
-    second = trace.stages["fused"].candidates[1]
-    d = diagnose(Searcher(store, s, embedder), vault, s, Q, second.note)
+    second = trace.final[1]
+    d = diagnose(Searcher(store, s, embedder), vault, Q, second.note)
     assert d.verdict == "reranked below k" and d.evidence["rank"] == 2 and d.evidence["k"] == 1
     assert d.suggestion == "Raise k to 2 to include it."
 
@@ -98,8 +99,8 @@ def test_cut_by_budget(setup):
     trace = Searcher(store, s, embedder).ask(Q)
     cut = [cid for cid, st in trace.context_status.items() if st == "cut by budget"]
     assert cut, trace.context_status
-    note = next(c.note for c in trace.stages["fused"].candidates if c.chunk_id == cut[0])
-    d = diagnose(Searcher(store, s, embedder), vault, s, Q, note)
+    note = next(c.note for c in trace.final if c.chunk_id == cut[0])
+    d = diagnose(Searcher(store, s, embedder), vault, Q, note)
     assert d.verdict == "cut by budget" and "context_tokens" in d.suggestion
 
 
@@ -107,12 +108,21 @@ def test_reached_the_prompt(setup):
     vault, store, embedder = setup
     s = Settings(threshold=-1.0)
     top = Searcher(store, s, embedder).ask(Q).context[0]
-    d = diagnose(Searcher(store, s, embedder), vault, s, Q, top.note)
+    d = diagnose(Searcher(store, s, embedder), vault, Q, top.note)
     assert d.verdict == "reached the prompt" and d.layer == 3 and "[1]" in d.message
 
 
 def test_a_diagnosis_embeds_the_question_once(setup):
     vault, store, embedder = setup
     s = Settings()
-    diagnose(Searcher(store, s, embedder), vault, s, Q, "garden/g3.md")
+    diagnose(Searcher(store, s, embedder), vault, Q, "garden/g3.md")
     assert embedder.queries == [Q]
+
+
+def test_the_window_s_k_and_threshold_apply_to_one_diagnosis(setup):
+    vault, store, embedder = setup
+    searcher = Searcher(store, Settings(), embedder)
+    second = searcher.ask(Q, threshold=-1).final[1]
+    d = diagnose(searcher, vault, Q, second.note, k=1, threshold=-1.0)
+    assert d.verdict == "reranked below k" and d.evidence["k"] == 1
+    assert searcher.settings.k == Settings().k, "the searcher's own settings are untouched"

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
-from vaultrag.core.indexer import CancelToken, Indexer, IndexOptions, run_to_end
+from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions, run_to_end
 from vaultrag.core.model import IndexReport
 from vaultrag.core.store.index_store import IndexStore
 

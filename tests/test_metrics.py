@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultrag.core import metrics
-from vaultrag.core.evaluate import QuestionResult, calibrate, refusal_section, split
-from vaultrag.core.golden import GoldenItem, load
+from vaultrag.core.quality import metrics
+from vaultrag.core.quality.evaluate import QuestionResult, calibrate, refusal_section, split
+from vaultrag.core.quality.golden import GoldenItem, load
 
 
 def test_hit_mrr_recall_by_hand():

@@ -9,8 +9,8 @@ import pytest
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
 from vaultrag.core import rerank
-from vaultrag.core.indexer import Indexer, IndexOptions, run_to_end
-from vaultrag.core.search import Searcher
+from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
+from vaultrag.core.query.search import Searcher
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.errors import ModelUnavailable
 from vaultrag.settings import Settings
@@ -39,7 +39,6 @@ def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_cross_encoder_backend_scores_pairs(tiny_cross_encoder: Path):
     ce = rerank.from_settings(Settings(reranker=str(tiny_cross_encoder)))
     assert ce is not None and ce.model_id == f"ce/{tiny_cross_encoder.name}"
-    assert ce.model_id == rerank.reranker_id(Settings(reranker=str(tiny_cross_encoder)))
     scores = ce.score("refund deadline", ["The refund takes seven days.", "The flight leaves at 7."])
     assert len(scores) == 2 and all(isinstance(s, float) for s in scores)
     assert ce.score("q", []) == []
@@ -68,4 +67,4 @@ def test_reranker_stage_reorders_the_fused_list(tiny_cross_encoder: Path, vault:
 def test_a_missing_cross_encoder_is_a_clear_error(tmp_path: Path):
     with pytest.raises(ModelUnavailable, match="Cannot load cross-encoder folder"):
         rerank.CrossEncoderReranker(str(tmp_path))
-    assert rerank.from_settings(Settings()) is None and rerank.reranker_id(Settings()) == "none"
+    assert rerank.from_settings(Settings()) is None

@@ -119,7 +119,7 @@ def test_migration_from_the_0001_state_adds_vector_stats_and_keeps_data(tmp_path
     db.close()
     store = IndexStore.open(path)
     try:
-        assert migrations.applied(store.db) == ["0001_initial", "0002_vector_stats"]
+        assert migrations.applied(store.db) == [name for name, _ in migrations.MIGRATIONS]
         assert store.db.execute("select path from notes").fetchall() == [("a.md",)]
         assert store.vector_mean("m") is None
         with store.transaction():
@@ -134,5 +134,32 @@ def test_migration_from_the_0001_state_adds_vector_stats_and_keeps_data(tmp_path
             assert not store.refresh_vector_mean("m"), "unchanged count: no recompute"
         n, mean = store.vector_mean("m")
         assert n == 2 and mean.tolist() == [0.5, 0.5]
+    finally:
+        store.close()
+
+
+def test_migration_0003_gives_old_failed_and_excluded_rows_their_reason_codes(tmp_path: Path):
+    from tests.conftest import write
+    from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
+
+    vault = tmp_path / "vault"
+    write(vault, "ok.md", "# Ok\n\nSome text.\n")
+    (vault / "bin.md").write_bytes(b"\x00\x01")
+    write(vault, "p.md", "---\ntags: [private]\n---\nsecret\n")
+    path = tmp_path / "old.sqlite"
+    db = connect(path)
+    migrations.apply(db, migrations.MIGRATIONS[:2])  # an index written before reason codes existed
+    for name, status, reason in (("bin.md", "failed", "binary file (contains NUL bytes), not Markdown text"),
+                                 ("p.md", "excluded", "private tag #private")):
+        st = (vault / name).stat()
+        db.execute("insert into notes(path, folder, mtime_ns, size, status, reason) values (?, '', ?, ?, ?, ?)",
+                   (name, st.st_mtime_ns, st.st_size, status, reason))
+    db.close()
+    store = IndexStore.open(path)
+    try:
+        run_to_end(Indexer(vault, store, IndexOptions(), None).run())
+        rows = store.note_rows()
+        assert (rows["bin.md"].reason_code, rows["p.md"].reason_code) == ("binary", "private-tag")
+        assert rows["ok.md"].status == "indexed" and rows["ok.md"].reason_code == ""
     finally:
         store.close()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultrag.core.vault import ReadError, check_vault, read_note
+from vaultrag.core.index.vault import ReadError, check_vault, read_note
 from vaultrag.errors import VaultNotFound
 
 

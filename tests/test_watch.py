@@ -16,9 +16,9 @@ import pytest
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
-from vaultrag.core.lane import IndexLane, LaneEvent
+from vaultrag.core.index.lane import IndexLane, LaneEvent
+from vaultrag.core.index.watcher import VaultWatcher
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.watcher import VaultWatcher
 from vaultrag.core.workspace import Workspace
 from vaultrag.settings import Settings
 

@@ -16,7 +16,7 @@ from vaultrag.termui import progress_printer
 
 def cmd_index(args: argparse.Namespace) -> int:
     from vaultrag.core import embed
-    from vaultrag.core.indexer import CancelToken, Indexer, IndexOptions, run_to_end
+    from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions, run_to_end
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)

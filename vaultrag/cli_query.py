@@ -8,6 +8,7 @@ import textwrap
 from typing import Any
 
 from vaultrag.core.model import Progress, QueryTrace, Stage, to_dict
+from vaultrag.core.vocab import AnswerKind, Phase, StageStatus
 
 WIDTH = 120
 
@@ -15,18 +16,16 @@ WIDTH = 120
 def open_searcher(args: argparse.Namespace) -> Any:
     """A Searcher over the vault's index with the configured models (read-only connection)."""
     from vaultrag.core import embed, rerank
-    from vaultrag.core.search import Searcher
+    from vaultrag.core.query.search import Searcher
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)
     store, _ = ws.open_store(readonly=True)
-    embedder = embed.from_settings(ws.settings)
-    reranker = rerank.from_settings(ws.settings)
-    return Searcher(store, ws.settings, embedder, reranker, rerank.reranker_id(ws.settings))
+    return Searcher(store, ws.settings, embed.from_settings(ws.settings), rerank.from_settings(ws.settings))
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from vaultrag.core.retrieve import Scope
+    from vaultrag.core.query.scope import Scope
 
     searcher = open_searcher(args)
     try:
@@ -46,7 +45,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def format_answer(trace: QueryTrace) -> str:
     a, d = trace.answer, trace.decision
     lines = [*(f"warning: {w}" for w in trace.warnings)]
-    if a.kind == "refusal":
+    if a.kind == AnswerKind.REFUSAL:
         lines += [a.text, f"({d.reason})"]
     else:
         lines += [f"{a.sentence or a.text}", f"— {a.source}, line {a.line}", ""]
@@ -70,7 +69,7 @@ def _column(stage: Stage, width: int, n: int) -> list[str]:
 
 def explain(trace: QueryTrace, n: int = 10) -> str:
     """The stages side by side as columns, then the decision, the context and the prompt (≤ 120 columns)."""
-    stages = [s for s in trace.stages.values() if s.status != "skipped"]
+    stages = [s for s in trace.stages.values() if s.status != StageStatus.SKIPPED]
     width = (WIDTH - 3 * (len(stages) - 1)) // max(len(stages), 1)
     cols = [_column(s, width, n) for s in stages]
     height = max(len(c) for c in cols)
@@ -119,51 +118,33 @@ def register(sub: Any) -> None:
     register_why(sub)
 
 
-def _golden_run(args: argparse.Namespace) -> tuple[Any, list[Any], list[str], float]:
-    """Load the golden file, drop lines naming unknown notes, sample --limit, and run every question."""
-    import random
+def _golden_run(args: argparse.Namespace) -> tuple[Any, Any]:
+    """Ask the golden file's questions (a seeded, stratified sample of --limit), with a progress bar."""
     import sys
-    import time
 
-    from vaultrag.core import evaluate, golden
+    from vaultrag.core.quality import evaluate
     from vaultrag.termui import progress_printer
 
     searcher = open_searcher(args)
-    items, errors = golden.load(args.golden)
-    known = {r[0] for r in searcher.db.execute("select path from notes where status = 'indexed'")}
-    usable = []
-    for item in items:
-        missing = [n for n in item.notes if n not in known]
-        if item.answerable and item.gold_note in missing:
-            errors.append(f"line {item.line}: note {item.gold_note!r} is not indexed in this vault")
-        else:
-            usable.append(item)
-    if args.limit and args.limit < len(usable):  # stratified, seeded: keeps the answerable/unanswerable mix
-        rng = random.Random(evaluate.SPLIT_SEED)
-        ans = [i for i in usable if i.answerable]
-        una = [i for i in usable if not i.answerable]
-        n_una = round(args.limit * len(una) / len(usable))
-        usable = sorted(rng.sample(ans, args.limit - n_una) + rng.sample(una, n_una), key=lambda i: i.line)
     show = progress_printer(sys.stderr)
-    t = time.perf_counter()
     try:
-        results = list(evaluate.run(searcher, usable, show))
+        run = evaluate.run_golden(searcher, args.golden, args.limit, show)
     finally:
         searcher.store.close()
-    show(Progress("done", 1, 1))
-    return searcher, results, errors, time.perf_counter() - t
+    show(Progress(Phase.DONE, 1, 1))
+    return searcher, run
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from vaultrag.core import evaluate, report
+    from vaultrag.core.quality import evaluate, report
 
-    searcher, results, errors, seconds = _golden_run(args)
+    searcher, run = _golden_run(args)
     s = searcher.settings
     settings = {"embedder": searcher.embedder.model_id if searcher.embedder else "", "reranker": searcher.reranker_id,
                 "k": s.k, "bm25_n": s.bm25_n, "vector_n": s.vector_n, "context_tokens": s.context_tokens}
-    ev = evaluate.summarize(results, str(args.vault), str(args.golden), settings, seconds, errors)
+    ev = evaluate.summarize(run.results, str(args.vault), str(args.golden), settings, run.seconds, run.skipped_lines)
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -177,27 +158,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from vaultrag.core import evaluate, report
-    from vaultrag.core.search import threshold_key
+    from vaultrag.core.quality import evaluate, report
     from vaultrag.core.workspace import Workspace
 
-    searcher, results, errors, seconds = _golden_run(args)
-    cal = evaluate.calibrate(results, args.max_pass)
+    searcher, run = _golden_run(args)
+    cal = evaluate.calibrate(run.results, args.max_pass)
     if cal.get("available"):
         store, _ = Workspace.load(args.vault, args.home).open_store()
         try:
-            key = threshold_key(store.meta("embed_model") or "", searcher.reranker_id)
-            with store.transaction():
-                store.set_meta(key, repr(cal["threshold"]))
+            cal["stored_as"] = evaluate.store_threshold(store, searcher.reranker_id, cal["threshold"])
         finally:
             store.close()
-        cal["stored_as"] = key
     if args.json:
-        print(json.dumps({"calibration": cal, "skipped_lines": errors}, indent=2, ensure_ascii=False))
+        print(json.dumps({"calibration": cal, "skipped_lines": run.skipped_lines}, indent=2, ensure_ascii=False))
     else:
-        ev = evaluate.summarize(results, str(args.vault), str(args.golden), {}, seconds, errors)
-        text = report.markdown(ev, cal)
-        print(text[text.index("## Calibration"):] if "## Calibration" in text else text)
+        print("\n".join(report.calibration_lines(cal)))
         if cal.get("available"):
             print(f"stored in the index as {cal['stored_as']} (the validate half is the honest number)")
     return 0 if cal.get("available") else 1
@@ -222,12 +197,12 @@ def register_eval(sub: Any) -> None:
 def cmd_why(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from vaultrag.core.diagnose import diagnose
-    from vaultrag.core.retrieve import Scope
+    from vaultrag.core.quality.diagnose import diagnose
+    from vaultrag.core.query.scope import Scope
 
     searcher = open_searcher(args)
     try:
-        d = diagnose(searcher, args.vault, searcher.settings, args.question, args.note, args.heading,
+        d = diagnose(searcher, args.vault, args.question, args.note, args.heading,
                      Scope(args.folder or [], args.tag or []))
     finally:
         searcher.store.close()

@@ -9,22 +9,23 @@ import threading
 import time
 from typing import Any
 
-from vaultrag.core.lane import LaneEvent
+from vaultrag.core.index.lane import LaneEvent
+from vaultrag.core.vocab import LaneEventKind
 
 
 def _printer(out: Any) -> Any:
     def show(e: LaneEvent) -> None:
         stamp = time.strftime("%H:%M:%S")
         paths = ", ".join(e.paths[:3]) + (f" (+{len(e.paths) - 3})" if len(e.paths) > 3 else "")
-        if e.kind == "applied":
+        if e.kind == LaneEventKind.APPLIED:
             print(f"{stamp} text+BM25 updated in {e.text_latency_s:.2f}s: {paths or 'full reconcile'}",
                   file=out, flush=True)
-        elif e.kind == "embedded" and e.report is not None:
+        elif e.kind == LaneEventKind.EMBEDDED and e.report is not None:
             r = e.report
             print(f"{stamp} vectors ready in {e.vector_latency_s:.2f}s ({r.chunks_embedded} embedded, "
                   f"{r.chunks_reused} reused); index: {r.notes_seen} notes, {r.chunks_total} chunks, "
                   f"{r.chunks_pending} without vector", file=out, flush=True)
-        elif e.kind in ("error", "recovered"):
+        elif e.kind in (LaneEventKind.ERROR, LaneEventKind.RECOVERED):
             print(f"{stamp} {e.kind}: {e.message}", file=out, flush=True)
 
     return show
@@ -32,8 +33,8 @@ def _printer(out: Any) -> Any:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     from vaultrag.core import embed
-    from vaultrag.core.lane import IndexLane
-    from vaultrag.core.watcher import VaultWatcher
+    from vaultrag.core.index.lane import IndexLane
+    from vaultrag.core.index.watcher import VaultWatcher
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)

@@ -22,3 +22,7 @@ class ModelUnavailable(UserFacingError):
 
 class ScopeError(UserFacingError):
     """A search scope names a folder, tag or note that the index does not know."""
+
+
+class IndexOutdated(UserFacingError):
+    """The index needs migrations that a read-only open cannot apply (a writable open applies them)."""

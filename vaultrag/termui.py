@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from vaultrag.core.model import Progress
+from vaultrag.core.vocab import Phase
 
 
 def progress_printer(stream: Any) -> Any:
@@ -14,7 +15,7 @@ def progress_printer(stream: Any) -> Any:
     def show(p: Progress) -> None:
         if not tty:
             return
-        if p.phase == "done":
+        if p.phase == Phase.DONE:
             stream.write("\r\033[K")
             stream.flush()
             return
@@ -23,7 +24,7 @@ def progress_printer(stream: Any) -> Any:
         bar = "#" * int(frac * width)
         eta = f" ETA {p.eta_s:5.0f}s" if p.eta_s is not None and p.done < p.total else ""
         rate = f" {p.rate:6.1f}/s" if p.rate else ""
-        label = {"scan": "scanning", "text": "text+BM25", "embed": "embedding"}.get(p.phase, p.phase)
+        label = {Phase.SCAN: "scanning", Phase.TEXT: "text+BM25", Phase.EMBED: "embedding"}.get(p.phase, p.phase)
         stream.write(f"\r\033[K{label:10} [{bar:<{width}}] {p.done}/{p.total}{rate}{eta}")
         stream.flush()
 

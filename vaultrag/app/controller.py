@@ -11,8 +11,9 @@ from PySide6.QtCore import QObject, Signal
 
 from vaultrag import settings as settings_mod
 from vaultrag.app.tasks import MainThreadBridge, QueryLane
-from vaultrag.core.lane import IndexLane, LaneEvent
-from vaultrag.core.retrieve import Scope
+from vaultrag.core.index.lane import IndexLane, LaneEvent
+from vaultrag.core.query.scope import Scope
+from vaultrag.core.vocab import LaneEventKind
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
 
@@ -33,6 +34,7 @@ class AppController(QObject):
         eval_finished: (EvalResult, calibration dict or None).
         eval_progress: a Progress of the running evaluation.
         notes_listed: the indexed note paths (for pickers and scope chips), with folders and tags.
+        note_read: a NoteText (a note's text for the preview), read on the query lane.
         failed: a message a person can act on (shown once).
     """
 
@@ -46,6 +48,7 @@ class AppController(QObject):
     eval_finished = Signal(object)
     eval_progress = Signal(object)
     notes_listed = Signal(object)
+    note_read = Signal(object)
     failed = Signal(str)
 
     def __init__(self, home: str | Path | None = None) -> None:
@@ -99,7 +102,7 @@ class AppController(QObject):
         self._loader.start()
 
     def _start_lane(self, ws: Any, model: Any, error: str) -> None:
-        from vaultrag.core.watcher import VaultWatcher
+        from vaultrag.core.index.watcher import VaultWatcher
 
         if ws is not self.ws:  # another vault was opened meanwhile
             return
@@ -147,15 +150,16 @@ class AppController(QObject):
             self._loader.join(10)
 
     def _on_lane_event(self, e: LaneEvent) -> None:  # runs on the lane's thread
-        if e.kind == "progress":
+        if e.kind == LaneEventKind.PROGRESS:
             self.bridge.run_on_main(lambda: self.index_progress.emit(e.progress))
-        elif e.kind != "stopped":
+        elif e.kind != LaneEventKind.STOPPED:
             self.bridge.run_on_main(lambda: self._lane_event_on_main(e))
 
     def _lane_event_on_main(self, e: LaneEvent) -> None:
-        if e.kind == "error":
+        if e.kind == LaneEventKind.ERROR:
             self.failed.emit(e.message)
-        if e.kind in ("embedded", "applied") and self.lane is not None and self.lane.idle.is_set():
+        settled = self.lane is not None and self.lane.idle.is_set()
+        if e.kind in (LaneEventKind.EMBEDDED, LaneEventKind.APPLIED) and settled:
             self.status_changed.emit(self.tr("ready"))
         self.index_changed.emit(e)
 
@@ -171,7 +175,7 @@ class AppController(QObject):
     def _searcher_for(self) -> Any:
         """The query lane's Searcher (rebuilt when the vault, model or settings change)."""
         from vaultrag.core import rerank
-        from vaultrag.core.search import Searcher
+        from vaultrag.core.query.search import Searcher
 
         if self.ws is None:
             raise UserFacingError("Open a vault first (File > Open vault…).")
@@ -182,8 +186,7 @@ class AppController(QObject):
                 raise UserFacingError(self.tr("Indexing has just started: ask again in a moment (keyword search "
                                               "works as soon as the first notes are in)."))
             store, _ = self.ws.open_store(readonly=True)
-            self._searcher = Searcher(store, self.settings, self.embedder, rerank.from_settings(self.settings),
-                                      rerank.reranker_id(self.settings))
+            self._searcher = Searcher(store, self.settings, self.embedder, rerank.from_settings(self.settings))
             self._searcher_key = key
         return self._searcher
 
@@ -201,19 +204,10 @@ class AppController(QObject):
 
     def why(self, question: str, note: str, heading: str | None, scope: Scope, k: int | None,
             threshold: float | None) -> None:
-        from dataclasses import replace
-
-        from vaultrag.core.diagnose import diagnose
+        from vaultrag.core.quality.diagnose import diagnose
 
         def work() -> Any:
-            s = self._searcher_for()
-            saved = s.settings
-            s.settings = replace(saved, k=k or saved.k, threshold=threshold if threshold is not None
-                                 else saved.threshold)
-            try:
-                return diagnose(s, self.ws.vault, self.settings, question, note, heading, scope)
-            finally:
-                s.settings = saved
+            return diagnose(self._searcher_for(), self.ws.vault, question, note, heading, scope, k, threshold)
 
         self.queries.submit("why", work, self.diagnosis_finished.emit, self.failed.emit)
 
@@ -235,41 +229,42 @@ class AppController(QObject):
 
     def list_notes(self) -> None:
         def work() -> Any:
-            db = self._searcher_for().db
-            notes = [r[0] for r in db.execute("select path from notes where status = 'indexed' order by path")]
+            store = self._searcher_for().store
+            notes = store.indexed_paths()
             folders = sorted({n.rpartition("/")[0] for n in notes} - {""})
-            tags = [r[0] for r in db.execute("select distinct tag from note_tags order by tag collate nocase")]
-            return {"notes": notes, "folders": folders, "tags": tags}
+            return {"notes": notes, "folders": folders, "tags": store.all_tags()}
 
         self.queries.submit("notes", work, self.notes_listed.emit, lambda _: None)
 
+    def read_note(self, cand: Any) -> None:
+        """Read the note of a candidate for the preview (off the GUI thread: a slow disk must not freeze it)."""
+        from vaultrag.core.index.vault import note_text
+
+        ws = self.ws
+        if ws is None:
+            return
+        self.queries.submit("note", lambda: note_text(ws.vault, cand.note, ws.settings.max_note_bytes,
+                                                      cand.char_start), self.note_read.emit, self.failed.emit)
+
     def run_eval(self, golden: str, limit: int | None, calibrate_max_pass: float | None) -> None:
-        from vaultrag.core import evaluate
-        from vaultrag.core import golden as golden_mod
-        from vaultrag.core.search import threshold_key
+        """Evaluate a golden file (the same seeded sample as `vaultrag eval --limit`); calibrate and store the
+        threshold when `calibrate_max_pass` is given."""
+        from vaultrag.core.quality import evaluate
 
         ws = self.ws
 
         def work() -> Any:
-            import time
-
             s = self._searcher_for()
-            items, errors = golden_mod.load(golden)
-            if limit:
-                items = items[:limit]
-            t = time.perf_counter()
             progress = lambda p: self.bridge.run_on_main(lambda: self.eval_progress.emit(p))  # noqa: E731
-            results = list(evaluate.run(s, items, progress))
-            ev = evaluate.summarize(results, str(ws.vault), golden, {}, time.perf_counter() - t, errors)
+            run = evaluate.run_golden(s, golden, limit, progress)
+            ev = evaluate.summarize(run.results, str(ws.vault), golden, {}, run.seconds, run.skipped_lines)
             cal = None
             if calibrate_max_pass is not None:
-                cal = evaluate.calibrate(results, calibrate_max_pass)
+                cal = evaluate.calibrate(run.results, calibrate_max_pass)
                 if cal.get("available"):
                     store, _ = ws.open_store()
                     try:
-                        with store.transaction():
-                            store.set_meta(threshold_key(store.meta("embed_model") or "", s.reranker_id),
-                                           repr(cal["threshold"]))
+                        cal["stored_as"] = evaluate.store_threshold(store, s.reranker_id, cal["threshold"])
                     finally:
                         store.close()
             return ev, cal

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from vaultrag.app.widgets.main_window import DEMO_VAULT
+from vaultrag.core.vocab import LaneEventKind
 
 QUESTION = "Qual o prazo do reembolso?"
 EXPECTED_NOTE = "Casa/Reembolso e cancelamentos.md"
@@ -31,7 +32,8 @@ def smoke_test(timeout_s: float = 120.0) -> int:
         t0 = time.monotonic()
         window.open_vault(DEMO_VAULT)
         done: dict[str, object] = {}
-        controller.index_changed.connect(lambda e: done.setdefault("embedded", e) if e.kind == "embedded" else None)
+        controller.index_changed.connect(
+            lambda e: done.setdefault("embedded", e) if e.kind == LaneEventKind.EMBEDDED else None)
         controller.search_finished.connect(lambda tr: done.setdefault("trace", tr))
         controller.failed.connect(lambda m: done.setdefault("error", m))
         asked = False

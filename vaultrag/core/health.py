@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 from vaultrag import __version__
 from vaultrag.core import embed
-from vaultrag.core import vault as vaultmod
-from vaultrag.core.chunking import CHUNKER_VERSION
-from vaultrag.core.store import migrations
+from vaultrag.core.index import vault as vaultmod
+from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.vocab import NoteStatus
 from vaultrag.settings import Settings
 
 LISTS = ("indexed", "excluded", "failed", "stale", "truncated")
@@ -48,7 +48,6 @@ class Health:
 
 def health(store: IndexStore, vault: str, settings: Settings, check: bool = False) -> Health:
     """The index's health for `vault` under `settings` (scans the vault's file stats, reads no notes)."""
-    db = store.db
     counts = store.counts()
     model = store.meta("embed_model") or ""
     wanted = embed.describe(settings)
@@ -61,16 +60,14 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
     ):
         stale_reasons.append("chunking settings changed since indexing: re-index to re-chunk")
     notes: dict[str, list[NoteState]] = {name: [] for name in LISTS}
-    rows = db.execute(
-        """select n.path, n.status, n.reason, n.mtime_ns, n.size, count(c.id), sum(c.truncated)
-           from notes n left join chunks c on c.note_id = n.id group by n.id order by n.path"""
-    ).fetchall()
-    for path, status, reason, _, _, nchunks, ntrunc in rows:
-        notes.setdefault(status, []).append(NoteState(path, status, reason, nchunks))
-        if ntrunc:
-            notes["truncated"].append(NoteState(path, "truncated", f"{ntrunc} chunk(s) over the model limit", nchunks))
+    rows = store.note_summaries()
+    for r in rows:
+        notes.setdefault(r.status, []).append(NoteState(r.path, r.status, r.reason, r.chunks))
+        if r.truncated:
+            notes["truncated"].append(NoteState(r.path, "truncated", f"{r.truncated} chunk(s) over the model limit",
+                                                r.chunks))
     # (mtime, size) of every note row that stands for a file (a skipped folder's row has no mtime)
-    known = {r[0]: (r[3], r[4]) for r in rows if r[1] != "excluded" or r[3]}
+    known = {r.path: (r.mtime_ns, r.size) for r in rows if r.status != NoteStatus.EXCLUDED or r.mtime_ns}
     scanned = vaultmod.scan(vault, settings.ignore_globs)
     for f in scanned.notes:
         if f.path not in known:
@@ -78,9 +75,9 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         elif known[f.path] != (f.mtime_ns, f.size):
             notes["stale"].append(NoteState(f.path, "stale", "changed since indexing"))
     on_disk = {f.path for f in scanned.notes} | {s.path for s in scanned.skipped}
-    for path, *_ in rows:
-        if path not in on_disk:
-            notes["stale"].append(NoteState(path, "stale", "deleted since indexing"))
+    for r in rows:
+        if r.path not in on_disk:
+            notes["stale"].append(NoteState(r.path, "stale", "deleted since indexing"))
     counts = {**counts, "notes_stale": len(notes["stale"]), "notes_on_disk": len(scanned.notes)}
     return Health(
         vault=str(vault),
@@ -89,7 +86,7 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         model=model,
         model_wanted=wanted,
         stale_reasons=stale_reasons,
-        versions={"schema": (migrations.applied(db) or ["none"])[-1], "chunker": store.meta("chunker_version") or "",
+        versions={"schema": store.schema_version(), "chunker": store.meta("chunker_version") or "",
                   "app": __version__},
         notes=notes,
         problems=store.check() if check else None,

@@ -6,6 +6,16 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from vaultrag.core.vocab import (
+    AnswerKind,
+    ContextStatus,
+    Phase,
+    Reason,
+    StageName,
+    StageStatus,
+    ThresholdSource,
+)
+
 
 def to_dict(obj: Any) -> Any:
     """A dataclass (nested) as plain JSON-ready data."""
@@ -28,10 +38,16 @@ class NoteFile:
 
 @dataclass(frozen=True)
 class Skip:
-    """A file or folder the vault walk left out, and the rule that did it."""
+    """A file or folder the vault walk left out: the rule's code and its words (pattern, error)."""
 
     path: str
-    rule: str
+    code: Reason
+    detail: str
+
+    @property
+    def rule(self) -> str:
+        """The rule in words, as `status` and the health panel show it."""
+        return self.detail
 
 
 @dataclass(frozen=True)
@@ -89,7 +105,7 @@ class Chunk:
 class Progress:
     """One progress report of a long job (yielded by generators, forwarded to bars and the GUI)."""
 
-    phase: str  # scan | text | embed | done
+    phase: Phase
     done: int
     total: int
     rate: float = 0.0  # items per second in this phase
@@ -119,20 +135,49 @@ class IndexReport:
     messages: list[str] = field(default_factory=list)
 
 
-TRACE_VERSION = 1
+TRACE_VERSION = 2
 
 
 @dataclass
-class Candidate:
-    """One chunk in one stage's ranked list."""
+class Location:
+    """Where a piece of text sits in the vault: note, heading path, character and line ranges.
 
-    chunk_id: int
-    note: str  # vault-relative path
+    `note` is vault-relative; `char_*` index the note's text read as UTF-8; lines are 0-based, end-exclusive.
+    Candidates, context documents and stored chunks are all Locations (their JSON stays flat).
+    """
+
+    note: str
     heading_path: list[str]
     char_start: int
     char_end: int
     line_start: int
     line_end: int
+
+
+@dataclass
+class StoredChunk(Location):
+    """A chunk as the query pipeline reads it back from the index."""
+
+    id: int
+    prefix: str
+    lead: str
+    body: str
+
+    @property
+    def text(self) -> str:
+        return self.lead + self.body
+
+    @property
+    def search_text(self) -> str:
+        """What the retrievers and rerankers read: the heading path, then the text."""
+        return f"{self.prefix}\n{self.lead}{self.body}"
+
+
+@dataclass
+class Candidate(Location):
+    """One chunk in one stage's ranked list."""
+
+    chunk_id: int
     rank: int  # 1-based
     score: float
     contributions: dict[str, float] | None = None  # fusion: per-list RRF terms; rerank: per-feature parts
@@ -143,8 +188,8 @@ class Candidate:
 class Stage:
     """A stage of the pipeline and what it produced."""
 
-    name: str  # bm25 | vector | fused | reranked
-    status: str  # ok | skipped | partial | empty | unavailable
+    name: StageName
+    status: StageStatus
     candidates: list[Candidate] = field(default_factory=list)
     ms: float = 0.0
     note: str = ""  # why skipped/partial, the query actually sent, …
@@ -152,38 +197,41 @@ class Stage:
 
 @dataclass
 class Decision:
-    """Answer or refuse: the top candidate's confidence against the threshold."""
+    """Answer or refuse: the top candidate's confidence against the threshold, with the inputs it came from."""
 
     answered: bool
     confidence: float | None
     threshold: float | None
     margin: float | None
-    threshold_source: str  # override | calibrated | shipped default | uncalibrated
+    threshold_source: ThresholdSource
     reason: str
+    top_cosine: float | None = None  # the final top-1 chunk's cosine with the question
+    background: float | None = None  # the question's cosine with the vault's mean chunk vector
+    background_weight: float = 0.0  # confidence = top_cosine − background_weight × background
+
+    def confidence_of(self, cosine: float | None) -> float | None:
+        """Any candidate's confidence on the threshold's scale (None without a cosine or a background)."""
+        if cosine is None or self.background is None:
+            return None
+        return cosine - self.background_weight * self.background
 
 
 @dataclass
-class ContextDoc:
+class ContextDoc(Location):
     """One numbered document of the prompt (one chunk, merged overlapping chunks, or a parent section)."""
 
     index: int
     chunk_ids: list[int]
-    note: str
-    heading_path: list[str]
     source: str  # "note.md > Heading"
     text: str
     tokens: int
-    char_start: int
-    char_end: int
-    line_start: int
-    line_end: int
 
 
 @dataclass
 class Answer:
     """What the user reads: the extractive answer, or the refusal."""
 
-    kind: str  # extractive | refusal | generated
+    kind: AnswerKind
     text: str
     sentence: str = ""  # the best sentence (extractive)
     source: str = ""
@@ -199,10 +247,12 @@ class QueryTrace:
     language: str  # pt | en
     scope: dict[str, list[str]]
     settings: dict[str, Any]
-    stages: dict[str, Stage]
+    stages: dict[StageName, Stage]
+    final_stage: StageName  # the list the decision and the context were made from
+    final: list[Candidate]  # that list (reranked when a reranker ran, else fused)
     decision: Decision
     context: list[ContextDoc]
-    context_status: dict[int, str]  # chunk id → included | merged | cut by budget | beyond k | duplicate
+    context_status: dict[int, ContextStatus]  # chunk id → what became of it
     prompt: str
     prompt_tokens: dict[str, int]
     answer: Answer
@@ -210,3 +260,7 @@ class QueryTrace:
     index_state: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     version: int = TRACE_VERSION
+
+    def document_of(self, chunk_id: int) -> ContextDoc | None:
+        """The prompt document that holds `chunk_id` (included or merged), if any."""
+        return next((d for d in self.context if chunk_id in d.chunk_ids), None)

@@ -54,10 +54,3 @@ def from_settings(settings: Any) -> Reranker | None:
         return None
     return CrossEncoderReranker(name)
 
-
-def reranker_id(settings: Any) -> str:
-    """The reranker part of a threshold key, without loading the model."""
-    name = (settings.reranker or "none").strip()
-    if name.lower() == "none":
-        return "none"
-    return f"ce/{Path(name).name if Path(name).exists() else name}"

@@ -73,15 +73,3 @@ def encoding(name: str = ENCODING) -> Any:
 def count(text: str) -> int:
     """Number of o200k_base tokens in `text` (special-token text counts as plain text)."""
     return len(encoding().encode_ordinary(text))
-
-
-def count_many(texts: list[str]) -> list[int]:
-    """Token counts of many texts at once (tiktoken's batch call uses threads)."""
-    return [len(t) for t in encoding().encode_ordinary_batch(texts)]
-
-
-def truncate(text: str, max_tokens: int) -> str:
-    """`text` cut to at most `max_tokens` tokens (used for prompt budgets, never for chunk text)."""
-    enc = encoding()
-    ids = enc.encode_ordinary(text)
-    return text if len(ids) <= max_tokens else enc.decode(ids[:max_tokens])

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from vaultrag import settings as settings_mod
 from vaultrag.core import tokens
-from vaultrag.core import vault as vaultmod
+from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.store.db import CorruptIndex, move_aside
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.errors import UserFacingError
+from vaultrag.errors import IndexOutdated, UserFacingError
 from vaultrag.paths import Paths
 from vaultrag.settings import Settings
 
@@ -48,9 +48,7 @@ class Workspace:
             if readonly:
                 try:
                     return IndexStore.open(path, readonly=True), ""
-                except UserFacingError as e:
-                    if "outdated" not in str(e):
-                        raise
+                except IndexOutdated:
                     IndexStore.open(path).close()  # an index from an older version: migrate it once
                     return IndexStore.open(path, readonly=True), ""
             return IndexStore.open(path), ""
@@ -61,7 +59,6 @@ class Workspace:
             message = f"{e} It was moved to {aside.name} and the index is rebuilt from the notes."
             log.warning(message)
             store = IndexStore.open(path)
-            store.db.execute("begin immediate")
-            store.set_meta("vault", str(self.vault))
-            store.db.execute("commit")
+            with store.transaction():
+                store.set_meta("vault", str(self.vault))
             return store, message

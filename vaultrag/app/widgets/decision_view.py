@@ -6,7 +6,7 @@ from html import escape
 
 from PySide6.QtWidgets import QLabel
 
-from vaultrag.core.model import QueryTrace
+from vaultrag.core.model import Candidate, QueryTrace
 
 
 class DecisionView(QLabel):
@@ -28,3 +28,9 @@ class DecisionView(QLabel):
             parts.append(self.tr("margin {m:+.3f}").format(m=d.margin))
         warn = "".join(f"<br><i>{escape(w)}</i>" for w in trace.warnings)
         self.setText(" · ".join(parts) + f"<br>{escape(d.reason)}{warn}")
+
+    def clear(self) -> None:
+        self.setText("")
+
+    def select_chunk(self, cand: Candidate) -> None:
+        pass  # the decision is about the question, not one chunk

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from vaultrag.core.evaluate import KS, STAGES
+from vaultrag.core.quality.evaluate import STAGES
+from vaultrag.core.quality.metrics import RANK_METRICS
 
 
 class TradeoffCurve(QWidget):
@@ -66,9 +67,9 @@ class EvalView(QWidget):
         self.calibrate = QPushButton(self.tr("Calibrate"))
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.table = QTableWidget(len(STAGES), len(KS) + 1)
+        self.table = QTableWidget(len(STAGES), len(RANK_METRICS))
         self.table.setObjectName("eval-table")
-        self.table.setHorizontalHeaderLabels([f"hit@{k}" for k in KS] + ["MRR@20"])
+        self.table.setHorizontalHeaderLabels([m.header for m in RANK_METRICS])
         self.table.setVerticalHeaderLabels(list(STAGES))
         self.curve = TradeoffCurve()
         top = QHBoxLayout()
@@ -98,8 +99,7 @@ class EvalView(QWidget):
         ev, cal = result
         for r, name in enumerate(STAGES):
             row = ev.stages[name]
-            values = [row[f"hit@{k}"] for k in KS] + [row["mrr@20"]]
-            for c, v in enumerate(values):
+            for c, v in enumerate(row[m.name] for m in RANK_METRICS):
                 item = QTableWidgetItem(f"{v:.3f}")
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight)
                 self.table.setItem(r, c, item)

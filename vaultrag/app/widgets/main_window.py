@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QStackedWidget,
     QTabWidget,
     QTextBrowser,
@@ -28,20 +27,26 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.controller import AppController
-from vaultrag.app.widgets.decision_view import DecisionView
 from vaultrag.app.widgets.eval_view import EvalView
 from vaultrag.app.widgets.health_panel import HealthPanel
-from vaultrag.app.widgets.note_preview import NotePreview
-from vaultrag.app.widgets.prompt_view import PromptView
-from vaultrag.app.widgets.rerank_chart import RerankChart
+from vaultrag.app.widgets.inspector import Inspector
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
-from vaultrag.app.widgets.stages_view import StagesView
 from vaultrag.app.widgets.why_dialog import WhyDialog
-from vaultrag.core.model import Candidate, Progress, QueryTrace
-from vaultrag.core.retrieve import Scope
+from vaultrag.core.model import Progress, QueryTrace
+from vaultrag.core.query.scope import Scope
+from vaultrag.core.vocab import AnswerKind, LaneEventKind, Phase
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
 MAX_RECENT = 8
+
+
+def _str_list(value: object) -> list[str]:
+    """A list setting read back from QSettings' ini file (a one-item list comes back as a plain string)."""
+    if not value:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
 
 class MainWindow(QMainWindow):
@@ -50,7 +55,7 @@ class MainWindow(QMainWindow):
         self.c = controller
         self.state = QSettings(str(controller.paths.home / "ui.ini"), QSettings.Format.IniFormat)
         self.trace: QueryTrace | None = None
-        self.history: list[str] = list(self.state.value("history", []) or [])
+        self.history: list[str] = _str_list(self.state.value("history", []))
         self._history_pos = len(self.history)
         self.scope = Scope()
         self.setWindowTitle("vaultrag")
@@ -62,20 +67,36 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
 
-    # -- construction ---------------------------------------------------------------------------
+    # -- construction: one small builder per part of the window --------------------------------------
     def _build(self) -> None:
         self.pages = QStackedWidget()
         central = QWidget()
         outer = QVBoxLayout(central)
         outer.setContentsMargins(0, 0, 0, 0)
-        self.error = QLabel()  # above every page: problems show on the welcome page too
+        outer.addWidget(self._build_error_banner())  # above every page: problems show on the welcome page too
+        outer.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+        self.pages.addWidget(self._build_welcome())
+        main = QWidget()
+        col = QVBoxLayout(main)
+        col.addLayout(self._build_ask_bar())
+        col.addLayout(self._build_scope_row())
+        col.addWidget(self._build_answer())
+        col.addWidget(self._build_tabs(), 1)
+        self.pages.addWidget(main)
+        self._build_status_bar()
+        self.why_dialog = WhyDialog(self)
+        self._refresh_recent()
+
+    def _build_error_banner(self) -> QLabel:
+        self.error = QLabel()
         self.error.setObjectName("error-banner")
         self.error.setStyleSheet("color: white; background: #b71c1c; padding: 6px;")
         self.error.setWordWrap(True)
         self.error.hide()
-        outer.addWidget(self.error)
-        outer.addWidget(self.pages, 1)
-        self.setCentralWidget(central)
+        return self.error
+
+    def _build_welcome(self) -> QWidget:
         welcome = QWidget()
         wl = QVBoxLayout(welcome)
         wl.addStretch(1)
@@ -90,10 +111,9 @@ class MainWindow(QMainWindow):
         for wdg in (title, self.open_button, self.demo_button, self.recent_box):
             wl.addWidget(wdg, 0, Qt.AlignmentFlag.AlignHCenter)
         wl.addStretch(2)
-        self.pages.addWidget(welcome)
+        return welcome
 
-        main = QWidget()
-        col = QVBoxLayout(main)
+    def _build_ask_bar(self) -> QHBoxLayout:
         ask = QHBoxLayout()
         self.question = QLineEdit()
         self.question.setObjectName("question")
@@ -112,7 +132,9 @@ class MainWindow(QMainWindow):
         self.threshold.setValue(-1.0)
         for wdg, stretch in ((self.question, 1), (self.ask_button, 0), (self.k, 0), (self.threshold, 0)):
             ask.addWidget(wdg, stretch)
-        col.addLayout(ask)
+        return ask
+
+    def _build_scope_row(self) -> QHBoxLayout:
         scope = QHBoxLayout()
         self.folder_box = QComboBox()
         self.folder_box.setObjectName("folder-scope")
@@ -125,48 +147,27 @@ class MainWindow(QMainWindow):
             scope.addWidget(wdg)
         scope.addLayout(self.chips)
         scope.addStretch(1)
-        col.addLayout(scope)
         add_folder.clicked.connect(lambda: self._add_chip("folders", self.folder_box.currentText()))
         add_tag.clicked.connect(lambda: self._add_chip("tags", self.tag_box.currentText()))
+        return scope
 
+    def _build_answer(self) -> QTextBrowser:
         self.answer = QTextBrowser()
         self.answer.setObjectName("answer")
         self.answer.setMaximumHeight(130)
-        col.addWidget(self.answer)
+        return self.answer
 
-        self.stages = StagesView()
-        self.chart = RerankChart()
-        self.decision = DecisionView()
-        self.prompt = PromptView()
-        self.preview = NotePreview()
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(self.stages)
-        left.addWidget(self.chart)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.decision)
-        right.addWidget(self.prompt)
-        right.addWidget(self.preview)
-        self.inspector = QSplitter(Qt.Orientation.Horizontal)
-        self.inspector.setObjectName("inspector")
-        self.inspector.addWidget(left)
-        self.inspector.addWidget(right)
-        self.inspector.setSizes([700, 560])
-        self.panes = {"candidates": self.stages, "reranker": self.chart, "decision": self.decision,
-                      "prompt": self.prompt, "preview": self.preview}
-
+    def _build_tabs(self) -> QTabWidget:
+        self.inspector = Inspector()
         self.tabs = QTabWidget()
-        ask_page = QWidget()
-        ap = QVBoxLayout(ask_page)
-        ap.setContentsMargins(0, 0, 0, 0)
-        ap.addWidget(self.inspector)
         self.health = HealthPanel()
         self.evaluation = EvalView()
-        self.tabs.addTab(ask_page, self.tr("Inspector"))
+        self.tabs.addTab(self.inspector, self.tr("Inspector"))
         self.tabs.addTab(self.health, self.tr("Index health"))
         self.tabs.addTab(self.evaluation, self.tr("Evaluation"))
-        col.addWidget(self.tabs, 1)
-        self.pages.addWidget(main)
+        return self.tabs
 
+    def _build_status_bar(self) -> None:
         self.status = QLabel(self.tr("No vault open"))
         self.status.setObjectName("status")
         self.progress = QProgressBar()
@@ -181,8 +182,6 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.eta)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.pause)
-        self.why_dialog = WhyDialog(self)
-        self._refresh_recent()
 
     def _menus(self) -> None:
         m = self.menuBar().addMenu(self.tr("&File"))
@@ -197,10 +196,11 @@ class MainWindow(QMainWindow):
         self._action(t, self.tr("&Evaluation"), "Ctrl+Shift+E", lambda: self._tab(2))
         self._action(t, self.tr("&Settings…"), QKeySequence.StandardKey.Preferences, self.show_settings)
         v = self.menuBar().addMenu(self.tr("&View"))
-        for name in self.panes:
-            self._action(v, self.tr("{pane} full size").format(pane=name), None,
-                         lambda n=name: self.maximize_pane(n))
-        self._action(v, self.tr("Show all panes"), "Escape", lambda: self.maximize_pane(None))
+        for key in self.inspector.panes:
+            # QAction.triggered passes `checked` first: it must not land in the pane's key
+            self._action(v, self.tr("{pane} full size").format(pane=self.inspector.title(key)), None,
+                         lambda _checked=False, k=key: self.maximize_pane(k))
+        self._action(v, self.tr("Show all panes"), "Escape", lambda _checked=False: self.maximize_pane(None))
         self._refresh_recent()
 
     def _action(self, menu: Any, text: str, shortcut: Any, slot: Any) -> QAction:
@@ -228,7 +228,9 @@ class MainWindow(QMainWindow):
         self.recent_box.activated.connect(lambda i: self.open_vault(self.recent_box.itemText(i)))
         self.question.returnPressed.connect(self.ask)
         self.ask_button.clicked.connect(self.ask)
-        self.stages.chunk_selected.connect(self._on_chunk_selected)
+        preview = self.inspector.panes["preview"]
+        preview.note_requested.connect(c.read_note)  # type: ignore[attr-defined]
+        c.note_read.connect(preview.show_note)  # type: ignore[attr-defined]
         self.pause.toggled.connect(self._on_pause)
         self.health.reindex_requested.connect(c.reindex)
         self.health.check_requested.connect(lambda: c.refresh_health(check=True))
@@ -245,6 +247,7 @@ class MainWindow(QMainWindow):
 
     def open_vault(self, folder: str | Path) -> None:
         self.error.hide()
+        self.inspector.clear()
         self.c.open_vault(folder)
         if self.c.ws is None:
             return
@@ -259,8 +262,7 @@ class MainWindow(QMainWindow):
         self.question.setFocus()
 
     def recent(self) -> list[str]:
-        value = self.state.value("recent", []) or []
-        return [value] if isinstance(value, str) else list(value)
+        return _str_list(self.state.value("recent", []))
 
     def _refresh_recent(self) -> None:
         items = self.recent()
@@ -290,7 +292,7 @@ class MainWindow(QMainWindow):
         self.trace = trace
         self.error.hide()
         a = trace.answer
-        if a.kind == "refusal":
+        if a.kind == AnswerKind.REFUSAL:
             self.answer.setHtml(f"<p><b>{escape(a.text)}</b></p><p><i>{escape(trace.decision.reason)}</i></p>")
         else:
             body = escape(a.text).replace("**", "")
@@ -298,19 +300,8 @@ class MainWindow(QMainWindow):
                 body = body.replace(escape(a.sentence), f"<mark><b>{escape(a.sentence)}</b></mark>", 1)
             self.answer.setHtml(f"<p>{body}</p><p>— <a href='#'>{escape(a.source)}</a>, "
                                 f"{self.tr('line')} {a.line}</p>")
-        self.stages.set_trace(trace)
-        self.chart.set_trace(trace)
-        self.decision.set_trace(trace)
-        self.prompt.set_trace(trace)
+        self.inspector.set_trace(trace)
         self.status.setText(self.tr("answered in {ms:.0f} ms").format(ms=trace.timings_ms.get("total", 0)))
-        final = trace.stages["fused"].candidates
-        if final:
-            self._on_chunk_selected(final[0])
-
-    def _on_chunk_selected(self, cand: Candidate) -> None:
-        self.stages.highlight(cand.chunk_id)
-        if self.c.ws is not None:
-            self.preview.show_chunk(self.c.ws.vault, cand)
 
     def _add_chip(self, kind: str, value: str) -> None:
         value = value.strip()
@@ -349,22 +340,22 @@ class MainWindow(QMainWindow):
 
     # -- indexing -----------------------------------------------------------------------------
     def _on_index_progress(self, p: Progress) -> None:
-        label = {"scan": self.tr("scanning"), "text": self.tr("indexing text"),
-                 "embed": self.tr("embedding"), "done": self.tr("done")}.get(p.phase, p.phase)
+        label = {Phase.SCAN: self.tr("scanning"), Phase.TEXT: self.tr("indexing text"),
+                 Phase.EMBED: self.tr("embedding"), Phase.DONE: self.tr("done")}.get(p.phase, p.phase)
         self.progress.setFormat(f"{label} %v/%m")
         self.progress.setMaximum(max(p.total, 1))
         self.progress.setValue(min(p.done, max(p.total, 1)))
         self.eta.setText(self.tr("ETA {s:.0f}s").format(s=p.eta_s) if p.eta_s and p.done < p.total else "")
-        if p.phase == "embed" and p.done < p.total:
+        if p.phase == Phase.EMBED and p.done < p.total:
             self.status.setText(self.tr("vectors filling ({d}/{t}): keyword (BM25) answers work meanwhile")
                                 .format(d=p.done, t=p.total))
 
     def _on_index_changed(self, e: Any) -> None:
-        if e.kind in ("applied", "embedded"):
+        if e.kind in (LaneEventKind.APPLIED, LaneEventKind.EMBEDDED):
             self.c.list_notes()
             if self.tabs.currentIndex() == 1:
                 self.c.refresh_health()
-        if e.kind == "embedded":
+        if e.kind == LaneEventKind.EMBEDDED:
             self.progress.setValue(self.progress.maximum())
             self.eta.setText("")
 
@@ -396,8 +387,7 @@ class MainWindow(QMainWindow):
 
     def maximize_pane(self, name: str | None) -> None:
         """Show one inspector pane alone (full size), or all of them again."""
-        for pane_name, widget in self.panes.items():
-            widget.setVisible(name is None or pane_name == name)
+        self.inspector.show_only(name)
         self._tab(0)
 
     def _tab(self, index: int, refresh: bool = False) -> None:

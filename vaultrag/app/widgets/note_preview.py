@@ -5,18 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextEdit, QVBoxLayout, QWidget
 
-from vaultrag.core.model import Candidate
+from vaultrag.core.index.vault import NoteText
+from vaultrag.core.model import Candidate, QueryTrace
 
 
 class NotePreview(QWidget):
+    """Shows the note of the selected chunk. It never reads files itself: it asks (`note_requested`) and the
+    controller answers on the query lane with `show_note(NoteText)`, so a slow disk never freezes the window.
+
+    Signals:
+        note_requested: the Candidate whose note should be read.
+    """
+
+    note_requested = Signal(object)
+
     def __init__(self) -> None:
         super().__init__()
-        self.vault: Path | None = None
         self.note: str = ""
+        self._wanted: Candidate | None = None
+        self._file: NoteText | None = None
         self.title = QLabel(self.tr("Select a chunk to preview its note"))
         self.title.setObjectName("preview-title")
         self.open_editor = QPushButton(self.tr("Open in editor"))
@@ -35,30 +46,41 @@ class NotePreview(QWidget):
         self.open_obsidian.clicked.connect(self._open_obsidian)
         self._buttons(False)
 
-    def _buttons(self, on: bool) -> None:
-        self.open_editor.setEnabled(on)
-        obsidian = on and self.vault is not None and (self.vault / ".obsidian").is_dir()
-        self.open_obsidian.setVisible(obsidian)
+    # -- the pane protocol ------------------------------------------------------------------------
+    def set_trace(self, trace: QueryTrace) -> None:
+        pass  # the inspector selects the final top-1 after every trace; select_chunk does the work
 
-    def show_chunk(self, vault: Path, cand: Candidate) -> None:
-        """Load the note (read-only), highlight the chunk's characters and scroll to them."""
-        self.vault, self.note = vault, cand.note
-        path = vault / cand.note
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            self.title.setText(self.tr("{note}: cannot read it ({err})").format(note=cand.note, err=e))
+    def clear(self) -> None:
+        self.note, self._wanted, self._file = "", None, None
+        self.title.setText(self.tr("Select a chunk to preview its note"))
+        self.text.clear()
+        self._buttons(False)
+
+    def select_chunk(self, cand: Candidate) -> None:
+        self._wanted = cand
+        self.note_requested.emit(cand)
+
+    # -- the answer from the query lane -------------------------------------------------------------
+    def show_note(self, f: NoteText) -> None:
+        """Load the note's text (read-only), highlight the chunk's characters and scroll to them."""
+        cand = self._wanted
+        if cand is None or (f.note, f.char_start) != (cand.note, cand.char_start):
+            return  # an older request: the user has picked another chunk since
+        self.note, self._file = cand.note, f
+        if f.error:
+            self.title.setText(self.tr("{note}: cannot read it ({err})").format(note=cand.note, err=f.error))
             self.text.clear()
             self._buttons(False)
             return
+        text = f.text
         self.title.setText(f"{cand.note} — {self.tr('lines')} {cand.line_start + 1}–{cand.line_end}")
         self.text.setPlainText(text)
+        if cand.char_end > len(text):
+            self.title.setText(self.title.text() + self.tr(" (changed since indexing)"))
+        end = min(cand.char_end, len(text))
         fmt = QTextCharFormat()
         fmt.setBackground(QColor(255, 236, 153))
         cursor = QTextCursor(self.text.document())
-        end = min(cand.char_end, len(text))
-        if text[cand.char_start:end] != text[cand.char_start:cand.char_end] or cand.char_end > len(text):
-            self.title.setText(self.title.text() + self.tr(" (changed since indexing)"))
         cursor.setPosition(min(cand.char_start, len(text)))
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         sel = QTextEdit.ExtraSelection()
@@ -74,11 +96,16 @@ class NotePreview(QWidget):
         sels = self.text.extraSelections()
         return sels[0].cursor.selectedText().replace("\u2029", "\n") if sels else ""
 
+    def _buttons(self, on: bool) -> None:
+        self.open_editor.setEnabled(on)
+        self.open_obsidian.setVisible(on and self._file is not None and self._file.in_obsidian_vault)
+
     def _open_editor(self) -> None:
-        if self.vault is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.vault / self.note)))
+        if self._file is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self._file.path))
 
     def _open_obsidian(self) -> None:
-        if self.vault is not None:
-            url = f"obsidian://open?vault={quote(self.vault.name)}&file={quote(self.note.removesuffix('.md'))}"
+        if self._file is not None:
+            vault = Path(self._file.vault).name
+            url = f"obsidian://open?vault={quote(vault)}&file={quote(self.note.removesuffix('.md'))}"
             QDesktopServices.openUrl(QUrl(url))

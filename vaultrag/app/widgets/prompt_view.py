@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from vaultrag.core.model import QueryTrace
+from vaultrag.core.model import Candidate, QueryTrace
 
 
 class PromptView(QWidget):
@@ -32,3 +32,10 @@ class PromptView(QWidget):
                             .format(total=t["total"], i=t["instructions"], d=t["documents"], b=t["budget"],
                                     q=t["question"]))
         self.text.setPlainText(trace.prompt or self.tr("(refused: no prompt is assembled, nothing goes to a model)"))
+
+    def clear(self) -> None:
+        self.counts.setText("")
+        self.text.clear()
+
+    def select_chunk(self, cand: Candidate) -> None:
+        pass  # the prompt is the same whichever chunk is selected

@@ -6,8 +6,8 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from vaultrag.core.model import QueryTrace
-from vaultrag.core.search import BACKGROUND_WEIGHT
+from vaultrag.core.model import Candidate, QueryTrace
+from vaultrag.core.vocab import StageName
 
 
 class RerankChart(QWidget):
@@ -21,17 +21,20 @@ class RerankChart(QWidget):
         self.title = ""
 
     def set_trace(self, trace: QueryTrace) -> None:
-        reranked = trace.stages["reranked"].status == "ok"
-        final = trace.stages["reranked" if reranked else "fused"].candidates
         d = trace.decision
-        top = final[0].cosine if final else None
-        background = (top - d.confidence) / BACKGROUND_WEIGHT if top is not None and d.confidence is not None else 0
         used = {cid for doc in trace.context for cid in doc.chunk_ids}
-        self.bars = [(f"{c.rank}", (c.cosine or 0.0) - BACKGROUND_WEIGHT * background, c.chunk_id in used)
-                     for c in final]
+        self.bars = [(f"{c.rank}", d.confidence_of(c.cosine) or 0.0, c.chunk_id in used) for c in trace.final]
         self.threshold = d.threshold
+        reranked = trace.final_stage == StageName.RERANKED
         self.title = self.tr("reranked") if reranked else self.tr("fused (no reranker)")
         self.update()
+
+    def clear(self) -> None:
+        self.bars, self.threshold, self.title = [], None, ""
+        self.update()
+
+    def select_chunk(self, cand: Candidate) -> None:
+        pass  # the bars follow the final ranking; a selection elsewhere changes nothing here
 
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)

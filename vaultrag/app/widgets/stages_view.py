@@ -15,9 +15,10 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.core.model import Candidate, QueryTrace
+from vaultrag.core.vocab import StageName, StageStatus
 
 HIGHLIGHT = QColor(255, 214, 102)
-STAGES = ("bm25", "vector", "fused", "reranked")
+STAGES = tuple(StageName)
 
 
 class StagesView(QWidget):
@@ -56,14 +57,14 @@ class StagesView(QWidget):
 
     def set_trace(self, trace: QueryTrace) -> None:
         for name in STAGES:
-            stage = trace.stages[name]
+            stage = trace.stages[StageName(name)]
             table = self.tables[name]
             self._cands[name] = stage.candidates
             timing = f" ({stage.ms:.0f} ms)" if stage.ms else ""
             self.headers[name].setText(f"{name.upper()} — {stage.status}{timing}")
             self.headers[name].setToolTip(stage.note)
-            table.setVisible(stage.status != "skipped")
-            if stage.status == "skipped":
+            table.setVisible(stage.status != StageStatus.SKIPPED)
+            if stage.status == StageStatus.SKIPPED:
                 self.headers[name].setText(f"{name.upper()} — {self.tr('skipped')}: {stage.note}")
                 self.headers[name].setWordWrap(True)
             table.blockSignals(True)
@@ -79,14 +80,26 @@ class StagesView(QWidget):
             table.resizeColumnsToContents()
             table.blockSignals(False)
 
+    def clear(self) -> None:
+        for name, table in self.tables.items():
+            table.setRowCount(0)
+            self._cands[name] = []
+            self.headers[name].setText(name.upper())
+
+    def select_chunk(self, cand: Candidate) -> None:
+        self.highlight(cand.chunk_id)
+
     def highlight(self, chunk_id: int) -> list[str]:
         """Colour the rows of `chunk_id` in every column; returns the stages where it appears."""
         found = []
         for name, table in self.tables.items():
             for r in range(table.rowCount()):
-                hit = table.item(r, 0).data(Qt.ItemDataRole.UserRole) == chunk_id
+                first = table.item(r, 0)
+                hit = first is not None and first.data(Qt.ItemDataRole.UserRole) == chunk_id
                 for col in range(table.columnCount()):
-                    table.item(r, col).setBackground(QBrush(HIGHLIGHT) if hit else QBrush())
+                    item = table.item(r, col)
+                    if item is not None:
+                        item.setBackground(QBrush(HIGHLIGHT) if hit else QBrush())
                 if hit:
                     found.append(name)
         return found
@@ -95,6 +108,4 @@ class StagesView(QWidget):
         rows = self.tables[name].selectionModel().selectedRows()
         if not rows:
             return
-        cand = self._cands[name][rows[0].row()]
-        self.highlight(cand.chunk_id)
-        self.chunk_selected.emit(cand)
+        self.chunk_selected.emit(self._cands[name][rows[0].row()])

@@ -41,8 +41,8 @@ class WhyDialog(QDialog):
         self.heading.setPlaceholderText(self.tr("optional: one heading of the note"))
         self.run = QPushButton(self.tr("Diagnose"))
         self.rerun = QPushButton(self.tr("Re-run the question"))
-        self.result = QTextBrowser()
-        self.result.setObjectName("why-result")
+        self.result_view = QTextBrowser()
+        self.result_view.setObjectName("why-result")
         form = QFormLayout()
         form.addRow(self.tr("Question:"), self.question)
         form.addRow(self.tr("Expected note:"), self.picker)
@@ -53,7 +53,7 @@ class WhyDialog(QDialog):
         col = QVBoxLayout(self)
         col.addLayout(form)
         col.addLayout(buttons)
-        col.addWidget(self.result)
+        col.addWidget(self.result_view)
         self.resize(640, 420)
         self.run.clicked.connect(lambda: self.diagnose_requested.emit(self.picker.currentText().strip(),
                                                                       self.heading.text().strip()))
@@ -68,7 +68,7 @@ class WhyDialog(QDialog):
     def show_diagnosis(self, d: object) -> None:
         ev = "".join(f"<li><b>{escape(str(k))}</b>: {escape(str(v))}</li>"
                      for k, v in d.evidence.items())  # type: ignore[attr-defined]
-        self.result.setHtml(
+        self.result_view.setHtml(
             f"<h3>{escape(d.note)}: {escape(d.verdict)}</h3>"  # type: ignore[attr-defined]
             f"<p>{self.tr('layer')} {d.layer}, {self.tr('stage')} {escape(d.stage)}</p>"  # type: ignore[attr-defined]
             f"<p>{escape(d.message)}</p>"  # type: ignore[attr-defined]

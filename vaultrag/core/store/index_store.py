@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +16,9 @@ import numpy as np
 from vaultrag.core.model import Chunk
 from vaultrag.core.store import migrations
 from vaultrag.core.store.db import Connection, connect
-from vaultrag.errors import UserFacingError
+from vaultrag.core.store.reads import QueryReads
+from vaultrag.core.vocab import NoteStatus, Reason
+from vaultrag.errors import IndexOutdated
 
 
 @dataclass(frozen=True)
@@ -28,8 +30,9 @@ class NoteRow:
     mtime_ns: int
     size: int
     content_hash: str
-    status: str
+    status: NoteStatus
     reason: str
+    reason_code: Reason
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,21 @@ def vec_bytes(vector: np.ndarray) -> bytes:
     return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
 
 
-class IndexStore:
+@dataclass(frozen=True)
+class NoteSummary:
+    """One note with its chunk counts, for `status` and the health panel."""
+
+    path: str
+    status: NoteStatus
+    reason: str
+    reason_code: Reason
+    mtime_ns: int
+    size: int
+    chunks: int
+    truncated: int
+
+
+class IndexStore(QueryReads):
     """One vault's index file; all methods run on the caller's thread with this object's connection."""
 
     def __init__(self, db: Connection, path: Path | None = None) -> None:
@@ -61,7 +78,7 @@ class IndexStore:
             if readonly:
                 migrations.check_not_newer(db)
                 if migrations.pending(db):
-                    raise UserFacingError(f"The index {path} is missing or outdated: run `vaultrag index` first.")
+                    raise IndexOutdated(f"The index {path} is missing or outdated: run `vaultrag index` first.")
             else:
                 migrations.apply(db)
         except BaseException:
@@ -79,6 +96,23 @@ class IndexStore:
         self.db.execute("begin immediate")
         try:
             yield
+        except BaseException:
+            self.db.execute("rollback")
+            raise
+        self.db.execute("commit")
+
+    @contextmanager
+    def long_transaction(self) -> Iterator[Callable[[], None]]:
+        """A write transaction the caller commits part-way with the `checkpoint()` it yields (so a long run
+        makes its work visible, and killable, once a second); rolled back to the last checkpoint on error."""
+        self.db.execute("begin immediate")
+
+        def checkpoint() -> None:
+            self.db.execute("commit")
+            self.db.execute("begin immediate")
+
+        try:
+            yield checkpoint
         except BaseException:
             self.db.execute("rollback")
             raise
@@ -107,13 +141,24 @@ class IndexStore:
             (key, value),
         )
 
-    def all_meta(self) -> dict[str, str]:
-        return dict(self.db.execute("select key, value from index_meta order by key").fetchall())
-
     # -- notes ----------------------------------------------------------------------------------
     def note_rows(self) -> dict[str, NoteRow]:
-        rows = self.db.execute("select id, path, mtime_ns, size, content_hash, status, reason from notes")
-        return {r[1]: NoteRow(*r) for r in rows}
+        rows = self.db.execute("select id, path, mtime_ns, size, content_hash, status, reason, reason_code from notes")
+        return {r[1]: NoteRow(id=r[0], path=r[1], mtime_ns=r[2], size=r[3], content_hash=r[4],
+                              status=NoteStatus(r[5]), reason=r[6], reason_code=Reason(r[7])) for r in rows}
+
+    def has_note(self, note_id: int, path: str) -> bool:
+        """Whether note `note_id` is still at `path` (a move may have claimed it)."""
+        return self.db.execute("select 1 from notes where id = ? and path = ?", (note_id, path)).fetchone() is not None
+
+    def note_summaries(self) -> list[NoteSummary]:
+        """Every note row with its chunk and truncated-chunk counts, by path."""
+        rows = self.db.execute(
+            """select n.path, n.status, n.reason, n.reason_code, n.mtime_ns, n.size, count(c.id),
+                      coalesce(sum(c.truncated), 0)
+               from notes n left join chunks c on c.note_id = n.id group by n.id order by n.path"""
+        ).fetchall()
+        return [NoteSummary(r[0], NoteStatus(r[1]), r[2], Reason(r[3]), *r[4:]) for r in rows]
 
     def upsert_note(
         self,
@@ -122,8 +167,9 @@ class IndexStore:
         mtime_ns: int,
         size: int,
         content_hash: str,
-        status: str,
+        status: NoteStatus,
         reason: str = "",
+        reason_code: Reason = Reason.NONE,
         title: str = "",
         aliases: Sequence[str] = (),
         tags: Sequence[str] = (),
@@ -136,16 +182,16 @@ class IndexStore:
         fm = json.dumps(frontmatter or {}, ensure_ascii=False, default=str)
         self.db.execute(
             """insert into notes(path, folder, mtime_ns, size, content_hash, title, aliases, tags, links,
-                                 frontmatter, status, reason, indexed_at)
-               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 frontmatter, status, reason, reason_code, indexed_at)
+               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                on conflict(path) do update set folder=excluded.folder, mtime_ns=excluded.mtime_ns,
                  size=excluded.size, content_hash=excluded.content_hash, title=excluded.title,
                  aliases=excluded.aliases, tags=excluded.tags, links=excluded.links,
                  frontmatter=excluded.frontmatter, status=excluded.status, reason=excluded.reason,
-                 indexed_at=excluded.indexed_at""",
+                 reason_code=excluded.reason_code, indexed_at=excluded.indexed_at""",
             (path, folder, mtime_ns, size, content_hash, title, json.dumps(list(aliases), ensure_ascii=False),
              json.dumps(list(tags), ensure_ascii=False), json.dumps(list(links), ensure_ascii=False), fm,
-             status, reason, indexed_at),
+             str(status), reason, str(reason_code), indexed_at),
         )
         note_id = int(self.db.execute("select id from notes where path = ?", (path,)).fetchone()[0])
         self.db.execute("delete from note_tags where note_id = ?", (note_id,))
@@ -167,6 +213,10 @@ class IndexStore:
                 "update chunks_vec set folder = ? where chunk_id in (select id from chunks where note_id = ?)",
                 (folder, note_id),
             )
+
+    def delete_note_chunks(self, path: str) -> None:
+        """Remove the chunks of the note at `path` (FTS rows and vectors follow by trigger)."""
+        self.db.execute("delete from chunks where note_id in (select id from notes where path = ?)", (path,))
 
     def delete_note(self, note_id: int) -> None:
         """Remove a note with its chunks, FTS rows (trigger) and vectors (trigger)."""
@@ -206,11 +256,12 @@ class IndexStore:
     def pending_chunks(self, limit: int) -> list[tuple[int, str, str, int, str]]:
         """Chunks without a vector: (id, search text, content hash, note id, folder), newest first, so a note
         saved during a long first indexing becomes vector-searchable without waiting for the backlog."""
-        return self.db.execute(
+        rows = self.db.execute(
             """select c.id, c.prefix || char(10) || c.lead || c.body, c.content_hash, c.note_id, n.folder
                from chunks c join notes n on n.id = c.note_id where c.embedded = 0 order by c.id desc limit ?""",
             (limit,),
         ).fetchall()
+        return [(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
 
     def count_pending(self) -> int:
         return int(self.db.execute("select count(*) from chunks where embedded = 0").fetchone()[0])
@@ -305,6 +356,10 @@ class IndexStore:
         return True
 
     # -- health ---------------------------------------------------------------------------------
+    def schema_version(self) -> str:
+        """The last migration applied to this index."""
+        return (migrations.applied(self.db) or ["none"])[-1]
+
     def counts(self) -> dict[str, int]:
         q = self.db.execute
         by_status = dict(q("select status, count(*) from notes group by status").fetchall())

@@ -90,9 +90,17 @@ def _vector_stats(db: Connection) -> None:
                                             computed_at real not null)""")
 
 
+def _reason_codes(db: Connection) -> None:
+    # why a note was excluded or failed, as a code the diagnosis maps to advice (the text stays for people);
+    # rows written before this migration get their code on the next run: they are marked changed
+    db.execute("alter table notes add column reason_code text not null default ''")
+    db.execute("update notes set mtime_ns = 0 where status != 'indexed' or reason != ''")
+
+
 MIGRATIONS: list[Migration] = [
     ("0001_initial", _initial),
     ("0002_vector_stats", _vector_stats),
+    ("0003_reason_codes", _reason_codes),
 ]
 
 

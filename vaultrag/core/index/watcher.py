@@ -13,7 +13,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from vaultrag.core.vault import IGNORE_FILE
+from vaultrag.core.index.vault import IGNORE_FILE
 
 log = logging.getLogger(__name__)
 SLEEP_JUMP_S = 30.0  # wall clock moved this much more than the monotonic clock: the machine slept

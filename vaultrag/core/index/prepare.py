@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Generator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from vaultrag.core import tokens
-from vaultrag.core import vault as vaultmod
-from vaultrag.core.chunking import Chunker
-from vaultrag.core.markdown import parse
+from vaultrag.core.index import vault as vaultmod
+from vaultrag.core.index.chunking import Chunker
+from vaultrag.core.index.markdown import parse
 from vaultrag.core.model import Chunk, NoteFile
+from vaultrag.core.vocab import NoteStatus, Reason
 
 PARALLEL_MIN_NOTES = 200  # below this, starting worker processes costs more than it saves
 
@@ -24,8 +25,9 @@ class Prepared:
     """A note ready to be written: failed (reason), excluded (rule) or indexed (fields + chunks)."""
 
     file: NoteFile
-    status: str  # indexed | excluded | failed
+    status: NoteStatus | None  # None: unchanged bytes, nothing to write
     reason: str = ""
+    code: Reason = Reason.NONE
     digest: str = ""
     fields: dict[str, Any] = field(default_factory=dict)
     chunks: list[Chunk] = field(default_factory=list)
@@ -43,19 +45,24 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
     try:
         data, text = vaultmod.read_note(f.abspath, opts.max_note_bytes)
     except vaultmod.ReadError as e:
-        return Prepared(f, "failed", str(e))
+        return Prepared(f, NoteStatus.FAILED, str(e), e.code)
     digest = hashlib.sha256(data).hexdigest()
     if digest == skip_digest:
-        return Prepared(f, "unchanged", digest=digest)
+        return Prepared(f, None, digest=digest)
     parsed = parse(text, Path(f.path).stem)
     fields = {"title": parsed.title, "aliases": parsed.aliases, "tags": parsed.tags, "links": parsed.wikilinks,
               "frontmatter": parsed.frontmatter}
     rule = vaultmod.exclusion_rule(parsed, opts.private_tag)
     if rule:
-        return Prepared(f, "excluded", rule, digest, fields)
+        return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0], digest, fields)
     chunks = Chunker(opts.chunk_tokens).chunk(text, parsed)
-    reason = parsed.frontmatter_error or ("empty note (no text to index)" if not chunks else "")
-    return Prepared(f, "indexed", reason, digest, fields, chunks)
+    if parsed.frontmatter_error:
+        code, reason = Reason.BAD_FRONTMATTER, parsed.frontmatter_error
+    elif not chunks:
+        code, reason = Reason.EMPTY, "empty note (no text to index)"
+    else:
+        code, reason = Reason.NONE, ""
+    return Prepared(f, NoteStatus.INDEXED, reason, code, digest, fields, chunks)
 
 
 def _init_worker(tiktoken_cache: str | None) -> None:
@@ -69,7 +76,7 @@ def _prepare_star(args: tuple[NoteFile, PrepareOptions, str]) -> Prepared:
 
 def prepare_all(
     jobs: list[tuple[NoteFile, str]], opts: PrepareOptions, workers: int | None = None
-) -> Iterator[Prepared]:
+) -> Generator[Prepared, None, None]:
     """Prepared notes in the order of `jobs` ((file, digest to skip)); uses worker processes for big batches.
 
     The caller's thread stays free to write the previous results to the database meanwhile.

@@ -1,12 +1,16 @@
-"""The extractive answer: the top document with the sentence that best answers the question marked."""
+"""The answer stage: the extractive answer (the top document, its best sentence marked), or the refusal."""
 
 from __future__ import annotations
 
 import math
 import re
+import time
 
 from vaultrag.core.model import Answer, ContextDoc
-from vaultrag.core.retrieve import STOPWORDS, WORD, fold
+from vaultrag.core.query.stages.prompt import REFUSAL
+from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.terms import STOPWORDS, WORD, fold
+from vaultrag.core.vocab import AnswerKind
 
 SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
 
@@ -33,8 +37,19 @@ def extractive(question: str, docs: list[ContextDoc]) -> Answer:
     sentence, at = best_sentence(question, top.text)
     line = top.line_start + top.text.count("\n", 0, at) + 1 if sentence else top.line_start + 1
     marked = top.text.replace(sentence, f"**{sentence}**", 1) if sentence else top.text
-    return Answer("extractive", marked, sentence, top.source, top.note, line)
+    return Answer(AnswerKind.EXTRACTIVE, marked, sentence, top.source, top.note, line)
 
 
 def refusal(sentence: str) -> Answer:
-    return Answer("refusal", sentence)
+    return Answer(AnswerKind.REFUSAL, sentence)
+
+
+class AnswerStage:
+    """Without a language model, the answer is extracted from the best document; refused: the fixed sentence."""
+
+    name = "answer"
+
+    def run(self, q: QueryState) -> None:
+        t = time.perf_counter()
+        q.answer = extractive(q.question, q.context) if q.context else refusal(REFUSAL[q.language])
+        q.timed("answer", t)

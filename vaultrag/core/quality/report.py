@@ -7,7 +7,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from vaultrag.core.evaluate import KS, STAGES, EvalResult
+from vaultrag.core.quality.evaluate import STAGES, EvalResult
+from vaultrag.core.quality.metrics import KS, RANK_METRICS
 
 
 def markdown(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
@@ -18,13 +19,7 @@ def markdown(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
              ", ".join(f"{k}={v}" for k, v in ev.settings.items()), ""]
     if ev.skipped_lines:
         lines += ["Lines not evaluated:", *[f"- {s}" for s in ev.skipped_lines], ""]
-    lines += ["## Retrieval per stage (answerable questions)", "",
-              "| stage | " + " | ".join(f"hit@{k}" for k in KS) + " | MRR@20 | recall@N |",
-              "|---|" + "---|" * (len(KS) + 2)]
-    for name in STAGES:
-        row = ev.stages[name]
-        lines.append(f"| {name} | " + " | ".join(f"{row[f'hit@{k}']:.3f}" for k in KS)
-                     + f" | {row['mrr@20']:.3f} | {row['recall@N']:.3f} |")
+    lines += ["## Retrieval per stage (answerable questions)", "", *stage_table(ev)]
     lines += ["", "## Sign test on hit@1 (wins / losses of the later stage)", "",
               "| comparison | wins | losses | p |", "|---|---|---|---|"]
     for name, s in ev.sign_tests.items():
@@ -44,20 +39,34 @@ def markdown(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
             lines.append(f"| {t['threshold']:.3f} | {t['answerable_kept_correct']:.3f} | "
                          f"{t['answerable_kept_wrong']:.3f} | {t['unanswerable_passed']:.3f} |")
     if calibration:
-        lines += ["", "## Calibration", ""]
-        if not calibration.get("available"):
-            lines.append(f"Not available: {calibration['reason']}.")
-        else:
-            lines += [f"Threshold {calibration['threshold']:.4f}, picked on the tune half to pass at most "
-                      f"{calibration['max_pass']:.0%} of unanswerable questions (seed {calibration['seed']}).", "",
-                      "| half | answerable | unanswerable | kept, correct top-1 | top-1 without threshold | "
-                      "kept, wrong top-1 | unanswerable passed |", "|---|---|---|---|---|---|---|"]
-            for half in ("tune", "validate"):
-                h = calibration[half]
-                lines.append(f"| {half} | {h['n_answerable']} | {h['n_unanswerable']} | "
-                             f"{h['answerable_kept_correct']:.3f} | {h['top1_without_threshold']:.3f} | "
-                             f"{h['answerable_kept_wrong']:.3f} | {h['unanswerable_passed']:.3f} |")
+        lines += ["", *calibration_lines(calibration)]
     return "\n".join(lines) + "\n"
+
+
+def stage_table(ev: EvalResult) -> list[str]:
+    """The per-stage Markdown table: one row per stage, one column per registered metric."""
+    lines = ["| stage | " + " | ".join(m.header for m in RANK_METRICS) + " |", "|---|" + "---|" * len(RANK_METRICS)]
+    for name in STAGES:
+        row = ev.stages[name]
+        lines.append(f"| {name} | " + " | ".join(f"{row[m.name]:.3f}" for m in RANK_METRICS) + " |")
+    return lines
+
+
+def calibration_lines(calibration: dict[str, Any]) -> list[str]:
+    """The calibration section: the threshold picked on the tune half, and both halves' trade-offs."""
+    lines = ["## Calibration", ""]
+    if not calibration.get("available"):
+        return [*lines, f"Not available: {calibration['reason']}."]
+    lines += [f"Threshold {calibration['threshold']:.4f}, picked on the tune half to pass at most "
+              f"{calibration['max_pass']:.0%} of unanswerable questions (seed {calibration['seed']}).", "",
+              "| half | answerable | unanswerable | kept, correct top-1 | top-1 without threshold | "
+              "kept, wrong top-1 | unanswerable passed |", "|---|---|---|---|---|---|---|"]
+    for half in ("tune", "validate"):
+        h = calibration[half]
+        lines.append(f"| {half} | {h['n_answerable']} | {h['n_unanswerable']} | "
+                     f"{h['answerable_kept_correct']:.3f} | {h['top1_without_threshold']:.3f} | "
+                     f"{h['answerable_kept_wrong']:.3f} | {h['unanswerable_passed']:.3f} |")
+    return lines
 
 
 def to_json(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:

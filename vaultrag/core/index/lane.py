@@ -10,11 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from vaultrag.core.embed import Embedder
-from vaultrag.core.indexer import CancelToken, Indexer, IndexOptions
+from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions
+from vaultrag.core.index.watcher import ChangeBatch
 from vaultrag.core.model import IndexReport, Progress
 from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.watcher import ChangeBatch
+from vaultrag.core.vocab import LaneEventKind as Kind
+from vaultrag.core.vocab import Phase
 from vaultrag.core.workspace import Workspace
 from vaultrag.errors import UserFacingError
 
@@ -26,7 +28,7 @@ BACKOFF_S = (1, 2, 5, 10, 30, 60)
 class LaneEvent:
     """What the lane reports to its listener (CLI printer, GUI signal bridge, tests)."""
 
-    kind: str  # progress | applied | embedded | error | recovered | stopped
+    kind: Kind
     paths: list[str] = field(default_factory=list)
     report: IndexReport | None = None
     progress: Progress | None = None
@@ -111,14 +113,14 @@ class IndexLane:
                 store, inode = self._ensure_store(store, inode)
                 self._apply(store, job)
                 if failures:
-                    self.listener(LaneEvent("recovered", message="the index is writable again"))
+                    self.listener(LaneEvent(Kind.RECOVERED, message="the index is writable again"))
                 failures = 0
             except (DbError, OSError, UserFacingError) as e:
                 # e.g. the disk went read-only or full: keep the work, say so once per streak, retry later
                 delay = BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
                 failures += 1
                 if failures == 1:
-                    self.listener(LaneEvent("error", sorted(job.paths), message=f"cannot update the index: {e}; "
+                    self.listener(LaneEvent(Kind.ERROR, sorted(job.paths), message=f"cannot update the index: {e}; "
                                             f"retrying (every {delay}s at first)"))
                 log.warning("index lane: %s (retry in %ss)", e, delay)
                 if store is not None:
@@ -130,7 +132,7 @@ class IndexLane:
         if store is not None:
             store.close()
         self.idle.set()
-        self.listener(LaneEvent("stopped"))
+        self.listener(LaneEvent(Kind.STOPPED))
 
     def _ensure_store(self, store: IndexStore | None,
                       inode: tuple[int, int] | None) -> tuple[IndexStore, tuple[int, int]]:
@@ -141,14 +143,14 @@ class IndexLane:
             current: tuple[int, int] | None = (st.st_dev, st.st_ino)
         except FileNotFoundError:
             current = None
-        if store is not None and current == inode:
+        if store is not None and current == inode and inode is not None:
             return store, inode
         if store is not None:
             store.close()
-            self.listener(LaneEvent("error", message="the index file disappeared or was replaced: rebuilding it"))
+            self.listener(LaneEvent(Kind.ERROR, message="the index file disappeared or was replaced: rebuilding it"))
         store, note = self.ws.open_store()
         if note:
-            self.listener(LaneEvent("error", message=note))
+            self.listener(LaneEvent(Kind.ERROR, message=note))
         st = os.stat(path)
         return store, (st.st_dev, st.st_ino)
 
@@ -165,16 +167,16 @@ class IndexLane:
             except StopIteration as stop:
                 report: IndexReport = stop.value
                 break
-            if p.phase == "embed" and text_latency is None:
+            if p.phase == Phase.EMBED and text_latency is None:
                 text_latency = time.monotonic() - first
-                self.listener(LaneEvent("applied", sorted(job.paths), progress=p, text_latency_s=text_latency))
-            self.listener(LaneEvent("progress", progress=p))
+                self.listener(LaneEvent(Kind.APPLIED, sorted(job.paths), progress=p, text_latency_s=text_latency))
+            self.listener(LaneEvent(Kind.PROGRESS, progress=p))
         self.runs += 1
         if text_latency is None:  # no embedder: the text phase was the whole run
             text_latency = time.monotonic() - first
-            self.listener(LaneEvent("applied", sorted(job.paths), report=report, text_latency_s=text_latency))
+            self.listener(LaneEvent(Kind.APPLIED, sorted(job.paths), report=report, text_latency_s=text_latency))
         if report.chunks_pending == 0 and self.embedder is not None:
             oldest = min(self._awaiting_vectors)
             self._awaiting_vectors.clear()
-            self.listener(LaneEvent("embedded", sorted(job.paths), report=report,
+            self.listener(LaneEvent(Kind.EMBEDDED, sorted(job.paths), report=report,
                                     text_latency_s=text_latency, vector_latency_s=time.monotonic() - oldest))

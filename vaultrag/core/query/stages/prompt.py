@@ -1,12 +1,13 @@
-"""Prompt assembly: rules, numbered <document>s within the token budget, the question last; PT or EN."""
+"""The prompt stage: rules, the numbered <document>s of the context, the question last; PT or EN."""
 
 from __future__ import annotations
 
-import re
+import time
 from xml.sax.saxutils import escape
 
 from vaultrag.core import tokens
 from vaultrag.core.model import ContextDoc
+from vaultrag.core.query.state import QueryState
 
 REFUSAL = {"pt": "Não encontrei isso nas notas.", "en": "I couldn't find this in the notes."}
 
@@ -28,18 +29,6 @@ Regras:
 }
 QUESTION_LABEL = {"en": "Question", "pt": "Pergunta"}
 
-_PT = frozenset(["o", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "que", "não", "é", "em", "no", "na", "qual", "quais", "quando", "como", "onde", "para", "por", "com", "são", "está", "pelo", "pela", "meu", "minha", "seu", "sua", "isso", "esse", "essa", "este", "esta", "foi", "há", "mais", "também"])
-_EN = frozenset(["the", "of", "what", "which", "when", "how", "where", "is", "are", "do", "does", "did", "to", "in", "and", "an", "who", "why", "was", "were", "my", "your", "it", "this", "that", "for", "with", "from"])
-
-
-def detect_language(text: str) -> str:
-    """'pt' when the question reads as Portuguese, else 'en' (stop-word and diacritic votes)."""
-    words = re.findall(r"\w+", text.lower())
-    pt = sum(w in _PT for w in words) + 2 * len(re.findall(r"[ãõçâêôàáéíóú]", text.lower()))
-    en = sum(w in _EN for w in words)
-    return "pt" if pt > en else "en"
-
-
 def render_document(doc: ContextDoc) -> str:
     return (
         f'<document index="{doc.index}">\n<source>{escape(doc.source)}</source>\n'
@@ -60,3 +49,19 @@ def assemble(question: str, docs: list[ContextDoc], language: str) -> tuple[str,
         "total": tokens.count(prompt),
     }
     return prompt, counts
+
+
+class PromptStage:
+    """Assembles the exact prompt a model would get, with its token counts against the budget."""
+
+    name = "prompt"
+
+    def run(self, q: QueryState) -> None:
+        t = time.perf_counter()
+        if q.context:
+            q.prompt, counts = assemble(q.question, q.context, q.language)
+        else:
+            q.prompt, counts = "", {"instructions": 0, "documents": 0, "question": 0, "total": 0}
+        counts["budget"] = q.settings.context_tokens
+        q.prompt_tokens = counts
+        q.timed("prompt", t)

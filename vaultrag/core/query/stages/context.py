@@ -1,29 +1,16 @@
-"""Context selection: the best k chunks within a token budget, overlaps merged, best first."""
+"""The context stage: the best k chunks within a token budget, overlaps merged, best first."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from vaultrag.core import tokens
-from vaultrag.core.model import Candidate, ContextDoc
-from vaultrag.core.prompt import render_document
-
-
-@dataclass
-class ChunkInfo:
-    """The stored text and position of a chunk, as the context and the trace need it."""
-
-    id: int
-    note: str
-    heading_path: list[str]
-    prefix: str
-    lead: str
-    body: str
-    char_start: int
-    char_end: int
-    line_start: int
-    line_end: int
+from vaultrag.core.model import Candidate, ContextDoc, StoredChunk
+from vaultrag.core.query.stages.prompt import render_document
+from vaultrag.core.query.state import QueryState
+from vaultrag.core.vocab import ContextStatus
 
 
 def source_label(note: str, heading_path: list[str]) -> str:
@@ -44,7 +31,7 @@ class _Doc:
     line_end: int
     chunk_ids: list[int] = field(default_factory=list)
 
-    def merged(self, c: ChunkInfo) -> _Doc | None:
+    def merged(self, c: StoredChunk) -> _Doc | None:
         """This document extended by an overlapping chunk of the same note, or None if they don't overlap."""
         if c.note != self.note or c.char_start >= self.end or c.char_end <= self.start:
             return None
@@ -56,43 +43,43 @@ class _Doc:
         return _Doc(self.note, c.heading_path, c.lead, text, c.char_start, max(self.end, c.char_end),
                     c.line_start, max(self.line_end, c.line_end), [c.id, *self.chunk_ids])
 
-    def appended(self, c: ChunkInfo) -> _Doc:
+    def appended(self, c: StoredChunk) -> _Doc:
         """This document followed by a later, non-overlapping chunk of its section (parent-section mode)."""
         return _Doc(self.note, self.heading_path, self.lead, f"{self.text}\n\n{c.body}", self.start, c.char_end,
                     self.line_start, c.line_end, [*self.chunk_ids, c.id])
 
     def as_context(self, index: int) -> ContextDoc:
-        doc = ContextDoc(index, self.chunk_ids, self.note, self.heading_path,
-                         source_label(self.note, self.heading_path), self.lead + self.text, 0, self.start,
-                         self.end, self.line_start, self.line_end)
-        doc.tokens = tokens.count(render_document(doc))
+        doc = ContextDoc(note=self.note, heading_path=self.heading_path, char_start=self.start, char_end=self.end,
+                         line_start=self.line_start, line_end=self.line_end, index=index, chunk_ids=self.chunk_ids,
+                         source=source_label(self.note, self.heading_path), text=self.lead + self.text, tokens=0)
+        doc.tokens = tokens.count(render_document(doc))  # the document as the prompt renders it
         return doc
 
 
 def select(
     ranked: list[Candidate],
-    info: dict[int, ChunkInfo],
+    info: dict[int, StoredChunk],
     k: int,
     budget: int,
-    section_of: Any = None,
-) -> tuple[list[ContextDoc], dict[int, str]]:
+    section_of: Callable[[StoredChunk], list[StoredChunk]] | None = None,
+) -> tuple[list[ContextDoc], dict[int, ContextStatus]]:
     """Walk `ranked` best first; keep up to k documents whose rendered size fits `budget` tokens.
 
-    `section_of(chunk_info)` (optional) returns the chunks of its whole parent section, to deliver instead.
+    `section_of(chunk)` (optional) returns the chunks of its whole parent section, to deliver instead.
     Returns the numbered documents and, per candidate chunk id, what happened to it.
     """
     docs: list[_Doc] = []
-    status: dict[int, str] = {}
+    status: dict[int, ContextStatus] = {}
     used = 0
     for cand in ranked:
         c = info[cand.chunk_id]
         parts = section_of(c) if section_of else [c]
         if any(p.id in {i for d in docs for i in d.chunk_ids} for p in parts):
-            status[c.id] = "duplicate"
+            status[c.id] = ContextStatus.DUPLICATE
             continue
         target = next((i for i, d in enumerate(docs) if d.merged(parts[0]) is not None), None)
         if target is None and len(docs) >= k:
-            status[c.id] = "beyond k"
+            status[c.id] = ContextStatus.BEYOND_K
             continue
         base = docs[target] if target is not None else _Doc(parts[0].note, parts[0].heading_path, parts[0].lead,
                                                              parts[0].body, parts[0].char_start, parts[0].char_end,
@@ -104,13 +91,37 @@ def select(
         old = docs[target].as_context(0).tokens if target is not None else 0
         new = candidate.as_context(0).tokens
         if used - old + new > budget:
-            status[c.id] = "cut by budget"
+            status[c.id] = ContextStatus.CUT_BY_BUDGET
             continue
         used += new - old
         if target is not None:
             docs[target] = candidate
-            status[c.id] = f"merged into [{target + 1}]"
+            status[c.id] = ContextStatus.MERGED
         else:
             docs.append(candidate)
-            status[c.id] = "included"
+            status[c.id] = ContextStatus.INCLUDED
     return [d.as_context(i + 1) for i, d in enumerate(docs)], status
+
+
+class ContextStage:
+    """Builds the numbered documents from the final ranking (nothing when the question was refused)."""
+
+    name = "context"
+
+    def run(self, q: QueryState) -> None:
+        t = time.perf_counter()
+        ranked = q.final
+        assert q.decision is not None
+        if q.decision.answered and ranked:
+            section_of = (lambda c: _section(q, c)) if q.settings.parent_section else None
+            q.context, q.context_status = select(ranked, q.chunks, q.k, q.settings.context_tokens, section_of)
+        else:
+            q.context, q.context_status = [], {c.chunk_id: ContextStatus.REFUSED for c in ranked}
+        q.timed("context", t)
+
+
+def _section(q: QueryState, c: StoredChunk) -> list[StoredChunk]:
+    """Every chunk of `c`'s heading section, in order (parent-section mode)."""
+    ids = q.store.section_chunk_ids(c.note, c.heading_path)
+    found = q.store.stored_chunks(ids)
+    return [found[i] for i in ids if i in found] or [c]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,3 +92,14 @@ def load(path: str | Path) -> tuple[list[GoldenItem], list[str]]:
             unanswerable_kind=rec.get("unanswerable_kind"),
         ))
     return items, errors
+
+
+def sample(items: list[GoldenItem], limit: int | None, seed: int) -> list[GoldenItem]:
+    """A seeded sample of `limit` items that keeps the answerable/unanswerable mix (all items when smaller)."""
+    if not limit or limit >= len(items):
+        return items
+    rng = random.Random(seed)
+    ans = [i for i in items if i.answerable]
+    una = [i for i in items if not i.answerable]
+    n_una = round(limit * len(una) / len(items))
+    return sorted(rng.sample(ans, limit - n_una) + rng.sample(una, n_una), key=lambda i: i.line)

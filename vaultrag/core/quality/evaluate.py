@@ -8,15 +8,20 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from vaultrag.core import metrics
-from vaultrag.core.golden import GoldenItem
 from vaultrag.core.model import Progress, QueryTrace
-from vaultrag.core.search import Searcher
+from vaultrag.core.quality import golden, metrics
+from vaultrag.core.quality.golden import GoldenItem
+from vaultrag.core.query.search import Searcher
+from vaultrag.core.query.stages.decide import threshold_key
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.vocab import ContextStatus, Phase, StageName
 
-STAGES = ("bm25", "vector", "fused", "reranked", "context")
-KS = (1, 3, 5, 20)
+CONTEXT = "context"
+# the rows of every evaluation: the ranked lists, then the documents of the prompt
+STAGES: tuple[str, ...] = (StageName.BM25, StageName.VECTOR, StageName.FUSED, StageName.RERANKED, CONTEXT)
 SPLIT_SEED = 13
 
 
@@ -52,31 +57,50 @@ class EvalResult:
     results: list[QuestionResult] = field(default_factory=list)
 
 
+@dataclass
+class GoldenRun:
+    """The questions of a golden file, asked: per-question results, the lines left out, the time taken."""
+
+    results: list[QuestionResult]
+    skipped_lines: list[str]
+    seconds: float
+
+
+def load_for(store: IndexStore, path: str | Path, limit: int | None = None) -> tuple[list[GoldenItem], list[str]]:
+    """The usable items of a golden file for this index (lines naming notes it doesn't hold are reported, not
+    asked), as a seeded sample stratified by answerability when `limit` is smaller than the set."""
+    items, errors = golden.load(path)
+    known = set(store.indexed_paths())
+    usable = []
+    for item in items:
+        if item.answerable and item.gold_note not in known:
+            errors.append(f"line {item.line}: note {item.gold_note!r} is not indexed in this vault")
+        else:
+            usable.append(item)
+    return golden.sample(usable, limit, SPLIT_SEED), errors
+
+
 def stage_lists(trace: QueryTrace) -> dict[str, list[tuple[str, int, int, list[int]]]]:
-    """Per stage, the ranked (note, char_start, char_end, chunk ids) list the metrics read."""
+    """Per evaluated stage, the ranked (note, char_start, char_end, chunk ids) list the metrics read; a
+    reranked stage that did not run counts as the final (fused) list."""
     out = {}
-    for name in ("bm25", "vector", "fused", "reranked"):
-        stage = trace.stages[name]
-        if name == "reranked" and stage.status == "skipped":
-            stage = trace.stages["fused"]
-        out[name] = [(c.note, c.char_start, c.char_end, [c.chunk_id]) for c in stage.candidates]
-    out["context"] = [(d.note, d.char_start, d.char_end, d.chunk_ids) for d in trace.context]
+    for name in STAGES[:-1]:
+        stage = trace.stages[StageName(name)]
+        cands = trace.final if name == StageName.RERANKED and not stage.candidates else stage.candidates
+        out[name] = [(c.note, c.char_start, c.char_end, [c.chunk_id]) for c in cands]
+    out[CONTEXT] = [(d.note, d.char_start, d.char_end, d.chunk_ids) for d in trace.context]
     return out
 
 
 def confidence_signals(trace: QueryTrace) -> dict[str, float]:
     """Candidate confidence measures besides the top-1 cosine (compared in docs/quality.md)."""
-    from vaultrag.core.search import BACKGROUND_WEIGHT
-
-    final = trace.stages["reranked"] if trace.stages["reranked"].status == "ok" else trace.stages["fused"]
+    d = trace.decision
     out: dict[str, float] = {}
-    top = final.candidates[0].cosine if final.candidates else None
-    if trace.decision.confidence is not None and top is not None:
-        background = (top - trace.decision.confidence) / BACKGROUND_WEIGHT
-        out = {"cos_top1": top, "background": background}
+    if d.confidence is not None and d.top_cosine is not None and d.background is not None:
+        out = {"cos_top1": d.top_cosine, "background": d.background}
         for w in (0.25, 0.5, 0.75, 1.0):
-            out[f"cos_top1 - {w} background"] = top - w * background
-    bm25 = trace.stages["bm25"].candidates
+            out[f"cos_top1 - {w} background"] = d.top_cosine - w * d.background
+    bm25 = trace.stages[StageName.BM25].candidates
     if bm25:
         out["bm25_top1"] = bm25[0].score
     return out
@@ -84,16 +108,15 @@ def confidence_signals(trace: QueryTrace) -> dict[str, float]:
 
 def classify_failure(trace: QueryTrace, hit_ids: set[int], k: int) -> str:
     """Which stage dropped the gold for an answerable question (the diagnosis layers, from the trace)."""
-    in_bm25 = any(c.chunk_id in hit_ids for c in trace.stages["bm25"].candidates)
-    in_vec = any(c.chunk_id in hit_ids for c in trace.stages["vector"].candidates)
+    in_bm25 = any(c.chunk_id in hit_ids for c in trace.stages[StageName.BM25].candidates)
+    in_vec = any(c.chunk_id in hit_ids for c in trace.stages[StageName.VECTOR].candidates)
     if not (in_bm25 or in_vec):
         return "not in candidates"
-    final = trace.stages["reranked"] if trace.stages["reranked"].status == "ok" else trace.stages["fused"]
-    ranks = [c.rank for c in final.candidates if c.chunk_id in hit_ids]
+    ranks = [c.rank for c in trace.final if c.chunk_id in hit_ids]
     if not ranks:
         return "fused out"
-    statuses = {trace.context_status.get(c.chunk_id, "") for c in final.candidates if c.chunk_id in hit_ids}
-    if "cut by budget" in statuses:
+    statuses = {trace.context_status.get(c.chunk_id) for c in trace.final if c.chunk_id in hit_ids}
+    if ContextStatus.CUT_BY_BUDGET in statuses:
         return "cut by budget"
     if min(ranks) > k:
         return "reranked below k"
@@ -110,47 +133,51 @@ def run(searcher: Searcher, items: list[GoldenItem], on_progress: Callable[[Prog
         trace = searcher.ask(item.question, threshold=float("-inf"))
         lists = stage_lists(trace)
         ids = list({cid for lst in lists.values() for *_, cids in lst for cid in cids})
-        info = searcher.chunk_info(ids)
+        info = searcher.store.stored_chunks(ids)
         hit_ids = {cid for cid in ids if item.is_hit(info[cid].note, info[cid].char_start, info[cid].char_end,
-                                                      info[cid].lead + info[cid].body)}
+                                                      info[cid].text)}
         ranks = {name: metrics.first_hit([any(c in hit_ids for c in cids) for *_, cids in lst])
                  for name, lst in lists.items()}
-        final = lists["reranked"]
+        final = lists[StageName.RERANKED]
         top1 = bool(final) and any(c in hit_ids for c in final[0][3])
         failure = ""
-        if item.answerable and ranks["context"] is None:
+        if item.answerable and ranks[CONTEXT] is None:
             failure = classify_failure(trace, hit_ids, trace.settings["k"])
         yield QuestionResult(item.line, item.question, item.answerable, ranks, trace.decision.confidence, top1,
                              failure, confidence_signals(trace))
         if on_progress:
             done = i + 1
             rate = done / max(time.perf_counter() - t0, 1e-9)
-            on_progress(Progress("eval", done, len(items), rate, (len(items) - done) / rate))
+            on_progress(Progress(Phase.EVAL, done, len(items), rate, (len(items) - done) / rate))
 
 
-def summarize(results: list[QuestionResult], vault: str, golden: str, settings: dict[str, Any],
+def run_golden(searcher: Searcher, path: str | Path, limit: int | None = None,
+               on_progress: Callable[[Progress], None] | None = None,
+               cancel: Callable[[], bool] | None = None) -> GoldenRun:
+    """Load a golden file for this index (seeded sample of `limit`) and ask every usable question."""
+    items, errors = load_for(searcher.store, path, limit)
+    t = time.perf_counter()
+    results = list(run(searcher, items, on_progress, cancel))
+    return GoldenRun(results, errors, time.perf_counter() - t)
+
+
+def summarize(results: list[QuestionResult], vault: str, golden_path: str, settings: dict[str, Any],
               seconds: float, skipped: list[str]) -> EvalResult:
     answerable = [r for r in results if r.answerable]
     unanswerable = [r for r in results if not r.answerable]
-    stages = {}
-    for name in STAGES:
-        ranks = [r.ranks[name] for r in answerable]
-        row = {f"hit@{k}": metrics.hit_at(ranks, k) for k in KS}
-        row["mrr@20"] = metrics.mrr_at(ranks, 20)
-        row["recall@N"] = metrics.recall(ranks)
-        stages[name] = row
+    stages = {name: metrics.stage_row([r.ranks[name] for r in answerable]) for name in STAGES}
     signs = {}
     for a, b in itertools.pairwise(STAGES):
-        if {a, b} == {"bm25", "vector"}:
+        if {a, b} == {StageName.BM25, StageName.VECTOR}:
             continue
         first = [r.ranks[a] == 1 for r in answerable]
         second = [r.ranks[b] == 1 for r in answerable]
         signs[f"{a} -> {b}"] = metrics.sign_test(first, second)
-    for lone in ("bm25", "vector"):
+    for lone in (StageName.BM25, StageName.VECTOR):
         signs[f"{lone} -> fused"] = metrics.sign_test([r.ranks[lone] == 1 for r in answerable],
-                                                      [r.ranks["fused"] == 1 for r in answerable])
+                                                      [r.ranks[StageName.FUSED] == 1 for r in answerable])
     failures = dict(Counter(r.failure for r in answerable if r.failure))
-    return EvalResult(vault, golden, settings, len(answerable), len(unanswerable), stages, signs, failures,
+    return EvalResult(vault, golden_path, settings, len(answerable), len(unanswerable), stages, signs, failures,
                       refusal_section(results), len(results) / seconds if seconds else 0.0, skipped, results)
 
 
@@ -200,3 +227,11 @@ def calibrate(results: list[QuestionResult], max_pass: float) -> dict[str, Any]:
 
     return {"available": True, "threshold": t, "max_pass": max_pass, "seed": SPLIT_SEED, "tune": row(tune),
             "validate": row(validate)}
+
+
+def store_threshold(store: IndexStore, reranker_id: str, threshold: float) -> str:
+    """Keep a calibrated threshold in the index for its (embedder, reranker); returns the key it went under."""
+    key = threshold_key(store.meta("embed_model") or "", reranker_id)
+    with store.transaction():
+        store.set_meta(key, repr(threshold))
+    return key

@@ -13,12 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from vaultrag.core import vault as vaultmod
-from vaultrag.core.chunking import CHUNKER_VERSION
 from vaultrag.core.embed import Embedder
+from vaultrag.core.index import vault as vaultmod
+from vaultrag.core.index.chunking import CHUNKER_VERSION
+from vaultrag.core.index.prepare import Prepared, PrepareOptions, prepare_all
 from vaultrag.core.model import IndexReport, Progress
-from vaultrag.core.prepare import Prepared, PrepareOptions, prepare_all
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
+from vaultrag.core.vocab import NoteStatus, Phase, Reason
 
 log = logging.getLogger(__name__)
 COMMIT_EVERY_S = 1.0  # text phase: a transaction per second of work keeps BM25 fresh and kills cheap
@@ -61,7 +62,7 @@ class _Rate:
     def __init__(self, total: int) -> None:
         self.total, self.t0 = total, time.perf_counter()
 
-    def progress(self, phase: str, done: int, message: str = "") -> Progress:
+    def progress(self, phase: Phase, done: int, message: str = "") -> Progress:
         elapsed = max(time.perf_counter() - self.t0, 1e-9)
         rate = done / elapsed
         eta = (self.total - done) / rate if rate > 0 else None
@@ -94,7 +95,7 @@ class Indexer:
         cancel = cancel or CancelToken()
         report = IndexReport()
         t0 = time.perf_counter()
-        yield Progress("scan", 0, 0, message=f"scanning {self.vault}")
+        yield Progress(Phase.SCAN, 0, 0, message=f"scanning {self.vault}")
         scanned = vaultmod.scan(self.vault, self.options.ignore_globs)
         report.seconds["scan"] = time.perf_counter() - t0
         report.notes_seen = len(scanned.notes)
@@ -118,7 +119,7 @@ class Indexer:
         report.notes_excluded = counts["notes_excluded"]
         report.notes_failed = counts["notes_failed"]
         report.seconds["total"] = time.perf_counter() - t0
-        yield Progress("done", 1, 1, message="done")
+        yield Progress(Phase.DONE, 1, 1, message="done")
         return report
 
     # -- phase 1: text ------------------------------------------------------------------------------
@@ -138,11 +139,10 @@ class Indexer:
         vanished = {p: r for p, r in rows.items() if p not in scanned_paths and p not in skip_paths}
         by_hash: dict[str, list[NoteRow]] = defaultdict(list)
         for r in vanished.values():
-            if r.status == "indexed" and r.content_hash:
+            if r.status == NoteStatus.INDEXED and r.content_hash:
                 by_hash[r.content_hash].append(r)
 
-        store.db.execute("begin immediate")
-        try:
+        with store.long_transaction() as checkpoint:
             if self.embedder is not None:
                 store.ensure_vec_table(self.embedder.model_id, self.embedder.dim)
             if force:
@@ -150,11 +150,12 @@ class Indexer:
                 store.set_meta("chunk_tokens", str(self.options.chunk_tokens))
             for skip in scanned.skipped:
                 old = rows.get(skip.path)
-                if old is None or old.status != "excluded" or old.reason != skip.rule:
+                if old is None or (old.status, old.reason, old.reason_code) != (NoteStatus.EXCLUDED, skip.detail,
+                                                                                skip.code):
                     if old is not None:
                         store.delete_note(old.id)
-                    store.upsert_note(skip.path, mtime_ns=0, size=0, content_hash="", status="excluded",
-                                      reason=skip.rule)
+                    store.upsert_note(skip.path, mtime_ns=0, size=0, content_hash="", status=NoteStatus.EXCLUDED,
+                                      reason=skip.detail, reason_code=skip.code)
             rate = _Rate(len(scanned.notes))
             last_commit = time.perf_counter()
             jobs = []
@@ -163,7 +164,8 @@ class Indexer:
                 if row and not force and row.mtime_ns == f.mtime_ns and row.size == f.size:
                     report.notes_unchanged += 1
                 else:  # read it; if its bytes are unchanged, only its stat is updated
-                    jobs.append((f, row.content_hash if row and not force and row.status == "indexed" else ""))
+                    unchanged_if = row.content_hash if row and not force and row.status == NoteStatus.INDEXED else ""
+                    jobs.append((f, unchanged_if))
             done = report.notes_unchanged
             results = prepare_all(jobs, self._prepare_options, self.options.workers)
             try:
@@ -173,21 +175,16 @@ class Indexer:
                     self._apply(prepared, rows.get(prepared.file.path), by_hash, report)
                     done += 1
                     if time.perf_counter() - last_commit > COMMIT_EVERY_S:
-                        store.db.execute("commit")
-                        yield rate.progress("text", done, prepared.file.path)
-                        store.db.execute("begin immediate")
+                        checkpoint()
+                        yield rate.progress(Phase.TEXT, done, prepared.file.path)
                         last_commit = time.perf_counter()
             finally:
                 results.close()  # stops the worker pool early on cancel or error
             for r in vanished.values():  # still there = not claimed by a move
-                if store.db.execute("select 1 from notes where id = ? and path = ?", (r.id, r.path)).fetchone():
+                if store.has_note(r.id, r.path):
                     store.delete_note(r.id)
                     report.notes_deleted += 1
-            store.db.execute("commit")
-        except BaseException:
-            store.db.execute("rollback")
-            raise
-        yield rate.progress("text", len(scanned.notes))
+        yield rate.progress(Phase.TEXT, len(scanned.notes))
 
     @property
     def _prepare_options(self) -> PrepareOptions:
@@ -197,18 +194,18 @@ class Indexer:
     def _apply(self, p: Prepared, row: NoteRow | None, by_hash: dict[str, list[NoteRow]], report: IndexReport) -> None:
         """Write one prepared note inside the open transaction, in its own savepoint."""
         store, f = self.store, p.file
-        if p.status == "unchanged" and row is not None:
+        if p.status is None and row is not None:
             store.touch_note(row.id, f.mtime_ns, f.size)
             report.notes_unchanged += 1
             return
         try:
             with store.savepoint():
-                if p.status in ("failed", "excluded"):
+                if p.status in (NoteStatus.FAILED, NoteStatus.EXCLUDED):
                     if row is not None:
                         store.delete_note(row.id)
                     store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash=p.digest,
-                                      status=p.status, reason=p.reason, **p.fields)
-                    if p.status == "failed":
+                                      status=p.status, reason=p.reason, reason_code=p.code, **p.fields)
+                    if p.status == NoteStatus.FAILED:
                         log.info("note %s not indexed: %s", f.path, p.reason)
                     return
                 moved = False
@@ -223,16 +220,16 @@ class Indexer:
         except Exception as e:  # a bug or a database error in one note must not stop the run
             log.exception("indexing %s failed", f.path)
             with store.savepoint():
-                store.db.execute("delete from chunks where note_id in (select id from notes where path = ?)",
-                                 (f.path,))
-                store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash="", status="failed",
-                                  reason=f"internal error: {e}")
+                store.delete_note_chunks(f.path)
+                store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash="", status=NoteStatus.FAILED,
+                                  reason=f"internal error: {e}", reason_code=Reason.INTERNAL)
 
     def _write_chunks(self, p: Prepared, report: IndexReport) -> None:
         """Keep stored chunks whose text is unchanged (new offsets), insert the new ones, delete the rest."""
         store, f = self.store, p.file
         note_id = store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash=p.digest,
-                                    status="indexed", reason=p.reason, indexed_at=time.time(), **p.fields)
+                                    status=NoteStatus.INDEXED, reason=p.reason, reason_code=p.code,
+                                    indexed_at=time.time(), **p.fields)
         existing: dict[str, list[int]] = defaultdict(list)
         for c in store.chunk_rows(note_id):
             existing[c.content_hash].append(c.id)
@@ -262,7 +259,7 @@ class Indexer:
         total = store.count_pending()
         rate = _Rate(total)
         done = 0
-        yield rate.progress("embed", 0)
+        yield rate.progress(Phase.EMBED, 0)
         while not cancel.cancelled and not cancel.pause_embedding():
             batch = store.pending_chunks(self.options.embed_batch)
             if not batch:
@@ -284,4 +281,4 @@ class Indexer:
             report.chunks_embedded += len(todo)
             report.chunks_reused += len(batch) - len(todo)
             done += len(batch)
-            yield rate.progress("embed", done)
+            yield rate.progress(Phase.EMBED, done)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 
 def first_hit(hits: Sequence[bool]) -> int | None:
@@ -21,6 +24,34 @@ def mrr_at(ranks: Sequence[int | None], k: int = 20) -> float:
 
 def recall(ranks: Sequence[int | None]) -> float:
     return sum(1 for r in ranks if r is not None) / len(ranks) if ranks else float("nan")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A retrieval metric over the first-hit ranks of a stage (None = never hit)."""
+
+    name: str  # the JSON key
+    of: Callable[[Sequence[int | None]], float]
+    label: str = ""  # the column header, when it differs from the name
+
+    @property
+    def header(self) -> str:
+        return self.label or self.name
+
+
+KS = (1, 3, 5, 20)
+# The metrics that evaluation, the Markdown report, the quality doc and the GUI's table all show, in order:
+# a new metric is one line here.
+RANK_METRICS: tuple[Metric, ...] = (
+    *(Metric(f"hit@{k}", partial(hit_at, k=k)) for k in KS),
+    Metric("mrr@20", partial(mrr_at, k=20), "MRR@20"),
+    Metric("recall@N", recall),
+)
+
+
+def stage_row(ranks: Sequence[int | None]) -> dict[str, float]:
+    """Every registered metric of one stage's ranks."""
+    return {m.name: m.of(ranks) for m in RANK_METRICS}
 
 
 def sign_test(a: Sequence[bool], b: Sequence[bool]) -> dict[str, float]:
@@ -51,7 +82,8 @@ def auroc(positives: Sequence[float], negatives: Sequence[float]) -> float:
     return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
 
 
-def threshold_row(t: float, answerable: Sequence[tuple[float, bool]], unanswerable: Sequence[float]) -> dict:
+def threshold_row(t: float, answerable: Sequence[tuple[float, bool]],
+                  unanswerable: Sequence[float]) -> dict[str, Any]:
     """At threshold t: share of answerable kept with a correct top-1, kept with a wrong one, unanswerable passed."""
     n_a = len(answerable) or 1
     return {

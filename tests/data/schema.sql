@@ -1,0 +1,120 @@
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes
+-- index chunks_hash on chunks
+CREATE INDEX chunks_hash on chunks(content_hash);
+-- index chunks_note on chunks
+CREATE INDEX chunks_note on chunks(note_id, ordinal);
+-- index chunks_pending on chunks
+CREATE INDEX chunks_pending on chunks(id) where embedded = 0;
+-- index note_tags_tag on note_tags
+CREATE INDEX note_tags_tag on note_tags(tag collate nocase);
+-- index notes_folder on notes
+CREATE INDEX notes_folder on notes(folder);
+-- index sqlite_autoindex__migrations_1 on _migrations
+;
+-- index sqlite_autoindex_chunks_vec_info_1 on chunks_vec_info
+;
+-- index sqlite_autoindex_chunks_vec_metadatachunks00_1 on chunks_vec_metadatachunks00
+;
+-- index sqlite_autoindex_chunks_vec_metadatachunks01_1 on chunks_vec_metadatachunks01
+;
+-- index sqlite_autoindex_chunks_vec_metadatatext01_1 on chunks_vec_metadatatext01
+;
+-- index sqlite_autoindex_chunks_vec_vector_chunks00_1 on chunks_vec_vector_chunks00
+;
+-- index sqlite_autoindex_index_meta_1 on index_meta
+;
+-- index sqlite_autoindex_notes_1 on notes
+;
+-- index sqlite_autoindex_vector_stats_1 on vector_stats
+;
+-- table _migrations on _migrations
+CREATE TABLE _migrations(name text primary key, applied_at real not null);
+-- table chunks on chunks
+CREATE TABLE chunks(
+            id integer primary key,
+            note_id integer not null references notes(id) on delete cascade,
+            ordinal integer not null,
+            heading_path text not null,         -- JSON list
+            prefix text not null,
+            lead text not null,                 -- repeated context (table header) not in the source range
+            body text not null,                 -- exactly source[char_start:char_end]
+            char_start integer not null, char_end integer not null,
+            line_start integer not null, line_end integer not null,
+            token_count integer not null,
+            content_hash text not null,
+            truncated integer not null default 0,
+            embedded integer not null default 0);
+-- table chunks_fts on chunks_fts
+CREATE VIRTUAL TABLE chunks_fts using fts5(prefix, lead, body, content='chunks',
+           content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+-- table chunks_fts_config on chunks_fts_config
+CREATE TABLE 'chunks_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+-- table chunks_fts_data on chunks_fts_data
+CREATE TABLE 'chunks_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+-- table chunks_fts_docsize on chunks_fts_docsize
+CREATE TABLE 'chunks_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+-- table chunks_fts_idx on chunks_fts_idx
+CREATE TABLE 'chunks_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+-- table chunks_vec on chunks_vec
+CREATE VIRTUAL TABLE chunks_vec using vec0(chunk_id integer primary key,
+                   embedding float[384] distance_metric=cosine, note_id integer, folder text);
+-- table chunks_vec_chunks on chunks_vec_chunks
+CREATE TABLE "chunks_vec_chunks"(chunk_id INTEGER PRIMARY KEY AUTOINCREMENT,size INTEGER NOT NULL,validity BLOB NOT NULL,rowids BLOB NOT NULL);
+-- table chunks_vec_info on chunks_vec_info
+CREATE TABLE "chunks_vec_info" (key text primary key, value any);
+-- table chunks_vec_metadatachunks00 on chunks_vec_metadatachunks00
+CREATE TABLE "chunks_vec_metadatachunks00"(rowid PRIMARY KEY, data BLOB NOT NULL);
+-- table chunks_vec_metadatachunks01 on chunks_vec_metadatachunks01
+CREATE TABLE "chunks_vec_metadatachunks01"(rowid PRIMARY KEY, data BLOB NOT NULL);
+-- table chunks_vec_metadatatext01 on chunks_vec_metadatatext01
+CREATE TABLE "chunks_vec_metadatatext01"(rowid PRIMARY KEY, data TEXT);
+-- table chunks_vec_rowids on chunks_vec_rowids
+CREATE TABLE "chunks_vec_rowids"(rowid INTEGER PRIMARY KEY AUTOINCREMENT,id,chunk_id INTEGER,chunk_offset INTEGER);
+-- table chunks_vec_vector_chunks00 on chunks_vec_vector_chunks00
+CREATE TABLE "chunks_vec_vector_chunks00"(rowid PRIMARY KEY,vectors BLOB NOT NULL);
+-- table embed_cache on embed_cache
+CREATE TABLE embed_cache(model_id text not null, content_hash text not null, vector blob not null,
+                                    primary key(model_id, content_hash)) without rowid;
+-- table index_meta on index_meta
+CREATE TABLE index_meta(key text primary key, value text not null);
+-- table note_tags on note_tags
+CREATE TABLE note_tags(note_id integer not null references notes(id) on delete cascade,
+                                  tag text not null, primary key(note_id, tag)) without rowid;
+-- table notes on notes
+CREATE TABLE notes(
+            id integer primary key,
+            path text unique not null,          -- vault-relative, '/'-separated
+            folder text not null,
+            mtime_ns integer not null default 0,
+            size integer not null default 0,
+            content_hash text not null default '',
+            title text not null default '',
+            aliases text not null default '[]', -- JSON list
+            tags text not null default '[]',    -- JSON list
+            links text not null default '[]',   -- JSON list of wikilink targets
+            frontmatter text not null default '{}',
+            status text not null,               -- indexed | excluded | failed
+            reason text not null default '',
+            indexed_at real, reason_code text not null default '');
+-- table sqlite_sequence on sqlite_sequence
+CREATE TABLE sqlite_sequence(name,seq);
+-- table vector_stats on vector_stats
+CREATE TABLE vector_stats(model_id text primary key, n integer not null, mean blob not null,
+                                            computed_at real not null);
+-- trigger chunks_ad on chunks
+CREATE TRIGGER chunks_ad after delete on chunks begin
+             insert into chunks_fts(chunks_fts, rowid, prefix, lead, body)
+               values ('delete', old.id, old.prefix, old.lead, old.body);
+           end;
+-- trigger chunks_ai on chunks
+CREATE TRIGGER chunks_ai after insert on chunks begin
+             insert into chunks_fts(rowid, prefix, lead, body) values (new.id, new.prefix, new.lead, new.body);
+           end;
+-- trigger chunks_au on chunks
+CREATE TRIGGER chunks_au after update of prefix, lead, body on chunks begin
+             insert into chunks_fts(chunks_fts, rowid, prefix, lead, body)
+               values ('delete', old.id, old.prefix, old.lead, old.body);
+             insert into chunks_fts(rowid, prefix, lead, body) values (new.id, new.prefix, new.lead, new.body);
+           end;
+-- trigger chunks_vec_ad on chunks
+CREATE TRIGGER chunks_vec_ad after delete on chunks begin delete from chunks_vec where chunk_id = old.id; end;

@@ -1,0 +1,98 @@
+"""The side-by-side inspector: the panes declared once, laid out in two columns, each fed every trace."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import QSplitter, QWidget
+
+from vaultrag.app.widgets.decision_view import DecisionView
+from vaultrag.app.widgets.note_preview import NotePreview
+from vaultrag.app.widgets.pane import InspectorPane
+from vaultrag.app.widgets.prompt_view import PromptView
+from vaultrag.app.widgets.rerank_chart import RerankChart
+from vaultrag.app.widgets.stages_view import StagesView
+from vaultrag.core.model import Candidate, QueryTrace
+
+
+class Column(Enum):
+    LEFT = 0
+    RIGHT = 1
+
+
+@dataclass(frozen=True)
+class PaneSpec:
+    """A pane of the inspector: its key, its title (for the View menu), how to build it, and where it goes."""
+
+    key: str
+    title: str  # source text in the "Inspector" translation context; shown through Inspector.title()
+    make: Callable[[], QWidget]
+    column: Column
+
+
+# The panes, top to bottom in each column. A new pane is one file and one line here.
+PANES: tuple[PaneSpec, ...] = (
+    PaneSpec("candidates", str(QT_TRANSLATE_NOOP("Inspector", "Candidates")), StagesView, Column.LEFT),
+    PaneSpec("chart", str(QT_TRANSLATE_NOOP("Inspector", "Confidence chart")), RerankChart, Column.LEFT),
+    PaneSpec("decision", str(QT_TRANSLATE_NOOP("Inspector", "Decision")), DecisionView, Column.RIGHT),
+    PaneSpec("prompt", str(QT_TRANSLATE_NOOP("Inspector", "Prompt")), PromptView, Column.RIGHT),
+    PaneSpec("preview", str(QT_TRANSLATE_NOOP("Inspector", "Note preview")), NotePreview, Column.RIGHT),
+)
+
+
+class Inspector(QSplitter):
+    """Two columns of panes; `set_trace` and `clear` go to every pane, a chunk picked in one is shown in all.
+
+    Signals:
+        chunk_selected: the Candidate the user picked in any pane.
+    """
+
+    chunk_selected = Signal(object)
+
+    def __init__(self, specs: tuple[PaneSpec, ...] = PANES) -> None:
+        super().__init__(Qt.Orientation.Horizontal)
+        self.setObjectName("inspector")
+        self.specs = specs
+        columns = [QSplitter(Qt.Orientation.Vertical) for _ in Column]
+        for col in columns:
+            self.addWidget(col)
+        self.panes: dict[str, QWidget] = {}
+        for spec in specs:
+            pane = spec.make()
+            pane.setObjectName(f"pane-{spec.key}")
+            columns[spec.column.value].addWidget(pane)
+            self.panes[spec.key] = pane
+            signal = getattr(pane, "chunk_selected", None)
+            if signal is not None:
+                signal.connect(self._on_chunk_selected)
+        self.setSizes([700, 560])
+
+    def title(self, key: str) -> str:
+        spec = next(s for s in self.specs if s.key == key)
+        return QCoreApplication.translate("Inspector", spec.title)
+
+    def _each(self) -> list[InspectorPane]:
+        return list(self.panes.values())  # type: ignore[arg-type]
+
+    def set_trace(self, trace: QueryTrace) -> None:
+        for pane in self._each():
+            pane.set_trace(trace)
+        if trace.final:
+            self._on_chunk_selected(trace.final[0])
+
+    def clear(self) -> None:
+        for pane in self._each():
+            pane.clear()
+
+    def _on_chunk_selected(self, cand: Candidate) -> None:
+        for pane in self._each():
+            pane.select_chunk(cand)
+        self.chunk_selected.emit(cand)
+
+    def show_only(self, key: str | None) -> None:
+        """One pane alone (full size), or every pane again with None."""
+        for name, pane in self.panes.items():
+            pane.setVisible(key is None or name == key)

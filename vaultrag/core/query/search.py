@@ -1,0 +1,85 @@
+"""The query pipeline: the stage list, declared once, run for one question → QueryTrace (nothing else)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vaultrag.core.embed import Embedder
+from vaultrag.core.language import detect_language
+from vaultrag.core.model import QueryTrace
+from vaultrag.core.query.scope import Scope
+from vaultrag.core.query.stages.answer import AnswerStage
+from vaultrag.core.query.stages.bm25 import Bm25Stage
+from vaultrag.core.query.stages.context import ContextStage
+from vaultrag.core.query.stages.decide import DecideStage, VaultBackground
+from vaultrag.core.query.stages.fuse import FuseStage
+from vaultrag.core.query.stages.prompt import PromptStage
+from vaultrag.core.query.stages.rerank import RerankStage
+from vaultrag.core.query.stages.vector import MAX_EMBED_CHARS, VectorStage
+from vaultrag.core.query.state import QueryState, StageUnit
+from vaultrag.core.rerank import Reranker
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.errors import UserFacingError
+from vaultrag.settings import Settings
+
+MAX_QUESTION_CHARS = 5000
+
+# The order of the pipeline, in one place. A new step (a `rewrite` of follow-up questions before bm25, a
+# `generate` answer after the prompt) is one more unit here.
+PIPELINE: tuple[StageUnit, ...] = (
+    Bm25Stage(), VectorStage(), FuseStage(), RerankStage(), DecideStage(), ContextStage(), PromptStage(),
+    AnswerStage(),
+)
+
+
+class Searcher:
+    """Runs questions against one vault's index; use one per query thread (it owns a read connection)."""
+
+    def __init__(self, store: IndexStore, settings: Settings, embedder: Embedder | None,
+                 reranker: Reranker | None = None, pipeline: Sequence[StageUnit] = PIPELINE) -> None:
+        self.store = store
+        self.settings = settings
+        self.embedder = embedder
+        self.reranker = reranker
+        self.pipeline = tuple(pipeline)
+        self._background = VaultBackground(store, embedder.model_id if embedder else "")
+        self._last_query: tuple[tuple[str, str], np.ndarray] | None = None
+
+    @property
+    def reranker_id(self) -> str:
+        """The reranker part of threshold keys ("none" without one)."""
+        return self.reranker.model_id if self.reranker else "none"
+
+    def ask(self, question: str, scope: Scope | None = None, k: int | None = None,
+            threshold: float | None = None) -> QueryTrace:
+        """Run `question` through every stage and return the full trace (never raises for bad questions
+        that can be explained: those become warnings; empty questions raise UserFacingError)."""
+        if not question or not question.strip():
+            raise UserFacingError("The question is empty: type what you want to find in your notes.")
+        warnings: list[str] = []
+        if len(question) > MAX_QUESTION_CHARS:
+            warnings.append(f"question cut to its first {MAX_QUESTION_CHARS} characters")
+            question = question[:MAX_QUESTION_CHARS]
+        scope = scope or Scope()
+        with self.store.snapshot():  # every stage reads the same state of the index
+            q = QueryState(
+                question=question, scope=scope, k=k or self.settings.k, threshold=threshold,
+                language=detect_language(question), store=self.store, settings=self.settings,
+                embedder=self.embedder, reranker=self.reranker, reranker_id=self.reranker_id,
+                query_vector=self.query_vector, background_of=self._background,
+                scope_sql=self.store.scope_sql(scope),
+                index_state=self.store.index_state(self.store.meta("embed_model") or ""), warnings=warnings,
+            )
+            for unit in self.pipeline:
+                unit.run(q)
+            return q.trace()
+
+    def query_vector(self, question: str) -> np.ndarray:
+        """The question's embedding; the last one is kept, so a diagnosis right after `ask` doesn't re-embed."""
+        assert self.embedder is not None
+        text = question[:MAX_EMBED_CHARS]
+        if self._last_query is None or self._last_query[0] != (self.embedder.model_id, text):
+            self._last_query = ((self.embedder.model_id, text), self.embedder.embed_query(text))
+        return self._last_query[1]

@@ -1,0 +1,27 @@
+"""The lexical stage: FTS5 BM25 over the question's content words, the scope inside the SQL."""
+
+from __future__ import annotations
+
+import time
+
+from vaultrag.core.model import Stage
+from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.terms import match_expression, query_terms
+from vaultrag.core.vocab import StageName, StageStatus
+
+
+class Bm25Stage:
+    """Top `bm25_n` chunks by BM25; the trace notes the exact MATCH sent and the words left out."""
+
+    name = StageName.BM25
+
+    def run(self, q: QueryState) -> None:
+        t = time.perf_counter()
+        q.terms, dropped = query_terms(q.store, q.question)
+        hits = q.store.bm25(match_expression(q.terms), q.settings.bm25_n, q.scope_sql) if q.terms else []
+        ms = q.timed("bm25", t)
+        note = f"MATCH {match_expression(q.terms)}" if q.terms else "no searchable words in the question"
+        if dropped:
+            note += f"; left out: {', '.join(dropped[:12])}"
+        status = StageStatus.OK if q.terms else StageStatus.EMPTY
+        q.stages[self.name] = Stage(self.name, status, q.candidates(hits), ms, note)

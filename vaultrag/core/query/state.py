@@ -1,0 +1,139 @@
+"""One question's running state: its inputs, the services the stages use, and what each stage produced."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from vaultrag.core.embed import Embedder
+from vaultrag.core.model import (
+    Answer,
+    Candidate,
+    ContextDoc,
+    Decision,
+    QueryTrace,
+    Stage,
+    StoredChunk,
+)
+from vaultrag.core.query.scope import Scope
+from vaultrag.core.rerank import Reranker
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.store.reads import ScopeSQL
+from vaultrag.core.vocab import ContextStatus, StageName
+from vaultrag.settings import Settings
+
+
+class StageUnit(Protocol):
+    """One step of the pipeline: reads what it needs from the state, writes its own typed result into it
+    (a `Stage` into `q.stages`, or the decision, the context, the prompt, the answer)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def run(self, q: QueryState) -> None: ...
+
+
+@dataclass
+class QueryState:
+    """Everything a question carries through the stages (built by `Searcher.ask`, read by `trace()`)."""
+
+    # the question and its knobs
+    question: str
+    scope: Scope
+    k: int
+    threshold: float | None  # this question's own threshold (overrides settings and calibration)
+    language: str
+    # services
+    store: IndexStore
+    settings: Settings
+    embedder: Embedder | None
+    reranker: Reranker | None
+    reranker_id: str
+    query_vector: Callable[[str], np.ndarray]  # the question's embedding (memoized by the Searcher)
+    background_of: Callable[[np.ndarray], float | None]  # the question's cosine with the vault's mean chunk
+    scope_sql: ScopeSQL
+    index_state: dict[str, Any]
+    # what the stages produce
+    warnings: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    terms: list[str] = field(default_factory=list)  # the words sent to BM25
+    qvec: np.ndarray | None = None
+    chunks: dict[int, StoredChunk] = field(default_factory=dict)  # text and place of every candidate seen
+    cosines: dict[int, float] = field(default_factory=dict)
+    stages: dict[StageName, Stage] = field(default_factory=dict)
+    final_stage: StageName = StageName.FUSED
+    decision: Decision | None = None
+    context: list[ContextDoc] = field(default_factory=list)
+    context_status: dict[int, ContextStatus] = field(default_factory=dict)
+    prompt: str = ""
+    prompt_tokens: dict[str, int] = field(default_factory=dict)
+    answer: Answer | None = None
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def final(self) -> list[Candidate]:
+        """The ranking the decision and the context are made from."""
+        stage = self.stages.get(self.final_stage)
+        return stage.candidates if stage else []
+
+    def candidates(self, hits: list[tuple[int, float]],
+                   parts: dict[int, dict[str, float]] | None = None) -> list[Candidate]:
+        """Ranked candidates for (chunk id, score) hits, with their place in the vault and known cosines."""
+        missing = [cid for cid, _ in hits if cid not in self.chunks]
+        if missing:
+            self.chunks.update(self.store.stored_chunks(missing))
+        out = []
+        for rank, (cid, score) in enumerate(hits, 1):
+            c = self.chunks[cid]
+            out.append(Candidate(note=c.note, heading_path=c.heading_path, char_start=c.char_start,
+                                 char_end=c.char_end, line_start=c.line_start, line_end=c.line_end, chunk_id=cid,
+                                 rank=rank, score=float(score), contributions=(parts or {}).get(cid),
+                                 cosine=self.cosines.get(cid)))
+        return out
+
+    def fill_cosines(self) -> None:
+        """Give every candidate listed so far its cosine with the question (BM25-only ones from the cache)."""
+        if self.qvec is None:
+            return
+        listed = [c for stage in self.stages.values() for c in stage.candidates]
+        todo = list(dict.fromkeys(c.chunk_id for c in listed if c.chunk_id not in self.cosines))
+        model = self.embedder.model_id if self.embedder else ""
+        self.cosines.update(self.store.cosines(self.qvec, todo, model))
+        for c in listed:
+            c.cosine = self.cosines.get(c.chunk_id)
+
+    def timed(self, key: str, since: float) -> float:
+        """Record the milliseconds since `since` under `key`; returns them."""
+        ms = round((time.perf_counter() - since) * 1000, 3)
+        self.timings[key] = ms
+        return ms
+
+    def trace(self) -> QueryTrace:
+        """The finished question as plain data."""
+        assert self.decision is not None and self.answer is not None, "the pipeline must decide and answer"
+        self.timed("total", self.started)
+        s = self.settings
+        return QueryTrace(
+            question=self.question,
+            language=self.language,
+            scope=self.scope.as_dict(),
+            settings={"bm25_n": s.bm25_n, "vector_n": s.vector_n, "k": self.k, "context_tokens": s.context_tokens,
+                      "embedder": self.index_state["model"], "reranker": self.reranker_id,
+                      "parent_section": s.parent_section},
+            stages=self.stages,
+            final_stage=self.final_stage,
+            final=self.final,
+            decision=self.decision,
+            context=self.context,
+            context_status=self.context_status,
+            prompt=self.prompt,
+            prompt_tokens=self.prompt_tokens,
+            answer=self.answer,
+            timings_ms=self.timings,
+            index_state=self.index_state,
+            warnings=self.warnings,
+        )

@@ -1,0 +1,259 @@
+"""The index's read side for questions and diagnoses: scope SQL, BM25, KNN, cosines, chunk texts, ranks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from vaultrag.core.model import StoredChunk
+from vaultrag.errors import ScopeError
+
+if TYPE_CHECKING:
+    from vaultrag.core.query.scope import Scope
+    from vaultrag.core.store.db import Connection
+
+KNN_MAX_K = 4096  # sqlite-vec's limit
+
+
+@dataclass(frozen=True)
+class ScopeSQL:
+    """A `select id from notes where …` subquery for a scope and its parameters; empty for the whole vault."""
+
+    sql: str = ""
+    params: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class NoteRecord:
+    """A note row as the diagnosis reads it."""
+
+    id: int
+    path: str
+    status: str
+    reason: str
+    reason_code: str
+    mtime_ns: int
+    size: int
+
+
+def _like_prefix(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _blob(vector: np.ndarray) -> bytes:
+    return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+
+
+class QueryReads:
+    """Read-only queries of one index (mixed into IndexStore; `db` is its connection)."""
+
+    db: Connection
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: every statement inside sees the same committed state of the index, so a
+        question's stages never disagree while the index lane writes."""
+        if self.db.in_transaction:  # already inside one (a caller's snapshot or a write): reuse it
+            yield
+            return
+        self.db.execute("begin")
+        try:
+            yield
+        finally:
+            self.db.execute("commit")
+
+    # -- scope ------------------------------------------------------------------------------------
+    def scope_sql(self, scope: Scope) -> ScopeSQL:
+        """The notes subquery for `scope`; unknown folders, tags or notes raise ScopeError.
+
+        Only indexed notes have chunks, so an empty scope needs no filter at all: that matters, because a filter
+        inside the vec0 KNN tripled its time at 100k chunks (104 → 319 ms).
+        """
+        if scope.is_empty():
+            return ScopeSQL()
+        db = self.db
+        where = ["status = 'indexed'"]
+        params: list[Any] = []
+        if scope.folders:
+            parts = []
+            for f in scope.folders:
+                f = f.strip("/")
+                if f and not db.execute(
+                    "select 1 from notes where folder = ? or substr(folder, 1, ?) = ? limit 1",
+                    (f, len(f) + 1, f + "/"),
+                ).fetchone():
+                    raise ScopeError(f"No folder {f!r} in the index. Folders are vault-relative, like 'Projects/2024'.")
+                parts.append("(folder = ? or substr(folder, 1, ?) = ?)" if f else "1")
+                params += [f, len(f) + 1, f + "/"] if f else []
+            where.append("(" + " or ".join(parts) + ")")
+        if scope.tags:
+            parts = []
+            for t in scope.tags:
+                t = t.lstrip("#")
+                if not db.execute(
+                    "select 1 from note_tags where tag = ? collate nocase or lower(tag) like ? escape '\\' limit 1",
+                    (t, _like_prefix(t.lower()) + "/%"),
+                ).fetchone():
+                    raise ScopeError(f"No note carries the tag #{t}.")
+                parts.append("tag = ? collate nocase or lower(tag) like ? escape '\\'")
+                params += [t, _like_prefix(t.lower()) + "/%"]
+            where.append(f"id in (select note_id from note_tags where {' or '.join(parts)})")
+        if scope.notes:
+            known = {r[0] for r in db.execute(
+                f"select path from notes where path in ({','.join('?' * len(scope.notes))})", scope.notes)}
+            missing = [n for n in scope.notes if n not in known]
+            if missing:
+                raise ScopeError(f"Note {missing[0]!r} is not in the index.")
+            where.append(f"path in ({','.join('?' * len(scope.notes))})")
+            params += list(scope.notes)
+        return ScopeSQL(f"select id from notes where {' and '.join(where)}", tuple(params))
+
+    # -- counts -----------------------------------------------------------------------------------
+    def chunk_count(self) -> int:
+        return int(self.db.execute("select count(*) from chunks").fetchone()[0])
+
+    def index_state(self, model_id: str) -> dict[str, Any]:
+        """Cheap counts for every question (the partial index on pending chunks keeps it fast)."""
+        db = self.db
+        chunks = self.chunk_count()
+        pending = db.execute("select count(*) from chunks where embedded = 0").fetchone()[0]
+        notes = db.execute("select count(*) from notes where status = 'indexed'").fetchone()[0]
+        return {"model": model_id, "chunks": chunks, "chunks_embedded": chunks - pending, "notes": notes}
+
+    def doc_freqs(self, folded_terms: list[str]) -> list[int]:
+        """Chunk frequency of each (accent-folded) term, from FTS5's own vocabulary."""
+        self.db.execute("create virtual table if not exists temp.chunks_vocab using fts5vocab(main, chunks_fts, row)")
+        out = []
+        for term in folded_terms:
+            row = self.db.execute("select doc from temp.chunks_vocab where term = ?", (term,)).fetchone()
+            out.append(int(row[0]) if row else 0)
+        return out
+
+    # -- the two retrievers -----------------------------------------------------------------------
+    def bm25(self, match: str, n: int, scope: ScopeSQL) -> list[tuple[int, float]]:
+        """Top-n (chunk id, score) for an FTS5 MATCH string; higher is better (FTS5's bm25 negated)."""
+        if scope.sql:
+            rows = self.db.execute(
+                f"""select chunks_fts.rowid, bm25(chunks_fts) from chunks_fts
+                    join chunks c on c.id = chunks_fts.rowid
+                    where chunks_fts match ? and c.note_id in ({scope.sql})
+                    order by bm25(chunks_fts) limit ?""",
+                (match, *scope.params, n),
+            ).fetchall()
+        else:
+            rows = self.db.execute(
+                "select rowid, bm25(chunks_fts) from chunks_fts where chunks_fts match ? order by bm25(chunks_fts) "
+                "limit ?",
+                (match, n),
+            ).fetchall()
+        return [(int(i), -float(s)) for i, s in rows]
+
+    def knn(self, qvec: np.ndarray, n: int, scope: ScopeSQL) -> list[tuple[int, float]]:
+        """Top-n (chunk id, cosine similarity) from the vector table, scope applied inside the KNN query."""
+        scoped = f" and note_id in ({scope.sql})" if scope.sql else ""
+        rows = self.db.execute(
+            f"select chunk_id, distance from chunks_vec where embedding match ? and k = ?{scoped} order by distance",
+            (_blob(qvec), min(n, KNN_MAX_K), *scope.params),
+        ).fetchall()
+        return [(int(i), 1.0 - float(d)) for i, d in rows]
+
+    def cosines(self, qvec: np.ndarray, chunk_ids: list[int], model_id: str = "") -> dict[int, float]:
+        """The question's cosine with specific chunks (for candidates that came only from BM25).
+
+        Vectors are read from the embedding cache (a plain table), not from vec0: reading rows back from vec0 is
+        ~10x slower (STACK.md) and cost 25–50 ms per question at 100k chunks.
+        """
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        # a correlated lookup, so SQLite walks the few chunk ids and probes the cache's primary key (a join let
+        # the planner scan the whole cache: ~1 s at 100k chunks)
+        rows = [r for r in self.db.execute(
+            f"""select c.id,
+                       (select e.vector from embed_cache e where e.model_id = ? and e.content_hash = c.content_hash)
+                from chunks c where c.id in ({marks}) and c.embedded = 1""",
+            (model_id, *chunk_ids),
+        ).fetchall() if r[1] is not None]
+        found = {r[0] for r in rows}
+        missing = [i for i in chunk_ids if i not in found]
+        if missing:
+            rows += self.db.execute(
+                f"select chunk_id, embedding from chunks_vec where chunk_id in ({','.join('?' * len(missing))})",
+                missing,
+            ).fetchall()
+        q = np.asarray(qvec, dtype=np.float32)
+        return {int(i): float(np.frombuffer(b, dtype=np.float32) @ q) for i, b in rows}
+
+    # -- chunk texts ------------------------------------------------------------------------------
+    def stored_chunks(self, ids: list[int]) -> dict[int, StoredChunk]:
+        """Text and location of the chunks `ids` (unknown ids are left out)."""
+        out: dict[int, StoredChunk] = {}
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            rows = self.db.execute(
+                f"""select c.id, n.path, c.heading_path, c.prefix, c.lead, c.body, c.char_start, c.char_end,
+                           c.line_start, c.line_end
+                    from chunks c join notes n on n.id = c.note_id where c.id in ({','.join('?' * len(part))})""",
+                part,
+            ).fetchall()
+            for r in rows:
+                out[r[0]] = StoredChunk(note=r[1], heading_path=json.loads(r[2]), char_start=r[6], char_end=r[7],
+                                        line_start=r[8], line_end=r[9], id=r[0], prefix=r[3], lead=r[4], body=r[5])
+        return out
+
+    def section_chunk_ids(self, note: str, heading_path: list[str]) -> list[int]:
+        """The chunk ids of one heading section of a note, in order (parent-section context)."""
+        rows = self.db.execute(
+            """select c.id from chunks c join notes n on n.id = c.note_id
+               where n.path = ? and c.heading_path = ? order by c.ordinal""",
+            (note, json.dumps(heading_path, ensure_ascii=False)),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    # -- notes, for pickers and the diagnosis -------------------------------------------------------
+    def note_record(self, path: str) -> NoteRecord | None:
+        row = self.db.execute(
+            "select id, path, status, reason, reason_code, mtime_ns, size from notes where path = ?", (path,)
+        ).fetchone()
+        return NoteRecord(*row) if row else None
+
+    def note_chunks(self, note_id: int) -> list[StoredChunk]:
+        """Every chunk of a note, in order."""
+        ids = [int(r[0]) for r in self.db.execute(
+            "select id from chunks where note_id = ? order by ordinal", (note_id,))]
+        chunks = self.stored_chunks(ids)
+        return [chunks[i] for i in ids if i in chunks]
+
+    def indexed_paths(self) -> list[str]:
+        return [r[0] for r in self.db.execute("select path from notes where status = 'indexed' order by path")]
+
+    def all_tags(self) -> list[str]:
+        return [r[0] for r in self.db.execute("select distinct tag from note_tags order by tag collate nocase")]
+
+    # -- whole-index ranks (diagnosis) --------------------------------------------------------------
+    def bm25_best_among(self, match: str, ids: list[int]) -> tuple[int, int, float] | None:
+        """(chunk id, rank over the whole index, score) of the best BM25 match among `ids`, or None."""
+        marks = ",".join("?" * len(ids))
+        best = self.db.execute(
+            f"select rowid, bm25(chunks_fts) from chunks_fts where chunks_fts match ? and rowid in ({marks}) "
+            "order by bm25(chunks_fts) limit 1", (match, *ids)).fetchone()
+        if not best:
+            return None
+        better = self.db.execute("select count(*) from chunks_fts where chunks_fts match ? and bm25(chunks_fts) < ?",
+                                 (match, best[1])).fetchone()[0]
+        return int(best[0]), int(better) + 1, -float(best[1])
+
+    def any_match_among(self, match: str, ids: list[int]) -> bool:
+        marks = ",".join("?" * len(ids))
+        return self.db.execute(f"select 1 from chunks_fts where chunks_fts match ? and rowid in ({marks}) limit 1",
+                               (match, *ids)).fetchone() is not None
+
+    def vector_rank(self, qvec: np.ndarray, cosine: float) -> int:
+        """1 + the number of chunks whose cosine with `qvec` beats `cosine`, over the whole index (a scan in C)."""
+        return int(self.db.execute("select count(*) from chunks_vec where vec_distance_cosine(embedding, ?) < ?",
+                                   (_blob(qvec), 1.0 - cosine - 1e-6)).fetchone()[0]) + 1

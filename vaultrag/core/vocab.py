@@ -1,0 +1,108 @@
+"""The closed vocabularies the core speaks (stage names, statuses, reasons): StrEnums, so JSON keeps the words."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class StageName(StrEnum):
+    """A ranked list of the query pipeline (the keys of `QueryTrace.stages`)."""
+
+    BM25 = "bm25"
+    VECTOR = "vector"
+    FUSED = "fused"
+    RERANKED = "reranked"
+
+
+class StageStatus(StrEnum):
+    """How a stage went: ok, empty (nothing matched), partial (vectors still filling), unavailable, skipped."""
+
+    OK = "ok"
+    EMPTY = "empty"
+    PARTIAL = "partial"
+    UNAVAILABLE = "unavailable"
+    SKIPPED = "skipped"
+
+
+class AnswerKind(StrEnum):
+    EXTRACTIVE = "extractive"
+    REFUSAL = "refusal"
+    GENERATED = "generated"
+
+
+class ThresholdSource(StrEnum):
+    """Where the refusal threshold came from (the first that applies, top to bottom)."""
+
+    OVERRIDE = "override"  # this question's own threshold
+    SETTINGS = "override (settings)"
+    CALIBRATED = "calibrated"  # stored in the index by `vaultrag calibrate`
+    SHIPPED = "shipped default"
+    UNCALIBRATED = "uncalibrated"
+    NONE = "none"  # no candidate, no decision to make
+
+
+class ContextStatus(StrEnum):
+    """What became of a ranked candidate on its way into the prompt."""
+
+    INCLUDED = "included"
+    MERGED = "merged"  # overlapped a document already included: merged into it
+    DUPLICATE = "duplicate"
+    BEYOND_K = "beyond k"
+    CUT_BY_BUDGET = "cut by budget"
+    REFUSED = "refused"
+
+
+class Phase(StrEnum):
+    """The phase a Progress report belongs to."""
+
+    SCAN = "scan"
+    TEXT = "text"
+    EMBED = "embed"
+    EVAL = "eval"
+    DONE = "done"
+
+
+class LaneEventKind(StrEnum):
+    PROGRESS = "progress"
+    APPLIED = "applied"  # text and BM25 of a batch committed
+    EMBEDDED = "embedded"  # every chunk has its vector
+    ERROR = "error"
+    RECOVERED = "recovered"
+    STOPPED = "stopped"
+
+
+class NoteStatus(StrEnum):
+    INDEXED = "indexed"
+    EXCLUDED = "excluded"
+    FAILED = "failed"
+
+
+class Reason(StrEnum):
+    """Why a path was skipped, a note failed, or an indexed note carries a warning: the code the diagnosis
+    turns into advice. The human-readable detail travels beside it (`reason` text)."""
+
+    # skipped by the vault walk or the note's own content (status excluded)
+    BUILTIN_FOLDER = "builtin-folder"  # .obsidian, .trash, .git
+    HIDDEN_FOLDER = "hidden-folder"
+    HIDDEN_FILE = "hidden-file"
+    IGNORE_FILE = "ignore-file"  # a .vaultragignore pattern
+    IGNORE_SETTING = "ignore-setting"  # the ignore_globs setting
+    FRONTMATTER_EXCLUDE = "frontmatter-exclude"  # vaultrag: exclude
+    PRIVATE_TAG = "private-tag"
+    SYMLINK_LOOP = "symlink-loop"
+    UNREADABLE_FOLDER = "unreadable-folder"
+    CANNOT_STAT = "cannot-stat"
+    NOT_REGULAR = "not-regular-file"
+    # could not be read or indexed (status failed)
+    VANISHED = "vanished"
+    IS_FOLDER = "is-folder"
+    PERMISSION = "permission"
+    CANNOT_READ = "cannot-read"
+    TOO_LARGE = "too-large"
+    BINARY = "binary"
+    NOT_UTF8 = "not-utf8"
+    INTERNAL = "internal-error"
+    # indexed, with a warning
+    BAD_FRONTMATTER = "bad-frontmatter"
+    EMPTY = "empty"
+    NONE = ""
