@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -278,15 +279,31 @@ def test_kill_9_mid_index_then_check_and_converge(vault: Path, tmp_path: Path):
 def test_watch_cli_prints_changes_and_stops_cleanly(vault: Path, home: Path):
     write(vault, "a.md", "# A\n\nText.\n")
     (home / "settings.toml").write_text('embedder = "use"\n', encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "vaultrag", "--home", str(home), "watch", str(vault),
-                             "--quiet-ms", "100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(6)
-        write(vault, "b.md", "# B\n\nNew note.\n")
-        time.sleep(3)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+    lines: list[str] = []
+
+    def wait_for(pred, timeout: float = 60.0) -> bool:  # polls the output: a busy machine only makes it slower
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not pred():
+            time.sleep(0.05)
+        return pred()
+
+    with subprocess.Popen([sys.executable, "-m", "vaultrag", "--home", str(home), "watch", str(vault),
+                           "--quiet-ms", "100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
+        reader.start()
+        try:
+            assert wait_for(lambda: any("vectors ready" in line for line in lines)), lines
+            write(vault, "b.md", "# B\n\nNew note.\n")
+            assert wait_for(lambda: any("b.md" in line for line in lines)), lines
+            at = next(i for i, line in enumerate(lines) if "b.md" in line)
+            assert wait_for(lambda: any("vectors ready" in line for line in lines[at:])), lines
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=30)
+            reader.join(10)  # the reader owns stdout until it closes
+            err = proc.stderr.read()
+    out = "".join(lines)
     assert proc.returncode == 0, err
     assert "text+BM25 updated" in out and "b.md" in out and "vectors ready" in out
     assert out.rstrip().endswith("stopped cleanly")
