@@ -73,7 +73,8 @@ class NotePreview(QWidget):
             self._buttons(False)
             return
         text = f.text
-        self.title.setText(f"{cand.note} — {self.tr('lines')} {cand.line_start + 1}–{cand.line_end}")
+        self.title.setText(self.tr("{note} — lines {a}–{b}").format(note=cand.note, a=cand.line_start + 1,
+                                                                     b=cand.line_end))
         self.text.setPlainText(text)
         if cand.char_end > len(text):
             self.title.setText(self.title.text() + self.tr(" (changed since indexing)"))

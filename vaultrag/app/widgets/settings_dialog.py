@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.errors import UserFacingError
-from vaultrag.settings import Settings
+from vaultrag.settings import Group, Settings
 
 # fields where 0 means "pick for me" (the spin box shows the word instead of 0)
 AUTO_ZERO = {"embed_threads"}
@@ -43,7 +43,9 @@ class SettingsDialog(QDialog):
         self.fields: dict[str, QWidget] = {}
         body = QWidget()
         sections = QVBoxLayout(body)
-        for group, fields in Settings.groups().items():
+        groups = Settings.groups()
+        for group in (g for g in Group if g in groups):  # the enum's order: Vault, Search, Models, …
+            fields = groups[group]
             box = QGroupBox(tr(str(group)))
             box.setObjectName(f"settings-group-{group.name.lower()}")
             form = QFormLayout(box)

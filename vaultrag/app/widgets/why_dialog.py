@@ -78,17 +78,18 @@ class WhyDialog(QDialog):
 
     def clear_result(self) -> None:
         """The note, heading or question changed: an old diagnosis must not stand for the new one."""
-        self.result_view.setHtml(f"<p><i>{escape(self.tr('Pick a note and press Diagnose.'))}</i></p>")
+        hint = self.tr("Pick a note and press Diagnose.")
+        self.result_view.setHtml(f"<p><i>{escape(hint)}</i></p>")
 
     def show_diagnosis(self, d: Diagnosis) -> None:
         title, message, suggestion = self._words(d)
         rows = "".join(f"<tr><td><b>{escape(k)}</b></td><td>{escape(v)}</td></tr>" for k, v in self._evidence(d))
+        todo = self.tr("What to do")
+        how = self.tr("Diagnosed by asking the question again against the index as it is now.")
         self.result_view.setHtml(
             f"<h3>{escape(d.note)}</h3><p><b>{escape(title)}</b></p><p>{escape(message)}</p>"
-            f"<p><b>{escape(self.tr('What to do'))}:</b> {escape(suggestion)}</p>"
-            f"<table cellpadding=2>{rows}</table>"
-            f"<p><i>{escape(self.tr('Diagnosed by asking the question again against the index as it is now.'))}"
-            "</i></p>")
+            f"<p><b>{escape(todo)}:</b> {escape(suggestion)}</p><table cellpadding=2>{rows}</table>"
+            f"<p><i>{escape(how)}</i></p>")
 
     def _words(self, d: Diagnosis) -> tuple[str, str, str]:
         """Title, what happened, what to do: in the window's language where the numbers allow it."""

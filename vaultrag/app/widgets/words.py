@@ -9,7 +9,7 @@ from vaultrag.core.vocab import StageName, StageStatus, ThresholdSource
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("Words", text)
+    return QCoreApplication.translate("", text)  # lupdate files module-level tr() under ""
 
 
 def stage_title(name: StageName) -> str:
