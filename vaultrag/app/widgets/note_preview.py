@@ -30,6 +30,7 @@ class NotePreview(QWidget):
         self._file: NoteText | None = None
         self.title = QLabel(self.tr("Select a chunk to preview its note"))
         self.title.setObjectName("preview-title")
+        self.title.setWordWrap(True)  # long note paths wrap instead of being cut
         self.open_editor = QPushButton(self.tr("Open in editor"))
         self.open_obsidian = QPushButton(self.tr("Open in Obsidian"))
         self.text = QPlainTextEdit()

@@ -77,6 +77,7 @@ class StagesView(QWidget):
             label = QLabel(stage_title(name))
             label.setObjectName(f"stage-header-{name}")
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            label.setWordWrap(True)  # title, then status and time: two short lines that never get cut
             table = self._make_table(name)
             note = QLabel()
             note.setObjectName(f"stage-skipped-{name}")
@@ -126,9 +127,9 @@ class StagesView(QWidget):
             stage = trace.stages[StageName(name)]
             table = self.tables[name]
             self._cands[name] = stage.candidates
-            timing = f" · {stage.ms:.0f} ms" if stage.ms else ""
-            status = "" if stage.status == StageStatus.OK else f" · {status_word(stage.status)}"
-            self.headers[name].setText(f"<b>{stage_title(StageName(name))}</b>{status}{timing}")
+            timing = f"{stage.ms:.0f} ms" if stage.ms else ""
+            line2 = " · ".join(x for x in (status_word(stage.status), timing) if x)
+            self.headers[name].setText(f"<b>{stage_title(StageName(name))}</b><br><small>{line2}</small>")
             self.headers[name].setToolTip(stage_note(trace, stage))
             skipped = stage.status == StageStatus.SKIPPED
             self._stacks[name].setCurrentIndex(1 if skipped else 0)
@@ -172,7 +173,7 @@ class StagesView(QWidget):
             table.setRowCount(0)
             self._cands[name] = []
             self._stacks[name].setCurrentIndex(0)
-            self.headers[name].setText(stage_title(StageName(name)))
+            self.headers[name].setText(f"<b>{stage_title(StageName(name))}</b><br><small> </small>")
         self.details.setText(self.tr("Select a row: its scores and why it moved appear here."))
 
     def select_chunk(self, cand: Candidate) -> None:
