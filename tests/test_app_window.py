@@ -24,18 +24,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.test_app import SLOW_MS, ask, demo, open_and_wait  # noqa: F401  (demo is a fixture)
+from tests.test_app import ask, open_and_wait
+from tests.test_app import demo as demo  # the fixture: a copy of the demo vault
 from vaultrag.app.controller import AppController
 from vaultrag.app.main import _install_translator
 from vaultrag.app.widgets.main_window import MainWindow
 
 # words of the window's English that Portuguese never uses: one of them in the Portuguese window is a leftover
-ENGLISH = set("""the and of to is with from not only all yet threshold line lines skipped chunk chunks note notes
+ENGLISH = set(re.findall(r"[a-z]+", """
+the and of to is with from not only all yet threshold line lines skipped chunk chunks note notes
 question answer answered refused open show full size settings search searching keyword keywords meaning fused
 reranked confidence ready done embedding indexing vectors filling score rank heading stage layer why help view tools
 file quit evaluation health inspector candidates decision preview copy stop conversation scope folder whole vault
 select row model pause resume ask below above margin partial unavailable nothing matched calibrated shipped default
-override budget instructions documents run check index failed excluded indexed stale truncated new writing""".split())
+override budget instructions documents run check index failed excluded indexed stale truncated new writing"""))
 
 
 def plain(text: str) -> str:

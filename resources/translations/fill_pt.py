@@ -197,7 +197,8 @@ PT.update({
     "The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.":
         "O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de "
         "referência.",
-    "Best keyword match": "Melhor trecho por palavras-chave", "rank {r} (score {s:.2f})": "posição {r} (pontuação {s:.2f})",
+    "Best keyword match": "Melhor trecho por palavras-chave",
+    "rank {r} (score {s:.2f})": "posição {r} (pontuação {s:.2f})",
     "Best meaning match": "Melhor trecho por significado", "rank {r} (cosine {c:.3f})": "posição {r} (cosseno {c:.3f})",
     "Question words the note never uses": "Palavras da pergunta que a nota não usa",
     "rank {r} (score {s})": "posição {r} (pontuação {s})",
