@@ -110,7 +110,7 @@ PT.update({
         "as primeiras notas entram).",
     ", ETA {s:.0f}s": ", faltam {s:.0f}s", "evaluating: {d}/{t} questions{eta}": "avaliando: {d}/{t} perguntas{eta}",
     "unanswerable questions let through →": "perguntas sem resposta aceitas →",
-    "answerable answered correctly →": "respondíveis respondidas certo →", "Context (prompt)": "Contexto (prompt)",
+    "correct answers →": "respostas certas →", "Context (prompt)": "Contexto (prompt)",
     "validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} unanswerable passed":
         "metade de validação: {k:.0%} ± {dk:.0%} respondíveis corretas mantidas, {p:.0%} ± {dp:.0%} sem resposta "
         "aceitas",

@@ -762,32 +762,32 @@
     <name>NotePreview</name>
     <message>
         <location filename="../../vaultrag/app/widgets/note_preview.py" line="31" />
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="55" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="56" />
         <source>Select a chunk to preview its note</source>
         <translation>Selecione um trecho para ver a nota</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="33" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="34" />
         <source>Open in editor</source>
         <translation>Abrir no editor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="34" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="35" />
         <source>Open in Obsidian</source>
         <translation>Abrir no Obsidian</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="71" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="72" />
         <source>{note}: cannot read it ({err})</source>
         <translation>{note}: não foi possível ler ({err})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="76" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="77" />
         <source>{note} — lines {a}–{b}</source>
         <translation>{note} — linhas {a}–{b}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="80" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="81" />
         <source> (changed since indexing)</source>
         <translation> (alterada desde a indexação)</translation>
     </message>
@@ -914,38 +914,38 @@
 <context>
     <name>StagesView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="93" />
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="176" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="120" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="208" />
         <source>Select a row: its scores and why it moved appear here.</source>
         <translation>Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="103" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
         <source>score</source>
         <translation>pontuação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="103" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
         <source>#</source>
         <translation>nº</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="103" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
         <source>note › heading</source>
         <translation>nota › título</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="143" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="174" />
         <source>new</source>
         <translation>nova</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="203" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="235" />
         <source>cosine {c:.3f}</source>
         <translation>cosseno {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="205" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="237" />
         <source>confidence {c:.3f}</source>
         <translation>confiança {c:.3f}</translation>
     </message>
@@ -959,8 +959,8 @@
     </message>
     <message>
         <location filename="../../vaultrag/app/widgets/eval_view.py" line="57" />
-        <source>answerable answered correctly →</source>
-        <translation>respondíveis respondidas certo →</translation>
+        <source>correct answers →</source>
+        <translation>respostas certas →</translation>
     </message>
 </context>
 <context>
@@ -1081,72 +1081,72 @@
         <translation>Ficou abaixo de k</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="111" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="114" />
         <source> (best cosine {c:.3f}, vector rank {r})</source>
         <translation> (melhor cosseno {c:.3f}, posição vetorial {r})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="113" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="116" />
         <source>Not related to this question</source>
         <translation>Não tem relação com esta pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="114" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="117" />
         <source>It shares none of the question's content words, and its meaning is far from the question's{far}.</source>
         <translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e seu sentido está longe do da pergunta{far}.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="116" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="119" />
         <source>Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words to the note (in the text, a heading or an alias).</source>
         <translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, num título ou num alias).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="120" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="123" />
         <source>It ranked {r} in the final list, below the k = {k} documents given to the answer.</source>
         <translation>Ficou na posição {r} da lista final, abaixo dos k = {k} documentos dados à resposta.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="122" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="125" />
         <source>Raise k to {r} to include it.</source>
         <translation>Aumente k para {r} para incluí-la.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="126" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="129" />
         <source>Confidence {c:.3f} is below the threshold {t:.3f}.</source>
         <translation>A confiança {c:.3f} está abaixo do limiar {t:.3f}.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="127" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="130" />
         <source>The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.</source>
         <translation>O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de referência.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="135" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
         <source>Best keyword match</source>
         <translation>Melhor trecho por palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="135" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
         <source>rank {r} (score {s:.2f})</source>
         <translation>posição {r} (pontuação {s:.2f})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="141" />
         <source>Best meaning match</source>
         <translation>Melhor trecho por significado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="141" />
         <source>rank {r} (cosine {c:.3f})</source>
         <translation>posição {r} (cosseno {c:.3f})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="141" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="144" />
         <source>Question words the note never uses</source>
         <translation>Palavras da pergunta que a nota não usa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="144" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="147" />
         <source>rank {r} (score {s})</source>
         <translation>posição {r} (pontuação {s})</translation>
     </message>

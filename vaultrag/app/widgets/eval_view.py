@@ -42,7 +42,7 @@ class TradeoffCurve(QWidget):
         fm = self.fontMetrics()
         lh = fm.height()
         left = lh + fm.horizontalAdvance("100%") + 8  # room for the rotated y title and the tick labels
-        w, h = self.width() - left - 10, self.height() - 2 * lh - 10
+        w, h = self.width() - left - 30, self.height() - 2 * lh - 10
         p.drawRect(left, 5, w, h)
         for frac in (0.0, 0.5, 1.0):
             p.drawText(QRectF(lh, 5 + (1 - frac) * h - lh / 2, left - lh - 4, lh),
@@ -54,7 +54,7 @@ class TradeoffCurve(QWidget):
         p.translate(lh - 2, 5 + h)
         p.rotate(-90)
         p.drawText(QRectF(0, -lh + 2, h, lh), Qt.AlignmentFlag.AlignCenter,
-                   self.tr("answerable answered correctly →"))
+                   self.tr("correct answers →"))
         p.restore()
         if not self.points:
             return

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -13,6 +14,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QSizePolicy,
     QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -34,6 +37,28 @@ def row_label(c: Candidate) -> str:
     title = c.note.rpartition("/")[2].removesuffix(".md")
     heads = [h for h in c.heading_path if h and h != title]
     return f"{title} › {heads[-1]}" if heads else title
+
+
+def fit_label(text: str, fm: QFontMetrics, width: int) -> str:
+    """'title › heading' in `width` px: each part elided on its own, the title keeping at least 40 % of the room,
+    so the heading (which tells the chunks of one note apart) stays visible."""
+    if fm.horizontalAdvance(text) <= width:
+        return text
+    title, sep, head = text.partition(" › ")
+    if not sep:
+        return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, width)
+    room = width - fm.horizontalAdvance(sep)
+    title_w = min(fm.horizontalAdvance(title), max(room - fm.horizontalAdvance(head), int(room * 0.4)))
+    return (fm.elidedText(title, Qt.TextElideMode.ElideRight, title_w) + sep
+            + fm.elidedText(head, Qt.TextElideMode.ElideRight, room - title_w))
+
+
+class RowLabelDelegate(QStyledItemDelegate):
+    """Draws the 'note › heading' column with fit_label (the full path is the item's tooltip)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Any) -> None:
+        super().initStyleOption(option, index)
+        option.text = fit_label(option.text, option.fontMetrics, option.rect.width() - 8)
 
 
 def movement(rank: int, before: int | None) -> str:
@@ -70,6 +95,7 @@ class StagesView(QWidget):
         outer.setSpacing(2)
         row = QHBoxLayout()
         row.setSpacing(4)
+        self._row = row
         outer.addLayout(row, 1)
         for name in STAGES:
             col = QVBoxLayout()
@@ -109,6 +135,8 @@ class StagesView(QWidget):
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # rank and score never scroll away
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        table.setItemDelegateForColumn(2, RowLabelDelegate(table))
+        table.setAutoScroll(False)
         table.setWordWrap(False)
         table.setMinimumWidth(120)
         head = table.horizontalHeader()
@@ -133,6 +161,8 @@ class StagesView(QWidget):
             self.headers[name].setToolTip(stage_note(trace, stage))
             skipped = stage.status == StageStatus.SKIPPED
             self._stacks[name].setCurrentIndex(1 if skipped else 0)
+            # a skipped stage gives its width to the tables that have rows (it keeps a narrow column for its reason)
+            self._row.setStretch(STAGES.index(StageName(name)), 1 if skipped else 3)
             self.skipped[name].setText(f"<i>{escape(stage_note(trace, stage))}</i>" if skipped else "")
             before = self._ranks_before(trace, StageName(name))
             table.blockSignals(True)
@@ -154,6 +184,7 @@ class StagesView(QWidget):
                         font.setBold(True)  # in the prompt
                         item.setFont(font)
                     table.setItem(r, col, item)
+            table.horizontalScrollBar().setValue(0)
             table.blockSignals(False)
 
     @staticmethod
@@ -221,6 +252,7 @@ class StagesView(QWidget):
                 if hit and first is not None:
                     found.append(name)
                     table.scrollToItem(first, QAbstractItemView.ScrollHint.EnsureVisible)
+                    table.horizontalScrollBar().setValue(0)  # rank and score stay in view
         return found
 
     def _on_selected(self, name: str) -> None:

@@ -106,7 +106,10 @@ class WhyDialog(QDialog):
                   Verdict.CUT_BY_BUDGET: self.tr("Cut by the token budget"),
                   Verdict.BELOW_K: self.tr("Ranked below k")}
         title = titles.get(d.verdict, str(d.verdict))
-        if d.verdict == Verdict.NOT_IN_CANDIDATES and "bm25" not in ev:
+        # no chunk shares a content word and it was not close enough by meaning to make the answer: unrelated,
+        # so "raise k" or "raise the candidate counts" would be bad advice
+        retrieval = (Verdict.NOT_IN_CANDIDATES, Verdict.FUSED_OUT, Verdict.BELOW_K)
+        if d.verdict in retrieval and "bm25" not in ev:
             cos = ev.get("vector", {}).get("cosine")
             far = self.tr(" (best cosine {c:.3f}, vector rank {r})").format(c=cos, r=ev["vector"]["rank"]) \
                 if cos is not None else ""
