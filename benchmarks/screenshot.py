@@ -101,7 +101,7 @@ def shoot(out: Path, language: str) -> None:
         ask("Qual a capital da Mongólia?")
         save(app, w, out, "refusal")
         # why not: an irrelevant note, then an excluded one
-        w.question.setText("Qual o prazo do reembolso?")
+        ask("Qual o prazo do reembolso?")
         w.show_why()
         w.why_dialog.move(W - w.why_dialog.width() - 20, 120)
         c.diagnosis_finished.connect(lambda d: done.__setitem__("diag", d))

@@ -73,8 +73,9 @@ PT.update({
     "partial": "parcial", "unavailable": "indisponível", "this question's override": "ajuste desta pergunta",
     "override in settings": "ajuste nas configurações", "calibrated": "calibrado", "shipped default": "padrão",
     "uncalibrated": "não calibrado", "none": "nenhum",
-    "vectors still filling: {d} of {t} chunks embedded; keyword search covers the rest":
-        "vetores ainda em preparo: {d} de {t} trechos com vetor; a busca por palavras-chave cobre o resto",
+    "when asked, vectors were still filling: {d} of {t} chunks embedded; keyword search covered the rest":
+        "na hora da pergunta, os vetores ainda estavam em preparo: {d} de {t} trechos com vetor; a busca por "
+        "palavras-chave cobriu o resto",
     "no reranker configured: the fused order is final": "nenhum reordenador configurado: a ordem fundida é a final",
     "no chunk matched": "nenhum trecho encontrado",
     "no vectors for this model yet: keyword search only": "ainda sem vetores para este modelo: só palavras-chave",

@@ -78,57 +78,57 @@
         <translation>nenhum</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="39" />
-        <source>vectors still filling: {d} of {t} chunks embedded; keyword search covers the rest</source>
-        <translation>vetores ainda em preparo: {d} de {t} trechos com vetor; a busca por palavras-chave cobre o resto</translation>
+        <location filename="../../vaultrag/app/widgets/words.py" line="40" />
+        <source>when asked, vectors were still filling: {d} of {t} chunks embedded; keyword search covered the rest</source>
+        <translation>na hora da pergunta, os vetores ainda estavam em preparo: {d} de {t} trechos com vetor; a busca por palavras-chave cobriu o resto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="46" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="48" />
         <source>no reranker configured: the fused order is final</source>
         <translation>nenhum reordenador configurado: a ordem fundida é a final</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="50" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="52" />
         <source>no chunk matched</source>
         <translation>nenhum trecho encontrado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="52" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="54" />
         <source>no vectors for this model yet: keyword search only</source>
         <translation>ainda sem vetores para este modelo: só palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="60" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="62" />
         <source>no candidate: nothing in scope matches the question</source>
         <translation>nenhum candidato: nada no escopo corresponde à pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="62" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="64" />
         <source>no vector for the top chunk yet, so no confidence: answering from keywords, unchecked</source>
         <translation>o primeiro trecho ainda não tem vetor, então não há confiança: resposta por palavras-chave, sem verificação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="64" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="66" />
         <source>no threshold for this model yet (run calibration): answered unchecked</source>
         <translation>ainda não há limiar para este modelo (calibre): respondida sem verificação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="66" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="68" />
         <source>the question has only stop words or symbols: rephrase it with the words you need</source>
         <translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="67" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="69" />
         <source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source>
         <translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="70" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="72" />
         <source>{how} is {m:.3f} above the threshold {t:.3f}</source>
         <translation>{how} está {m:.3f} acima do limiar {t:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="71" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="73" />
         <source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source>
         <translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation>
     </message>

@@ -36,7 +36,9 @@ def filling(trace: QueryTrace) -> str:
     done, total = s.get("chunks_embedded"), s.get("chunks")
     if done is None or total is None or done >= total:
         return ""
-    return tr("vectors still filling: {d} of {t} chunks embedded; keyword search covers the rest").format(
+    # "when asked": the status bar's progress moves on, this stays the count the question saw
+    return tr("when asked, vectors were still filling: {d} of {t} chunks embedded; keyword search covered the "
+              "rest").format(
         d=done, t=total)
 
 
