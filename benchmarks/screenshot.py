@@ -1,11 +1,15 @@
-"""Start the real app on the demo vault, ask a question, save a screenshot PNG (Xvfb when available).
+"""Start the real app on the demo vault and save the main states as 1280×800 PNGs under docs/screenshots/.
 
-Run: python benchmarks/screenshot.py [out.png]     (default docs/screenshot.png)
-Under Xvfb (`apt-get install xvfb`) the window is shown by a real X server; otherwise it renders offscreen.
+Run: python benchmarks/screenshot.py [out_dir]      (default docs/screenshots)
+Under Xvfb (`apt-get install xvfb xauth`) the whole 1280×800 screen is grabbed, dialogs included; without it the
+window renders offscreen (dialogs are then saved on their own).
+States: answer, refusal, cross-stage selection, why-not (irrelevant note, excluded note), health, evaluation,
+settings, indexing in progress, and the answer in Portuguese.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -13,56 +17,148 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+W, H = 1280, 800
+GOLDEN = [  # a tiny golden set for the demo vault (the evaluation view warns that it is too small to calibrate)
+    {"question": "Qual o prazo do reembolso?", "gold_note": "Casa/Reembolso e cancelamentos.md"},
+    {"question": "Como criar um ambiente virtual Python?", "gold_note": "Trabalho/Python venv.md"},
+    {"question": "Como faço o deploy?", "gold_note": "Trabalho/Deploy.md"},
+    {"question": "What did we eat in Lisbon?", "gold_note": "Travel/Lisbon trip.md"},
+    {"question": "Qual o horário da academia?", "gold_note": "Casa/Academia.md"},
+    {"question": "Qual a capital da Mongólia?", "answerable": False},
+    {"question": "Quem ganhou a copa de 1970?", "answerable": False},
+]
 
 
-def shoot(out: Path) -> None:
+def wait(app: Any, cond: Any, timeout: float = 120.0) -> None:
+    t0 = time.monotonic()
+    while not cond() and time.monotonic() - t0 < timeout:
+        app.processEvents()
+        time.sleep(0.01)
+    settle(app)
+
+
+def settle(app: Any, n: int = 30) -> None:
+    for _ in range(n):
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def save(app: Any, window: Any, out: Path, name: str, dialog: Any = None) -> None:
+    settle(app)
+    if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        pix = (dialog or window).grab()
+    else:
+        pix = app.primaryScreen().grabWindow(0).copy(0, 0, W, H)
+    path = out / f"{name}.png"
+    pix.save(str(path))
+    print(f"saved {path} ({pix.width()}×{pix.height()})")
+
+
+def shoot(out: Path, language: str) -> None:
     from PySide6.QtWidgets import QApplication
 
     from vaultrag.app.controller import AppController
+    from vaultrag.app.main import _install_translator
     from vaultrag.app.widgets.main_window import DEMO_VAULT, MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    with tempfile.TemporaryDirectory() as home:
-        c = AppController(home)
+    translator = _install_translator(app, language)  # noqa: F841  (kept alive for the window's lifetime)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        vault = Path(tmp) / "demo"
+        shutil.copytree(DEMO_VAULT, vault)
+        c = AppController(Path(tmp) / "home")
         w = MainWindow(c)
-        w.resize(1400, 860)
+        w.setGeometry(0, 0, W, H)
         w.show()
-        w.open_vault(DEMO_VAULT)
-        done: dict[str, object] = {}
+        done: dict[str, Any] = {}
         c.index_changed.connect(lambda e: done.setdefault("ready", 1) if e.kind == "embedded" else None)
-        c.search_finished.connect(lambda t: done.setdefault("trace", t))
-        t0 = time.monotonic()
-        while "trace" not in done and time.monotonic() - t0 < 120:
-            app.processEvents()
-            if "ready" in done and "asked" not in done:
-                w.question.setText("Qual o prazo do reembolso?")
-                w.ask()
-                done["asked"] = 1
-            time.sleep(0.01)
-        for _ in range(50):
-            app.processEvents()
-            time.sleep(0.01)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        w.grab().save(str(out))
+        c.search_finished.connect(lambda t: done.__setitem__("trace", t))
+
+        def ask(question: str) -> Any:
+            done.pop("trace", None)
+            w.question.setText(question)
+            w.ask()
+            wait(app, lambda: "trace" in done)
+            return done["trace"]
+
+        w.open_vault(vault)
+        wait(app, lambda: "ready" in done)
+        if language == "pt":
+            ask("Qual o prazo do reembolso?")
+            save(app, w, out, "pt-answer")
+            w.close()
+            return
+        trace = ask("Qual o prazo do reembolso?")
+        save(app, w, out, "answer")
+        stages = w.inspector.panes["candidates"]
+        second = trace.stages["bm25"].candidates[1] if len(trace.stages["bm25"].candidates) > 1 else trace.final[0]
+        stages.tables["bm25"].selectRow(second.rank - 1)  # cross-stage selection: highlighted in every column
+        save(app, w, out, "selection")
+        ask("Qual a capital da Mongólia?")
+        save(app, w, out, "refusal")
+        # why not: an irrelevant note, then an excluded one
+        ask("Qual o prazo do reembolso?")
+        w.show_why()
+        w.why_dialog.move(W - w.why_dialog.width() - 20, 120)
+        c.diagnosis_finished.connect(lambda d: done.__setitem__("diag", d))
+        for note, name in (("Travel/Lisbon trip.md", "why-not-irrelevant"),
+                           ("Trabalho/Rascunho.md", "why-not-excluded")):
+            done.pop("diag", None)
+            w.why_dialog.picker.setEditText(note)
+            w.why_dialog.run.click()
+            wait(app, lambda: "diag" in done, 60)
+            save(app, w, out, name, w.why_dialog)
+        w.why_dialog.hide()
+        w._tab(1, refresh=True)
+        wait(app, lambda: w.health.lists["indexed"].count() > 0, 30)
+        save(app, w, out, "health")
+        golden = Path(tmp) / "golden.jsonl"
+        golden.write_text("\n".join(json.dumps(g, ensure_ascii=False) for g in GOLDEN) + "\n", encoding="utf-8")
+        w._tab(2)
+        w.evaluation.path.setText(str(golden))
+        c.eval_finished.connect(lambda r: done.__setitem__("eval", r))
+        w.evaluation.calibrate.click()
+        wait(app, lambda: "eval" in done, 120)
+        save(app, w, out, "evaluation")
+        w._tab(0)
+        w.show_settings()
+        w.settings_dialog.move(W // 2 - w.settings_dialog.width() // 2, 60)
+        save(app, w, out, "settings", w.settings_dialog)
+        w.settings_dialog.reject()
+        # indexing in progress: a bigger vault, caught while its vectors fill
+        big = Path(tmp) / "bigger"
+        text = (DEMO_VAULT / "Casa" / "Reembolso e cancelamentos.md").read_text(encoding="utf-8")
+        for i in range(400):
+            p = big / f"n{i // 20}" / f"nota {i}.md"
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(f"# Nota {i}\n\n{text}\n\nParágrafo {i} sobre o tema {i}.\n", encoding="utf-8")
+        progress: dict[str, int] = {}
+        c.index_progress.connect(lambda p: progress.__setitem__("embed", p.done) if p.phase == "embed" else None)
+        w.open_vault(big)
+        wait(app, lambda: progress.get("embed", 0) >= 32, 120)
+        ask("prazo do reembolso")
+        save(app, w, out, "indexing")
         w.close()
-    print(f"saved {out} ({os.environ.get('QT_QPA_PLATFORM') or 'xcb'})")
 
 
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshot.png"
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
     if os.environ.get("_VAULTRAG_SHOT"):
-        shoot(out)
+        shoot(out, os.environ["_VAULTRAG_SHOT"])
         return
-    env = {**os.environ, "_VAULTRAG_SHOT": "1"}
-    if shutil.which("xvfb-run"):
-        env.pop("QT_QPA_PLATFORM", None)
-        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1440x900x24", sys.executable, __file__, str(out)]
-    else:
-        env["QT_QPA_PLATFORM"] = "offscreen"
-        cmd = [sys.executable, __file__, str(out)]
-    subprocess.run(cmd, env=env, check=True)
+    for language in ("en", "pt"):
+        env = {**os.environ, "_VAULTRAG_SHOT": language}
+        if shutil.which("xvfb-run"):
+            env.pop("QT_QPA_PLATFORM", None)
+            cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {W}x{H}x24", sys.executable, __file__, str(out)]
+        else:
+            env["QT_QPA_PLATFORM"] = "offscreen"
+            cmd = [sys.executable, __file__, str(out)]
+        subprocess.run(cmd, env=env, check=True)
 
 
 if __name__ == "__main__":

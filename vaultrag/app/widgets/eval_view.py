@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
@@ -21,8 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app.controller import MIN_CALIBRATION_QUESTIONS
+from vaultrag.app.widgets.words import stage_title
 from vaultrag.core.quality.evaluate import STAGES
 from vaultrag.core.quality.metrics import RANK_METRICS
+from vaultrag.core.vocab import StageName
 
 
 class TradeoffCurve(QWidget):
@@ -35,13 +39,27 @@ class TradeoffCurve(QWidget):
 
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)
-        w, h = self.width() - 40, self.height() - 30
-        p.drawRect(30, 5, w, h)
-        p.drawText(32, self.height() - 8, self.tr("unanswerable passed →"))
+        fm = self.fontMetrics()
+        lh = fm.height()
+        left = lh + fm.horizontalAdvance("100%") + 8  # room for the rotated y title and the tick labels
+        w, h = self.width() - left - 30, self.height() - 2 * lh - 10
+        p.drawRect(left, 5, w, h)
+        for frac in (0.0, 0.5, 1.0):
+            p.drawText(QRectF(lh, 5 + (1 - frac) * h - lh / 2, left - lh - 4, lh),
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{frac:.0%}")
+            p.drawText(QRectF(left + frac * w - 30, 7 + h, 60, lh), Qt.AlignmentFlag.AlignCenter, f"{frac:.0%}")
+        p.drawText(QRectF(left, self.height() - lh - 2, w, lh), Qt.AlignmentFlag.AlignCenter,
+                   self.tr("unanswerable questions let through →"))
+        p.save()
+        p.translate(lh - 2, 5 + h)
+        p.rotate(-90)
+        p.drawText(QRectF(0, -lh + 2, h, lh), Qt.AlignmentFlag.AlignCenter,
+                   self.tr("correct answers →"))
+        p.restore()
         if not self.points:
             return
         p.setPen(QPen(QColor(70, 130, 180), 2))
-        pts = [QPointF(30 + x * w, 5 + (1 - y) * h) for x, y in self.points]
+        pts = [QPointF(left + x * w, 5 + (1 - y) * h) for x, y in self.points]
         for a, b in itertools.pairwise(pts):
             p.drawLine(a, b)
 
@@ -70,7 +88,8 @@ class EvalView(QWidget):
         self.table = QTableWidget(len(STAGES), len(RANK_METRICS))
         self.table.setObjectName("eval-table")
         self.table.setHorizontalHeaderLabels([m.header for m in RANK_METRICS])
-        self.table.setVerticalHeaderLabels(list(STAGES))
+        self.table.setVerticalHeaderLabels([stage_title(StageName(s)) if s in {n.value for n in StageName}
+                                            else self.tr("Context (prompt)") for s in STAGES])
         self.curve = TradeoffCurve()
         top = QHBoxLayout()
         for wdg in (self.path, browse, QLabel(self.tr("limit")), self.limit, self.run, QLabel(self.tr("max pass")),
@@ -114,9 +133,21 @@ class EvalView(QWidget):
         if cal is not None:
             if cal.get("available"):
                 v = cal["validate"]
-                text += self.tr("<br>calibrated threshold {t:.4f} stored; validate half: {k:.1%} answerable kept "
-                                "correct, {p:.1%} unanswerable passed").format(
-                    t=cal["threshold"], k=v["answerable_kept_correct"], p=v["unanswerable_passed"])
+                # 95 % normal-approximation half-widths: how far these rates could move with another sample
+                k, u = v["answerable_kept_correct"], v["unanswerable_passed"]
+                dk = 1.96 * math.sqrt(k * (1 - k) / max(v["n_answerable"], 1))
+                du = 1.96 * math.sqrt(u * (1 - u) / max(v["n_unanswerable"], 1))
+                rates = self.tr("validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} "
+                                "unanswerable passed").format(k=k, dk=dk, p=u, dp=du)
+                if cal.get("too_small"):
+                    text += "<br><b style='color:#b71c1c'>" + self.tr(
+                        "Not stored: {a} answerable and {u} unanswerable questions are too few to move the "
+                        "threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.").format(
+                        a=ev.n_answerable, u=ev.n_unanswerable, n=MIN_CALIBRATION_QUESTIONS, t=cal["threshold"],
+                        r=rates) + "</b>"
+                else:
+                    text += "<br>" + self.tr("Calibrated threshold {t:.3f} stored; {r}.").format(
+                        t=cal["threshold"], r=rates)
             else:
                 text += f"<br>{cal['reason']}"
         if ev.skipped_lines:

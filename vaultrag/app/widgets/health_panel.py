@@ -26,7 +26,7 @@ class HealthPanel(QWidget):
             lw = QListWidget()
             lw.setObjectName(f"health-{name}")
             self.lists[name] = lw
-            self.tabs.addTab(lw, name)
+            self.tabs.addTab(lw, self._list_title(name))
         self.reindex = QPushButton(self.tr("Re-index"))
         self.check = QPushButton(self.tr("Consistency check"))
         buttons = QHBoxLayout()
@@ -40,6 +40,10 @@ class HealthPanel(QWidget):
         self.reindex.clicked.connect(self.reindex_requested.emit)
         self.check.clicked.connect(self.check_requested.emit)
 
+    def _list_title(self, name: str) -> str:
+        return {"indexed": self.tr("Indexed"), "excluded": self.tr("Excluded"), "failed": self.tr("Failed"),
+                "stale": self.tr("Stale"), "truncated": self.tr("Truncated")}.get(name, name)
+
     def set_health(self, h: Health) -> None:
         c = h.counts
         text = self.tr("{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with vectors, "
@@ -47,8 +51,8 @@ class HealthPanel(QWidget):
                                                s=c["notes_stale"], ch=c["chunks"], em=c["chunks_embedded"],
                                                t=c["chunks_truncated"])
         v = h.versions
-        text += (f"<br>{self.tr('model')}: {h.model or '—'} · vaultrag {__version__} · schema {v.get('schema')} · "
-                 f"chunker {v.get('chunker')} · {h.index_file}")
+        text += "<br>" + self.tr("model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}").format(
+            m=h.model or "—", v=__version__, s=v.get("schema"), c=v.get("chunker"), f=h.index_file)
         for r in h.stale_reasons:
             text += f"<br><i>{r}</i>"
         if h.problems is not None:
@@ -59,4 +63,5 @@ class HealthPanel(QWidget):
             lw.clear()
             for n in h.notes.get(name, []):
                 lw.addItem(f"{n.path} — {n.reason}" if n.reason else n.path)
-            self.tabs.setTabText(list(LISTS).index(name), f"{name} ({len(h.notes.get(name, []))})")
+            self.tabs.setTabText(list(LISTS).index(name),
+                                 f"{self._list_title(name)} ({len(h.notes.get(name, []))})")

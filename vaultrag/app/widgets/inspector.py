@@ -67,8 +67,13 @@ class Inspector(QSplitter):
             self.panes[spec.key] = pane
             signal = getattr(pane, "chunk_selected", None)
             if signal is not None:
-                signal.connect(self._on_chunk_selected)
-        self.setSizes([700, 560])
+                signal.connect(self.select)
+        for col in columns:
+            col.setChildrenCollapsible(False)  # a dragged splitter never hides a pane entirely
+        # the stage tables get the height (≥ 8 rows at 1280×800); the chart and the decision stay compact
+        columns[Column.LEFT.value].setSizes([420, 130])
+        columns[Column.RIGHT.value].setSizes([120, 170, 260])
+        self.setSizes([780, 480])
 
     def title(self, key: str) -> str:
         spec = next(s for s in self.specs if s.key == key)
@@ -81,13 +86,14 @@ class Inspector(QSplitter):
         for pane in self._each():
             pane.set_trace(trace)
         if trace.final:
-            self._on_chunk_selected(trace.final[0])
+            self.select(trace.final[0])
 
     def clear(self) -> None:
         for pane in self._each():
             pane.clear()
 
-    def _on_chunk_selected(self, cand: Candidate) -> None:
+    def select(self, cand: Candidate) -> None:
+        """Show `cand` in every pane (picked in a pane, or a citation of the answer)."""
         for pane in self._each():
             pane.select_chunk(cand)
         self.chunk_selected.emit(cand)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -16,25 +15,27 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QSpinBox,
     QStackedWidget,
+    QStyle,
     QTabWidget,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from vaultrag.app.controller import AppController
+from vaultrag.app.widgets.answer_view import AnswerView
 from vaultrag.app.widgets.eval_view import EvalView
 from vaultrag.app.widgets.health_panel import HealthPanel
 from vaultrag.app.widgets.inspector import Inspector
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.why_dialog import WhyDialog
-from vaultrag.core.model import Progress, QueryTrace
+from vaultrag.core.model import Candidate, Progress, QueryTrace
 from vaultrag.core.query.scope import Scope
-from vaultrag.core.vocab import AnswerKind, LaneEventKind, Phase
+from vaultrag.core.vocab import LaneEventKind, Phase
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
 MAX_RECENT = 8
@@ -104,6 +105,8 @@ class MainWindow(QMainWindow):
                                "works as it is). Nothing leaves this machine and your notes are never written."))
         title.setWordWrap(True)
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        title.setMinimumWidth(560)  # a wrapped label in a centred layout otherwise gets a too-narrow width
+        title.setObjectName("welcome-text")
         self.open_button = QPushButton(self.tr("Open a vault folder…"))
         self.demo_button = QPushButton(self.tr("Open the demo vault"))
         self.recent_box = QComboBox()
@@ -124,12 +127,15 @@ class MainWindow(QMainWindow):
         self.k.setRange(1, 50)
         self.k.setValue(self.c.settings.k)
         self.k.setPrefix("k = ")
+        self.k.setToolTip(self.tr("How many documents go into the answer's prompt"))
         self.threshold = QDoubleSpinBox()
         self.threshold.setRange(-1.0, 1.0)
         self.threshold.setDecimals(3)
         self.threshold.setSingleStep(0.01)
         self.threshold.setSpecialValueText(self.tr("threshold: auto"))
         self.threshold.setValue(-1.0)
+        self.threshold.setToolTip(self.tr("Refusal threshold for this question; auto uses the calibrated or shipped "
+                                          "one"))
         for wdg, stretch in ((self.question, 1), (self.ask_button, 0), (self.k, 0), (self.threshold, 0)):
             ask.addWidget(wdg, stretch)
         return ask
@@ -140,22 +146,29 @@ class MainWindow(QMainWindow):
         self.folder_box.setObjectName("folder-scope")
         self.tag_box = QComboBox()
         self.tag_box.setObjectName("tag-scope")
+        for box, hint in ((self.folder_box, self.tr("folder…")), (self.tag_box, self.tr("tag…"))):
+            box.addItem(hint, "")  # nothing is preselected: the scope is empty until a chip is added
+            box.setMinimumContentsLength(14)
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         add_folder = QPushButton(self.tr("+ folder"))
         add_tag = QPushButton(self.tr("+ tag"))
+        self.scope_hint = QLabel(self.tr("whole vault"))
+        self.scope_hint.setObjectName("scope-hint")
         self.chips = QHBoxLayout()
         for wdg in (QLabel(self.tr("Scope:")), self.folder_box, add_folder, self.tag_box, add_tag):
             scope.addWidget(wdg)
+        scope.addWidget(self.scope_hint)
         scope.addLayout(self.chips)
         scope.addStretch(1)
-        add_folder.clicked.connect(lambda: self._add_chip("folders", self.folder_box.currentText()))
-        add_tag.clicked.connect(lambda: self._add_chip("tags", self.tag_box.currentText()))
+        add_folder.clicked.connect(lambda: self._add_chip("folders", self.folder_box))
+        add_tag.clicked.connect(lambda: self._add_chip("tags", self.tag_box))
         return scope
 
-    def _build_answer(self) -> QTextBrowser:
-        self.answer = QTextBrowser()
-        self.answer.setObjectName("answer")
-        self.answer.setMaximumHeight(130)
-        return self.answer
+    def _build_answer(self) -> AnswerView:
+        self.answer_view = AnswerView()
+        self.answer_view.setMaximumHeight(150)
+        self.answer = self.answer_view.browser
+        return self.answer_view
 
     def _build_tabs(self) -> QTabWidget:
         self.inspector = Inspector()
@@ -170,8 +183,11 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         self.status = QLabel(self.tr("No vault open"))
         self.status.setObjectName("status")
+        self.phase = QLabel()
+        self.phase.setObjectName("index-phase")
         self.progress = QProgressBar()
-        self.progress.setMaximumWidth(260)
+        self.progress.setFixedWidth(170)
+        self.progress.setFormat("%v/%m")  # the phase is the label beside it: the bar's text stays one short line
         self.progress.hide()
         self.eta = QLabel()
         self.pause = QPushButton(self.tr("Pause"))
@@ -179,28 +195,43 @@ class MainWindow(QMainWindow):
         self.pause.hide()
         bar = self.statusBar()
         bar.addWidget(self.status, 1)
+        bar.addPermanentWidget(self.phase)
         bar.addPermanentWidget(self.eta)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.pause)
 
     def _menus(self) -> None:
+        self.menu_actions: list[QAction] = []
         m = self.menuBar().addMenu(self.tr("&File"))
         self._action(m, self.tr("&Open vault…"), QKeySequence.StandardKey.Open, self.choose_vault)
-        self._action(m, self.tr("Open the &demo vault"), None, lambda: self.open_vault(DEMO_VAULT))
+        self._action(m, self.tr("Open the &demo vault"), "Ctrl+Shift+D", lambda: self.open_vault(DEMO_VAULT))
         self.recent_menu = m.addMenu(self.tr("&Recent vaults"))
         m.addSeparator()
         self._action(m, self.tr("&Quit"), QKeySequence.StandardKey.Quit, self.close)
+        a = self.menuBar().addMenu(self.tr("&Ask"))
+        self._action(a, self.tr("&Focus the question"), "Ctrl+L", self._focus_question)
+        self._action(a, self.tr("&Ask"), "Ctrl+Return", self.ask)
+        self._action(a, self.tr("&Stop the answer"), "Ctrl+.", self.answer_view.stop_requested.emit)
+        self._action(a, self.tr("&New conversation"), "Ctrl+Shift+N",
+                     self.answer_view.new_conversation_requested.emit)
+        self._action(a, self.tr("&Clear the scope"), "Ctrl+Shift+K", self.clear_scope)
         t = self.menuBar().addMenu(self.tr("&Tools"))
         self._action(t, self.tr("&Why not this note?"), "Ctrl+Shift+W", self.show_why)
         self._action(t, self.tr("Index &health"), "Ctrl+Shift+H", lambda: self._tab(1, refresh=True))
         self._action(t, self.tr("&Evaluation"), "Ctrl+Shift+E", lambda: self._tab(2))
-        self._action(t, self.tr("&Settings…"), QKeySequence.StandardKey.Preferences, self.show_settings)
+        # Linux has no standard Preferences key: Ctrl+, there, as on macOS and in most editors
+        prefs = QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)
+        self._action(t, self.tr("&Settings…"), prefs[0] if prefs else "Ctrl+,", self.show_settings)
         v = self.menuBar().addMenu(self.tr("&View"))
-        for key in self.inspector.panes:
+        self._action(v, self.tr("&Inspector"), "Ctrl+1", lambda: self._tab(0))
+        for n, key in enumerate(self.inspector.panes, start=1):
             # QAction.triggered passes `checked` first: it must not land in the pane's key
-            self._action(v, self.tr("{pane} full size").format(pane=self.inspector.title(key)), None,
+            self._action(v, self.tr("{pane}: full size").format(pane=self.inspector.title(key)), f"Alt+{n}",
                          lambda _checked=False, k=key: self.maximize_pane(k))
-        self._action(v, self.tr("Show all panes"), "Escape", lambda _checked=False: self.maximize_pane(None))
+        self._action(v, self.tr("Show all panes"), "Alt+0", lambda _checked=False: self.maximize_pane(None))
+        h = self.menuBar().addMenu(self.tr("&Help"))
+        self._action(h, self.tr("&Keyboard shortcuts"), QKeySequence.StandardKey.HelpContents, self.show_shortcuts)
+        self._action(h, self.tr("&About vaultrag"), None, self.show_about)
         self._refresh_recent()
 
     def _action(self, menu: Any, text: str, shortcut: Any, slot: Any) -> QAction:
@@ -209,7 +240,34 @@ class MainWindow(QMainWindow):
             act.setShortcut(QKeySequence(shortcut))
         act.triggered.connect(slot)
         menu.addAction(act)
+        if menu is not getattr(self, "recent_menu", None):
+            self.menu_actions.append(act)
         return act
+
+    def shortcuts(self) -> list[tuple[str, str]]:
+        """(action, key) for every menu action that has a key, as the Help list shows them."""
+        return [(a.text().replace("&", ""), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
+                for a in self.menu_actions if not a.shortcut().isEmpty()]
+
+    def show_shortcuts(self) -> None:
+        rows = "".join(f"<tr><td><b>{key}</b></td><td>{name}</td></tr>" for name, key in self.shortcuts())
+        extra = self.tr("In the question box: ↑/↓ walk the history. In a table: ↑/↓ pick a candidate.")
+        self._message(self.tr("Keyboard shortcuts"), f"<table cellpadding=3>{rows}</table><p>{extra}")
+
+    def show_about(self) -> None:
+        from vaultrag import __version__
+
+        self._message(self.tr("About vaultrag"), self.tr(
+            "<b>vaultrag {v}</b><p>Answers questions about your Markdown notes on this machine and shows why each "
+            "note was or wasn't found.").format(v=__version__))
+
+    def _message(self, title: str, html: str) -> None:
+        """A window-modal message that does not block the event loop (open(), not exec())."""
+        box = QMessageBox(QMessageBox.Icon.Information, title, html, QMessageBox.StandardButton.Close, self)
+        box.setObjectName("message-box")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.message_box = box
 
     def _connect(self) -> None:
         c = self.c
@@ -223,6 +281,9 @@ class MainWindow(QMainWindow):
         c.eval_progress.connect(self.evaluation.set_progress)
         c.notes_listed.connect(self._on_notes_listed)
         c.failed.connect(self.show_error)
+        c.failed.connect(self._search_done)
+        self.tabs.currentChanged.connect(lambda _i: self.error.hide())
+        self.answer_view.citation_activated.connect(self.open_citation)
         self.open_button.clicked.connect(self.choose_vault)
         self.demo_button.clicked.connect(lambda: self.open_vault(DEMO_VAULT))
         self.recent_box.activated.connect(lambda i: self.open_vault(self.recent_box.itemText(i)))
@@ -248,6 +309,8 @@ class MainWindow(QMainWindow):
     def open_vault(self, folder: str | Path) -> None:
         self.error.hide()
         self.inspector.clear()
+        self.answer_view.clear()
+        self.trace = None
         self.c.open_vault(folder)
         if self.c.ws is None:
             return
@@ -257,6 +320,8 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
         self.setWindowTitle(f"vaultrag — {Path(path).name}")
         self.pages.setCurrentIndex(1)
+        self.phase.setText(self.tr("scanning"))
+        self.progress.setRange(0, 0)  # busy until the first count arrives
         self.progress.show()
         self.pause.show()
         self.question.setFocus()
@@ -286,45 +351,72 @@ class MainWindow(QMainWindow):
         self._history_pos = len(self.history)
         threshold = None if self.threshold.value() <= -1.0 else self.threshold.value()
         self.status.setText(self.tr("searching…"))
+        # the old result must not pass for the new one while the search runs (seconds while vectors fill)
+        self.answer_view.show_message(self.tr("Searching: {q}").format(q=q))
+        self.inspector.setEnabled(False)
         self.c.ask(q, self.scope, self.k.value(), threshold)
+
+    def _search_done(self, *_: object) -> None:
+        self.inspector.setEnabled(True)
 
     def _on_search_finished(self, trace: QueryTrace) -> None:
         self.trace = trace
         self.error.hide()
-        a = trace.answer
-        if a.kind == AnswerKind.REFUSAL:
-            self.answer.setHtml(f"<p><b>{escape(a.text)}</b></p><p><i>{escape(trace.decision.reason)}</i></p>")
-        else:
-            body = escape(a.text).replace("**", "")
-            if a.sentence:
-                body = body.replace(escape(a.sentence), f"<mark><b>{escape(a.sentence)}</b></mark>", 1)
-            self.answer.setHtml(f"<p>{body}</p><p>— <a href='#'>{escape(a.source)}</a>, "
-                                f"{self.tr('line')} {a.line}</p>")
+        self._search_done()
+        self.answer_view.show_answer(trace)
         self.inspector.set_trace(trace)
         self.status.setText(self.tr("answered in {ms:.0f} ms").format(ms=trace.timings_ms.get("total", 0)))
 
-    def _add_chip(self, kind: str, value: str) -> None:
-        value = value.strip()
+    def open_citation(self, index: int) -> None:
+        """[n] in the answer: show prompt document n's note at its lines in the preview (and every pane)."""
+        doc = next((d for d in self.trace.context if d.index == index), None) if self.trace else None
+        if doc is None:
+            self.show_error(self.tr("The answer cites document [{n}], which is not in the prompt.").format(n=index))
+            return
+        self.inspector.select(Candidate(doc.note, doc.heading_path, doc.char_start, doc.char_end, doc.line_start,
+                                        doc.line_end, chunk_id=doc.chunk_ids[0], rank=0, score=0.0))
+        self._tab(0)
+
+    def _focus_question(self) -> None:
+        self.question.setFocus()
+        self.question.selectAll()
+
+    def clear_scope(self) -> None:
+        for kind in ("folders", "tags"):
+            getattr(self.scope, kind).clear()
+        while self.chips.count():
+            item = self.chips.takeAt(0)
+            chip = item.widget() if item is not None else None
+            if chip is not None:
+                chip.deleteLater()
+        self.scope_hint.show()
+
+    def _add_chip(self, kind: str, box: QComboBox) -> None:
+        value = box.currentText().strip() if box.currentData() != "" else ""
+        box.setCurrentIndex(0)  # back to the hint: a chosen value lives in its chip, not in the combo
         values = getattr(self.scope, kind)
         if not value or value in values:
             return
         values.append(value)
-        chip = QPushButton(f"{'📁' if kind == 'folders' else '#'}{value} ✕")
+        icon = QStyle.StandardPixmap.SP_DirIcon if kind == "folders" else QStyle.StandardPixmap.SP_FileDialogInfoView
+        chip = QPushButton(self.style().standardIcon(icon), f"{value if kind == 'folders' else '#' + value}  ✕")
         chip.setObjectName(f"chip-{kind}-{value}")
+        chip.setToolTip(self.tr("Remove from the scope"))
+        self.scope_hint.hide()
 
         def remove() -> None:
             values.remove(value)
             chip.deleteLater()
+            self.scope_hint.setVisible(not (self.scope.folders or self.scope.tags))
 
         chip.clicked.connect(remove)
         self.chips.addWidget(chip)
 
     def _on_notes_listed(self, info: dict[str, list[str]]) -> None:
         for box, key in ((self.folder_box, "folders"), (self.tag_box, "tags")):
-            current = box.currentText()
-            box.clear()
+            while box.count() > 1:  # item 0 is the hint
+                box.removeItem(1)
             box.addItems(info[key])
-            box.setCurrentText(current)
         self.why_dialog.set_notes(info["notes"])
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
@@ -340,15 +432,30 @@ class MainWindow(QMainWindow):
 
     # -- indexing -----------------------------------------------------------------------------
     def _on_index_progress(self, p: Progress) -> None:
+        if p.phase == Phase.DONE:
+            self._index_idle()
+            return
         label = {Phase.SCAN: self.tr("scanning"), Phase.TEXT: self.tr("indexing text"),
-                 Phase.EMBED: self.tr("embedding"), Phase.DONE: self.tr("done")}.get(p.phase, p.phase)
-        self.progress.setFormat(f"{label} %v/%m")
-        self.progress.setMaximum(max(p.total, 1))
+                 Phase.EMBED: self.tr("embedding")}.get(p.phase, str(p.phase))
+        if self.pause.isChecked():
+            label = self.tr("paused")
+        self.phase.setText(label)
+        self.progress.show()
+        self.pause.show()
+        self.progress.setRange(0, max(p.total, 1))
         self.progress.setValue(min(p.done, max(p.total, 1)))
-        self.eta.setText(self.tr("ETA {s:.0f}s").format(s=p.eta_s) if p.eta_s and p.done < p.total else "")
-        if p.phase == Phase.EMBED and p.done < p.total:
-            self.status.setText(self.tr("vectors filling ({d}/{t}): keyword (BM25) answers work meanwhile")
-                                .format(d=p.done, t=p.total))
+        self.eta.setText(self.tr("{s:.0f} s left").format(s=p.eta_s) if p.eta_s and p.done < p.total else "")
+        if p.phase == Phase.EMBED and p.done < p.total and not self.pause.isChecked():
+            # no counts here: the progress bar has this run's, the decision pane the index's
+            self.status.setText(self.tr("vectors filling: keyword (BM25) answers work meanwhile"))
+
+    def _index_idle(self) -> None:
+        """Nothing left to do: the bar, the time left and Pause go away (they come back with the next work)."""
+        self.phase.setText("")
+        self.eta.setText("")
+        self.progress.hide()
+        if not self.pause.isChecked():
+            self.pause.hide()
 
     def _on_index_changed(self, e: Any) -> None:
         if e.kind in (LaneEventKind.APPLIED, LaneEventKind.EMBEDDED):
@@ -356,16 +463,20 @@ class MainWindow(QMainWindow):
             if self.tabs.currentIndex() == 1:
                 self.c.refresh_health()
         if e.kind == LaneEventKind.EMBEDDED:
-            self.progress.setValue(self.progress.maximum())
-            self.eta.setText("")
+            self._index_idle()
+            self.status.setText(self.tr("ready: every chunk has its vector"))
 
     def _on_pause(self, paused: bool) -> None:
         self.c.pause_indexing(paused)
         self.pause.setText(self.tr("Resume") if paused else self.tr("Pause"))
+        self.phase.setText(self.tr("paused") if paused else self.tr("resuming"))
+        self.eta.setText("")
         self.status.setText(self.tr("indexing paused") if paused else self.tr("indexing…"))
 
     # -- tools --------------------------------------------------------------------------------
     def show_why(self) -> None:
+        if self.why_dialog.question.text() != self.question.text():
+            self.why_dialog.clear_result()
         self.why_dialog.question.setText(self.question.text())
         self.c.list_notes()
         self.why_dialog.show()
@@ -380,10 +491,21 @@ class MainWindow(QMainWindow):
         self.c.why(q, note, heading or None, self.scope, self.k.value(), threshold)
 
     def show_settings(self) -> None:
-        dialog = SettingsDialog(self.c.settings, self)
-        if dialog.exec() and dialog.result_settings is not None:
-            self.c.save_settings(dialog.result_settings)
-            self.k.setValue(dialog.result_settings.k)
+        """The settings dialog, window-modal without blocking the event loop (indexing keeps reporting)."""
+        self.settings_dialog = dialog = SettingsDialog(self.c.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self._settings_accepted(dialog))
+        dialog.open()
+
+    def _settings_accepted(self, dialog: SettingsDialog) -> None:
+        new = dialog.result_settings
+        if new is None:
+            return
+        language_changed = new.ui_language != self.c.settings.ui_language
+        self.c.save_settings(new)
+        self.k.setValue(new.k)
+        if language_changed:
+            self.status.setText(self.tr("Settings saved; the new language shows at the next start."))
 
     def maximize_pane(self, name: str | None) -> None:
         """Show one inspector pane alone (full size), or all of them again."""

@@ -30,6 +30,7 @@ class NotePreview(QWidget):
         self._file: NoteText | None = None
         self.title = QLabel(self.tr("Select a chunk to preview its note"))
         self.title.setObjectName("preview-title")
+        self.title.setWordWrap(True)  # long note paths wrap instead of being cut
         self.open_editor = QPushButton(self.tr("Open in editor"))
         self.open_obsidian = QPushButton(self.tr("Open in Obsidian"))
         self.text = QPlainTextEdit()
@@ -73,7 +74,8 @@ class NotePreview(QWidget):
             self._buttons(False)
             return
         text = f.text
-        self.title.setText(f"{cand.note} — {self.tr('lines')} {cand.line_start + 1}–{cand.line_end}")
+        self.title.setText(self.tr("{note} — lines {a}–{b}").format(note=cand.note, a=cand.line_start + 1,
+                                                                     b=cand.line_end))
         self.text.setPlainText(text)
         if cand.char_end > len(text):
             self.title.setText(self.title.text() + self.tr(" (changed since indexing)"))

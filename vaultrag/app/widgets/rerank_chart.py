@@ -1,63 +1,148 @@
-"""Bar chart of the final list's confidence per candidate, the refusal threshold as a line, top-k marked."""
+"""Bar chart of the final list's confidence per candidate, with axes, the threshold line, names on hover."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QWidget
+from dataclasses import dataclass
 
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
+from PySide6.QtWidgets import QToolTip, QWidget
+
+from vaultrag.app.widgets.stages_view import row_label
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import StageName
 
+IN_PROMPT = QColor(70, 130, 180)
+LEFT_OUT = QColor(170, 170, 170)
+THRESHOLD = QColor(200, 40, 40)
+
+
+@dataclass
+class Bar:
+    cand: Candidate
+    value: float | None  # confidence on the threshold's scale; None: no vector yet
+    used: bool  # in the prompt
+
 
 class RerankChart(QWidget):
-    """Each bar is a candidate's confidence (its cosine minus the vault background), on the threshold's scale."""
+    """Each bar is a candidate's confidence (its cosine minus the vault background), on the threshold's scale.
+    A candidate without a vector has no bar (a hollow mark); without confidences no bars are drawn at all.
+
+    Signals:
+        chunk_selected: the Candidate whose bar was clicked.
+    """
+
+    chunk_selected = Signal(object)
 
     def __init__(self) -> None:
         super().__init__()
-        self.setMinimumHeight(140)
-        self.bars: list[tuple[str, float, bool]] = []  # (label, value, in context)
+        self.setMinimumHeight(120)
+        self.setMouseTracking(True)
+        self.bars: list[Bar] = []
         self.threshold: float | None = None
         self.title = ""
+        self.selected: int | None = None
+        self._rects: list[QRectF] = []
 
     def set_trace(self, trace: QueryTrace) -> None:
         d = trace.decision
         used = {cid for doc in trace.context for cid in doc.chunk_ids}
-        self.bars = [(f"{c.rank}", d.confidence_of(c.cosine) or 0.0, c.chunk_id in used) for c in trace.final]
+        self.bars = [Bar(c, d.confidence_of(c.cosine), c.chunk_id in used) for c in trace.final]
         self.threshold = d.threshold
         reranked = trace.final_stage == StageName.RERANKED
-        self.title = self.tr("reranked") if reranked else self.tr("fused (no reranker)")
+        self.title = self.tr("Confidence of the reranked list") if reranked else \
+            self.tr("Confidence of the fused list (no reranker)")
         self.update()
 
     def clear(self) -> None:
-        self.bars, self.threshold, self.title = [], None, ""
+        self.bars, self.threshold, self.title, self.selected = [], None, "", None
         self.update()
 
     def select_chunk(self, cand: Candidate) -> None:
-        pass  # the bars follow the final ranking; a selection elsewhere changes nothing here
+        self.selected = cand.chunk_id
+        self.update()
+
+    def values(self) -> list[float]:
+        return [b.value for b in self.bars if b.value is not None]
 
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        w, h = self.width(), self.height()
-        p.drawText(6, 14, self.title)
+        fm = self.fontMetrics()
+        w, h, lh = self.width(), self.height(), fm.height()
+        p.drawText(QRectF(0, 0, w, lh), Qt.AlignmentFlag.AlignLeft, self.title)
+        self._rects = []
         if not self.bars:
             p.drawText(QRectF(0, 0, w, h), Qt.AlignmentFlag.AlignCenter, self.tr("ask a question"))
             return
-        values = [v for _, v, _ in self.bars] + ([self.threshold] if self.threshold is not None else [])
-        lo, hi = min(0.0, *values), max(values) * 1.1 or 1.0
-        top, bottom = 22, h - 18
-        scale = (bottom - top) / (hi - lo or 1)
-        bw = max(4.0, (w - 12) / len(self.bars) - 3)
-        for i, (label, v, used) in enumerate(self.bars):
-            x = 6 + i * (bw + 3)
-            y0 = bottom - (0 - lo) * scale
-            y1 = bottom - (v - lo) * scale
-            color = QColor(70, 130, 180) if used else QColor(170, 170, 170)  # blue: in the context (top-k)
-            p.fillRect(QRectF(x, min(y0, y1), bw, abs(y0 - y1)), color)
-            p.drawText(QRectF(x, bottom, bw, 16), Qt.AlignmentFlag.AlignCenter, label)
+        values = self.values()
+        if not values:
+            p.drawText(QRectF(0, lh, w, h - lh), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                       self.tr("No confidence yet: the candidates have no vectors (still filling). "
+                               "Bars appear once they do."))
+            return
+        shown = values + ([self.threshold] if self.threshold is not None else [])
+        lo, hi = min(0.0, *shown), max(0.0, *shown)
+        pad = (hi - lo) * 0.1 or 0.1
+        lo, hi = (lo - pad if lo < 0 else lo), hi + pad
+        left = fm.horizontalAdvance("−0.00") + 8
+        top, bottom = lh + 4, h - 2 * lh - 4
+        plot_w = w - left - 6
+        scale = (bottom - top) / (hi - lo)
+
+        def y_of(v: float) -> float:
+            return bottom - (v - lo) * scale
+
+        axis = self.palette().text().color()
+        p.setPen(QPen(axis, 1))
+        p.drawLine(QPointF(left, top), QPointF(left, bottom))
+        p.drawLine(QPointF(left, y_of(0.0)), QPointF(w - 6, y_of(0.0)))
+        for tick in (lo, 0.0, hi):
+            p.drawText(QRectF(0, y_of(tick) - lh / 2, left - 4, lh),
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{tick:.2f}")
+        p.drawText(QRectF(left, h - lh, plot_w, lh), Qt.AlignmentFlag.AlignCenter,
+                   self.tr("rank in the final list · blue: in the prompt · hover for the note"))
+        slot = plot_w / len(self.bars)
+        bw = max(3.0, slot - 3)
+        for i, b in enumerate(self.bars):
+            x = left + 2 + i * slot
+            rect = QRectF(x, top, bw, bottom - top)
+            self._rects.append(rect)
+            if b.value is None:  # no vector: a hollow mark on the axis, not a bar
+                p.setPen(QPen(LEFT_OUT, 1, Qt.PenStyle.DotLine))
+                p.drawRect(QRectF(x, y_of(0.0) - 6, bw, 6))
+            else:
+                y0, y1 = y_of(0.0), y_of(b.value)
+                p.fillRect(QRectF(x, min(y0, y1), bw, abs(y0 - y1)), IN_PROMPT if b.used else LEFT_OUT)
+            if b.cand.chunk_id == self.selected:
+                p.setPen(QPen(QColor(255, 170, 0), 2))
+                p.drawRect(QRectF(x - 1, top, bw + 2, bottom - top))
+            p.setPen(QPen(axis, 1))
+            if bw >= fm.horizontalAdvance("99"):
+                p.drawText(QRectF(x, bottom + 1, bw, lh), Qt.AlignmentFlag.AlignCenter, str(b.cand.rank))
         if self.threshold is not None:
-            y = bottom - (self.threshold - lo) * scale
-            p.setPen(QPen(QColor(200, 40, 40), 2, Qt.PenStyle.DashLine))
-            p.drawLine(0, int(y), w, int(y))
-            p.drawText(w - 120, int(y) - 4, f"threshold {self.threshold:.3f}")
+            y = y_of(self.threshold)
+            p.setPen(QPen(THRESHOLD, 2, Qt.PenStyle.DashLine))
+            p.drawLine(QPointF(left, y), QPointF(w - 6, y))
+            label = self.tr("threshold {t:.3f}").format(t=self.threshold)
+            p.drawText(QRectF(w - 6 - fm.horizontalAdvance(label) - 4, y - lh - 1, fm.horizontalAdvance(label) + 4,
+                              lh), Qt.AlignmentFlag.AlignRight, label)
+
+    def bar_at(self, x: float) -> Bar | None:
+        for rect, b in zip(self._rects, self.bars, strict=False):
+            if rect.left() <= x <= rect.right() + 3:
+                return b
+        return None
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        b = self.bar_at(event.position().x())
+        if b is None:
+            QToolTip.hideText()
+            return
+        value = self.tr("no vector yet") if b.value is None else self.tr("confidence {c:.3f}").format(c=b.value)
+        QToolTip.showText(event.globalPosition().toPoint(), f"#{b.cand.rank} {row_label(b.cand)}\n{value}", self)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        b = self.bar_at(event.position().x())
+        if b is not None:
+            self.chunk_selected.emit(b.cand)

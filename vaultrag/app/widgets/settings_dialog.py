@@ -1,10 +1,11 @@
-"""Settings: one row per field of core Settings (with its description as tooltip), plus the UI language."""
+"""Settings: one section per group of core Settings, each field named in words with its help under it; validated."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -12,15 +13,26 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QGroupBox,
+    QLabel,
     QLineEdit,
-    QMessageBox,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from vaultrag.errors import UserFacingError
-from vaultrag.settings import Settings
+from vaultrag.settings import Group, Settings
+
+# fields where 0 means "pick for me" (the spin box shows the word instead of 0)
+AUTO_ZERO = {"embed_threads"}
+SPIN_MAX = 1_000_000_000
+
+
+def tr(text: str) -> str:
+    """Settings' own words (group names, labels, descriptions) live in the "Settings" translation context."""
+    return QCoreApplication.translate("Settings", text)
 
 
 class SettingsDialog(QDialog):
@@ -29,59 +41,98 @@ class SettingsDialog(QDialog):
         self.setWindowTitle(self.tr("Settings"))
         self.original = settings
         self.fields: dict[str, QWidget] = {}
-        form = QFormLayout()
-        descriptions = Settings.describe()
-        for f in dataclasses.fields(Settings):
-            if f.name == "schema_version":
-                continue
-            value = getattr(settings, f.name)
-            w: QWidget
-            if f.name == "embedder":
-                w = QComboBox()
-                w.addItems(["e5", "use", "st"])
-                w.setCurrentText(value)
-            elif f.name == "ui_language":
-                w = QComboBox()
-                w.addItem(self.tr("System"), "")
-                w.addItem("English", "en")
-                w.addItem("Português", "pt")
-                w.setCurrentIndex(max(0, w.findData(value)))
-            elif isinstance(value, bool):
-                w = QCheckBox()
-                w.setChecked(value)
-            elif isinstance(value, int):
-                w = QSpinBox()
-                w.setRange(1, 1_000_000_000)
-                w.setValue(value)
-            elif f.name == "threshold":
-                w = QDoubleSpinBox()
-                w.setRange(-1.0, 1.0)
-                w.setDecimals(4)
-                w.setSingleStep(0.01)
-                w.setSpecialValueText(self.tr("calibrated / shipped"))
-                w.setMinimum(-1.0)
-                w.setValue(value if value is not None else -1.0)
-            elif isinstance(value, list):
-                w = QLineEdit(", ".join(value))
-            else:
-                w = QLineEdit(str(value))
-            w.setObjectName(f"setting-{f.name}")
-            w.setToolTip(descriptions[f.name])
-            form.addRow(f.name.replace("_", " "), w)
-            self.fields[f.name] = w
+        body = QWidget()
+        sections = QVBoxLayout(body)
+        groups = Settings.groups()
+        for group in (g for g in Group if g in groups):  # the enum's order: Vault, Search, Models, …
+            fields = groups[group]
+            box = QGroupBox(tr(str(group)))
+            box.setObjectName(f"settings-group-{group.name.lower()}")
+            form = QFormLayout(box)
+            form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+            for f in fields:
+                w = self._editor(f, getattr(settings, f.name))
+                w.setObjectName(f"setting-{f.name}")
+                help_text = tr(f.metadata["desc"])
+                if f.name == "ui_language":
+                    help_text += " " + self.tr("Takes effect at the next start.")
+                w.setToolTip(help_text)
+                helper = QLabel(help_text)
+                helper.setObjectName(f"setting-help-{f.name}")
+                helper.setWordWrap(True)
+                helper.setStyleSheet("color: palette(placeholder-text); font-size: small;")
+                cell = QWidget()
+                stack = QVBoxLayout(cell)
+                stack.setContentsMargins(0, 0, 0, 4)
+                stack.setSpacing(1)
+                stack.addWidget(w)
+                stack.addWidget(helper)
+                form.addRow(tr(f.metadata["label"]) or f.name, cell)
+                self.fields[f.name] = w
+            sections.addWidget(box)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problem = QLabel()
+        self.problem.setObjectName("settings-problem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b71c1c;")
+        self.problem.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         col = QVBoxLayout(self)
-        col.addLayout(form)
+        col.addWidget(scroll, 1)
+        col.addWidget(self.problem)
         col.addWidget(buttons)
+        self.resize(640, 620)
         self.result_settings: Settings | None = None
+
+    def _editor(self, f: dataclasses.Field[Any], value: Any) -> QWidget:
+        w: QWidget
+        if f.name == "embedder":
+            w = QComboBox()
+            for key, words in (("e5", self.tr("e5 (multilingual, default)")), ("use", self.tr("USE (fast)")),
+                               ("st", self.tr("sentence-transformers model"))):
+                w.addItem(words, key)
+            w.setCurrentIndex(max(0, w.findData(value)))
+        elif f.name == "ui_language":
+            w = QComboBox()
+            w.addItem(self.tr("System"), "")
+            w.addItem("English", "en")
+            w.addItem("Português", "pt")
+            w.setCurrentIndex(max(0, w.findData(value)))
+        elif isinstance(value, bool):
+            w = QCheckBox()
+            w.setChecked(value)
+        elif isinstance(value, int):
+            w = QSpinBox()
+            if f.name in AUTO_ZERO:
+                w.setRange(0, 64)
+                w.setSpecialValueText(self.tr("automatic"))
+            else:
+                w.setRange(1, SPIN_MAX)
+            w.setValue(value)
+        elif f.name == "threshold":
+            w = QDoubleSpinBox()
+            w.setRange(-1.0, 1.0)
+            w.setDecimals(4)
+            w.setSingleStep(0.01)
+            w.setSpecialValueText(self.tr("calibrated / shipped"))
+            w.setValue(value if value is not None else -1.0)
+        elif isinstance(value, list):
+            w = QLineEdit(", ".join(value))
+            w.setPlaceholderText(self.tr("comma-separated"))
+        else:
+            w = QLineEdit(str(value))
+        return w
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, w in self.fields.items():
             if isinstance(w, QComboBox):
-                out[name] = w.currentData() if name == "ui_language" else w.currentText()
+                out[name] = w.currentData()
             elif isinstance(w, QCheckBox):
                 out[name] = w.isChecked()
             elif isinstance(w, QDoubleSpinBox):
@@ -91,13 +142,15 @@ class SettingsDialog(QDialog):
             elif isinstance(getattr(self.original, name), list):
                 out[name] = [x.strip() for x in w.text().split(",") if x.strip()]  # type: ignore[attr-defined]
             else:
-                out[name] = w.text()  # type: ignore[attr-defined]
+                out[name] = w.text().strip()  # type: ignore[attr-defined]
         return out
 
     def _accept(self) -> None:
+        """Validate through core Settings; a problem is shown in the dialog, which stays open with the values."""
         try:
             self.result_settings = self.original.replace(**self.values())
         except UserFacingError as e:
-            QMessageBox.warning(self, self.tr("Settings"), str(e))
+            self.problem.setText(str(e))
+            self.problem.show()
             return
         self.accept()

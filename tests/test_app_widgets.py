@@ -1,0 +1,159 @@
+"""Window parts driven alone with pytest-qt and hand-built traces: the answer area, the chart, settings."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QGroupBox
+
+from vaultrag.app.widgets.answer_view import AnswerView
+from vaultrag.app.widgets.rerank_chart import RerankChart
+from vaultrag.app.widgets.settings_dialog import SettingsDialog
+from vaultrag.app.widgets.stages_view import StagesView, movement, row_label
+from vaultrag.core.model import Answer, Candidate, ContextDoc, Decision, QueryTrace, SentenceCheck, Stage
+from vaultrag.core.vocab import AnswerKind, StageName, StageStatus, SupportVerdict, ThresholdSource
+from vaultrag.settings import Group, Settings
+
+NOTE_MD = """## Prazo
+
+> [!tip] Dica
+> Guarde o recibo.
+
+![[recibo.png]]
+
+O reembolso sai em <u>até 7 dias</u>, ver [[Casa/Regras|as regras]] [1].
+"""
+
+
+def cand(cid: int, rank: int, note: str = "Casa/Reembolso.md", heading: str = "Prazo",
+         cosine: float | None = 0.8, contributions: dict[str, float] | None = None) -> Candidate:
+    return Candidate(note, ["Reembolso", heading], 0, 10, 0, 2, chunk_id=cid, rank=rank, score=1.0 / rank,
+                     contributions=contributions, cosine=cosine)
+
+
+def trace(answer: Answer, final: list[Candidate], background: float | None = 0.5,
+          answered: bool = True) -> QueryTrace:
+    docs = [ContextDoc("Casa/Reembolso.md", ["Reembolso", "Prazo"], 0, 10, 3, 6, index=1, chunk_ids=[final[0].chunk_id],
+                       source="Casa/Reembolso.md > Prazo", text="O reembolso sai em até 7 dias.", tokens=9)]
+    conf = final[0].cosine - 0.75 * background if final[0].cosine is not None and background is not None else None
+    decision = Decision(answered, conf, 0.26, None if conf is None else conf - 0.26, ThresholdSource.SHIPPED,
+                        "core words", top_cosine=final[0].cosine, background=background, background_weight=0.75)
+    stages = {StageName.BM25: Stage(StageName.BM25, StageStatus.OK, final[::-1]),
+              StageName.VECTOR: Stage(StageName.VECTOR, StageStatus.OK, final),
+              StageName.FUSED: Stage(StageName.FUSED, StageStatus.OK, final),
+              StageName.RERANKED: Stage(StageName.RERANKED, StageStatus.SKIPPED, [], note="no reranker")}
+    return QueryTrace("prazo?", "pt", {}, {"k": 5}, stages, StageName.FUSED, final, decision, docs, {}, "PROMPT",
+                      {"total": 1, "instructions": 1, "documents": 0, "budget": 1, "question": 0}, answer, {}, {
+                          "chunks": 10, "chunks_embedded": 10})
+
+
+def test_answer_renders_note_markdown_not_its_markup(qtbot):
+    view = AnswerView()
+    qtbot.addWidget(view)
+    a = Answer(AnswerKind.EXTRACTIVE, NOTE_MD, sentence="O reembolso", source="Casa/Reembolso.md > Prazo",
+               note="Casa/Reembolso.md", line=8)
+    view.show_answer(trace(a, [cand(1, 1)]))
+    text = view.browser.toPlainText()
+    for raw in ("##", "![[", "[!tip]", "<u>", "[[", "> Guarde"):
+        assert raw not in text, raw
+    assert "Prazo" in text and "Guarde o recibo" in text and "as regras" in text and "recibo.png" in text
+    assert "Extractive" in view.kind.text() and "no language model configured" in view.kind.text()
+    with qtbot.waitSignal(view.citation_activated) as blocker:  # [1] is a link to document 1
+        view.browser.anchorClicked.emit(QUrl("cite:1"))
+    assert blocker.args == [1]
+    assert "cite:1" in view.browser.toHtml()
+
+
+def test_refusal_reads_as_a_refusal_with_its_reason(qtbot):
+    view = AnswerView()
+    qtbot.addWidget(view)
+    a = Answer(AnswerKind.REFUSAL, "Não encontrei isso nas suas notas.")
+    view.show_answer(trace(a, [cand(1, 1, cosine=0.4)], answered=False))
+    assert "Refused" in view.kind.text()
+    assert "Não encontrei" in view.browser.toPlainText() and "below the threshold" in view.browser.toPlainText()
+
+
+def test_generated_sentences_are_marked_by_their_check(qtbot):
+    view = AnswerView()
+    qtbot.addWidget(view)
+    sentences = [SentenceCheck("O prazo é de 7 dias [1].", [1], SupportVerdict.SUPPORTED, 0.9),
+                 SentenceCheck("Sai em dinheiro [2].", [2], SupportVerdict.BAD_CITATION),
+                 SentenceCheck("É rápido.", [], SupportVerdict.UNCITED)]
+    a = Answer(AnswerKind.GENERATED, " ".join(s.text for s in sentences), model="qwen", sentences=sentences)
+    view.show_answer(trace(a, [cand(1, 1)]))
+    text, html = view.browser.toPlainText(), view.browser.toHtml()
+    assert "cites a document that is not in the prompt" in text and "no citation" in text
+    assert text.count("not supported") == 0  # the supported sentence carries no mark
+    assert "cite:1" in html and "cite:2" in html and "qwen" in view.kind.text()
+
+
+def test_streaming_is_throttled_keeps_partial_text_on_error_and_has_stop(qtbot):
+    view = AnswerView()
+    qtbot.addWidget(view)
+    view.show()
+    view.begin_stream("qwen")
+    assert view.stop.isVisible() and "qwen" in view.kind.text()
+    for word in ["## Prazo\n\n", "O reembolso ", "sai em ", "7 dias ", "[1].\n\n"] * 20:
+        view.append_stream(word)
+    qtbot.waitUntil(lambda: "7 dias" in view.browser.toPlainText(), timeout=2000)
+    assert 1 <= view.renders < 10, "each append must not re-render the whole answer"
+    assert "##" not in view.browser.toPlainText()
+    with qtbot.waitSignal(view.stop_requested):
+        view.stop.click()
+    view.show_stream_error("the model stopped responding")
+    assert "O reembolso sai em 7 dias" in view.browser.toPlainText()
+    assert "the model stopped responding" in view.browser.toPlainText() and not view.stop.isVisible()
+    with qtbot.waitSignal(view.new_conversation_requested):
+        view.new.click()
+
+
+def test_chart_draws_no_bars_without_confidence_and_has_axes(qtbot):
+    chart = RerankChart()
+    qtbot.addWidget(chart)
+    chart.resize(500, 160)
+    filling = trace(Answer(AnswerKind.EXTRACTIVE, "x"), [cand(1, 1, cosine=0.85), cand(2, 2, cosine=None)],
+                    background=None)
+    chart.set_trace(filling)
+    assert chart.values() == [] and chart.threshold == 0.26
+    chart.grab()  # paints the "no confidence yet" message, no raw cosines against the threshold
+    full = trace(Answer(AnswerKind.EXTRACTIVE, "x"), [cand(1, 1, cosine=0.85), cand(2, 2, cosine=None)])
+    chart.set_trace(full)
+    assert chart.values() == [pytest.approx(0.85 - 0.75 * 0.5)] and chart.bars[1].value is None
+    chart.grab()
+    assert chart.bar_at(chart._rects[1].center().x()).cand.chunk_id == 2  # hover finds the bar's candidate
+
+
+def test_stage_rows_show_title_heading_movement_and_contributions(qtbot):
+    view = StagesView()
+    qtbot.addWidget(view)
+    a, b = cand(1, 1, heading="Prazo", contributions={"bm25": 0.0164, "vector": -0.002}), cand(2, 2, heading="Taxa")
+    t = trace(Answer(AnswerKind.EXTRACTIVE, "x"), [a, b])
+    t.stages[StageName.BM25] = Stage(StageName.BM25, StageStatus.OK, [cand(2, 1), cand(1, 3)])
+    t.stages[StageName.VECTOR] = Stage(StageName.VECTOR, StageStatus.OK, [cand(2, 1), cand(1, 2)])
+    view.set_trace(t)
+    assert row_label(a) == "Reembolso › Prazo" and view.tables["fused"].item(0, 2).text() == "Reembolso › Prazo"
+    assert view.tables["fused"].item(0, 2).toolTip() == "Casa/Reembolso.md › Prazo"
+    assert view.tables["fused"].item(0, 0).text() == "1 ↑1"  # its best rank before fusion was 2
+    assert view.tables["fused"].item(1, 0).text() == "2 ↓1"
+    assert movement(1, 3) == "↑2" and movement(4, 2) == "↓2" and movement(2, 2) == "=" and movement(1, None) == "new"
+    view.select_chunk(a)
+    assert "bm25 +0.0164" in view.details.text() and "vector -0.0020" in view.details.text()
+    assert view._stacks["reranked"].currentIndex() == 1  # skipped: its reason instead of an empty table
+
+
+def test_settings_are_grouped_named_in_words_and_keep_auto_threads(qtbot):
+    dialog = SettingsDialog(Settings(embed_threads=0))
+    qtbot.addWidget(dialog)
+    titles = {box.title() for box in dialog.findChildren(QGroupBox)}
+    assert {str(Group.VAULT), str(Group.SEARCH), str(Group.MODELS), str(Group.INTERFACE)} <= titles
+    assert dialog.fields["embed_threads"].text() == "automatic"
+    dialog._accept()
+    assert dialog.result_settings is not None and dialog.result_settings.embed_threads == 0
+    bad = SettingsDialog(Settings())
+    qtbot.addWidget(bad)
+    bad.fields["embedder"].setCurrentIndex(bad.fields["embedder"].findData("st"))  # st without a model
+    bad._accept()
+    assert bad.result_settings is None and "st_model" in bad.problem.text() and not bad.problem.isHidden()

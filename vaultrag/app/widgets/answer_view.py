@@ -1,0 +1,178 @@
+"""The answer area: Markdown rendered, [n] citations as links, the refusal as a refusal, a streamed answer live."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from markdown_it import MarkdownIt
+from PySide6.QtCore import QTimer, QUrl, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+
+from vaultrag.app.widgets.words import decision_reason
+from vaultrag.core.model import QueryTrace, SentenceCheck
+from vaultrag.core.vocab import AnswerKind, SupportVerdict
+
+STREAM_RENDER_MS = 80  # re-render a streamed answer at most this often (Markdown of the whole text each time)
+_MD = MarkdownIt("commonmark", {"html": False}).enable("table").enable("strikethrough")
+_EMBED = re.compile(r"!\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")  # ![[image.png]] / ![[note#heading]]
+_WIKILINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")  # [[note]] / [[note|shown]]
+_CALLOUT = re.compile(r"^(\s*>\s*)\[!(\w+)\][+-]?\s*(.*)$", re.MULTILINE)  # > [!tip] Title
+_INLINE_HTML = re.compile(r"</?(?:u|b|i|em|strong|mark|span|sup|sub|small|font|br)\b[^>]*>", re.IGNORECASE)
+_CITATION = re.compile(r"\[(\d{1,3})\]")
+VERDICT_COLOURS = {SupportVerdict.SUPPORTED: "", SupportVerdict.UNSUPPORTED: "#ffd6d6",
+                   SupportVerdict.UNCITED: "#fff0c2", SupportVerdict.BAD_CITATION: "#ffd6d6",
+                   SupportVerdict.REFUSAL: "#e3e3e3"}
+
+
+def note_markdown_to_html(text: str) -> str:
+    """Obsidian-flavoured Markdown as the HTML subset QTextBrowser shows (embeds, callouts, wikilinks folded)."""
+    text = _INLINE_HTML.sub("", text)
+    text = _EMBED.sub(lambda m: f"*[{m.group(1).strip()}]*", text)
+    text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
+    text = _CALLOUT.sub(lambda m: f"{m.group(1)}**{m.group(2).capitalize()}{': ' if m.group(3) else ''}"
+                                  f"{m.group(3)}**", text)
+    html = str(_MD.render(text))
+    return html.replace("<strong>", "<strong style='background:#fff3b0'>")
+
+
+def link_citations(html: str) -> str:
+    """[n] → a link the view turns into citation_activated(n)."""
+    return _CITATION.sub(lambda m: f"<a href='cite:{m.group(1)}'>[{m.group(1)}]</a>", html)
+
+
+class AnswerView(QWidget):
+    """Shows one question's answer; `begin_stream` / `append_stream` / `show_answer` drive a generated one.
+
+    Signals:
+        citation_activated(int): the user clicked [n] (n = the prompt document's index).
+        stop_requested: the Stop button (while streaming).
+        new_conversation_requested: the "New conversation" button.
+    """
+
+    citation_activated = Signal(int)
+    stop_requested = Signal()
+    new_conversation_requested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kind = QLabel()
+        self.kind.setObjectName("answer-kind")
+        self.stop = QPushButton(self.tr("Stop"))
+        self.stop.setObjectName("answer-stop")
+        self.stop.setToolTip(self.tr("Stop writing the answer (Ctrl+.)"))
+        self.new = QPushButton(self.tr("New conversation"))
+        self.new.setObjectName("answer-new-conversation")
+        self.browser = QTextBrowser()
+        self.browser.setObjectName("answer")
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self._on_link)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.kind, 1)
+        top.addWidget(self.stop)
+        top.addWidget(self.new)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(2)
+        col.addLayout(top)
+        col.addWidget(self.browser, 1)
+        self.stop.clicked.connect(self.stop_requested.emit)
+        self.new.clicked.connect(self.new_conversation_requested.emit)
+        self._stream = ""
+        self._stream_model = ""
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(STREAM_RENDER_MS)
+        self._render_timer.timeout.connect(self._render_stream)
+        self.renders = 0  # how many times the streamed text was re-rendered (the throttle's effect)
+        self.stop.hide()
+
+    # -- a finished answer --------------------------------------------------------------------------
+    def show_answer(self, trace: QueryTrace) -> None:
+        """The final answer of `trace`: extractive, refused, or generated (sentences marked by their check)."""
+        self._render_timer.stop()
+        self.stop.hide()
+        a = trace.answer
+        if a.kind == AnswerKind.REFUSAL:
+            self.kind.setText(self.tr("<b style='color:#c62828'>Refused</b>: no note seems to answer this"))
+            self.browser.setHtml(f"<p><b>{escape(a.text)}</b></p><p><i>{escape(decision_reason(trace))}</i></p>")
+            return
+        if a.kind == AnswerKind.GENERATED:
+            self.kind.setText(self.tr("<b>Written by {model}</b>, checked against the cited notes")
+                              .format(model=escape(a.model or self._stream_model)))
+            body = self._sentences_html(a.sentences) if a.sentences else link_citations(note_markdown_to_html(a.text))
+            self.browser.setHtml(body)
+            return
+        self.kind.setText(self.tr("<b>Extractive</b>: no language model configured — the best passage of the "
+                                  "top note, its best sentence marked"))
+        doc = next((d for d in trace.context if d.note == a.note), None)
+        where = escape(a.source or a.note)
+        if doc is not None:
+            where = f"<a href='cite:{doc.index}'>[{doc.index}] {where}</a>"
+        line = self.tr("line {n}").format(n=a.line) if a.line else ""
+        self.browser.setHtml(f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>")
+
+    def _sentences_html(self, sentences: list[SentenceCheck]) -> str:
+        words = {SupportVerdict.UNSUPPORTED: self.tr("not supported by its source"),
+                 SupportVerdict.UNCITED: self.tr("no citation"),
+                 SupportVerdict.BAD_CITATION: self.tr("cites a document that is not in the prompt"),
+                 SupportVerdict.REFUSAL: self.tr("refusal"), SupportVerdict.SUPPORTED: ""}
+        parts = []
+        for s in sentences:
+            body = link_citations(escape(s.text))
+            colour = VERDICT_COLOURS[s.verdict]
+            if colour:
+                body = (f"<span style='background:{colour}'>{body}</span>"
+                        f"<sup style='color:#8a1c1c'> {escape(words[s.verdict])}</sup>")
+            parts.append(body)
+        return "<p>" + " ".join(parts) + "</p>"
+
+    def show_message(self, text: str) -> None:
+        """A plain message in the answer area (nothing asked yet, a search running)."""
+        self._render_timer.stop()
+        self.kind.setText("")
+        self.browser.setHtml(f"<p><i>{escape(text)}</i></p>")
+
+    def clear(self) -> None:
+        self._render_timer.stop()
+        self._stream = ""
+        self.kind.setText("")
+        self.stop.hide()
+        self.browser.clear()
+
+    # -- a streamed answer --------------------------------------------------------------------------
+    def begin_stream(self, model: str) -> None:
+        self._stream, self._stream_model = "", model
+        self.kind.setText(self.tr("<b>{model}</b> is writing…").format(model=escape(model)))
+        self.browser.clear()
+        self.stop.show()
+
+    def append_stream(self, text: str) -> None:
+        """Add streamed text; the Markdown is re-rendered at most every STREAM_RENDER_MS."""
+        self._stream += text
+        if not self._render_timer.isActive():
+            self._render_timer.start()
+
+    def stream_text(self) -> str:
+        return self._stream
+
+    def _render_stream(self) -> None:
+        self.renders += 1
+        bar = self.browser.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 4
+        self.browser.setHtml(link_citations(note_markdown_to_html(self._stream)))
+        if at_end:
+            bar.setValue(bar.maximum())
+
+    def show_stream_error(self, message: str) -> None:
+        """The stream broke: keep what was written, say what went wrong under it."""
+        self._render_timer.stop()
+        self.stop.hide()
+        self.kind.setText(self.tr("<b style='color:#c62828'>The answer stopped</b>: {m}").format(m=escape(message)))
+        self.browser.setHtml(link_citations(note_markdown_to_html(self._stream))
+                             + f"<p style='color:#c62828'><i>{escape(message)}</i></p>")
+
+    def _on_link(self, url: QUrl) -> None:
+        if url.scheme() == "cite" and url.path().isdigit():
+            self.citation_activated.emit(int(url.path()))
