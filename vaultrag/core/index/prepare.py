@@ -53,8 +53,8 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
     fields = {"title": parsed.title, "aliases": parsed.aliases, "tags": parsed.tags, "links": parsed.wikilinks,
               "frontmatter": parsed.frontmatter}
     rule = vaultmod.exclusion_rule(parsed, opts.private_tag)
-    if rule:
-        return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0], digest, fields)
+    if rule:  # nothing of an excluded note is kept but its path and the rule: no title, links or frontmatter
+        return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0])
     chunks = Chunker(opts.chunk_tokens).chunk(text, parsed)
     if parsed.frontmatter_error:
         code, reason = Reason.BAD_FRONTMATTER, parsed.frontmatter_error
