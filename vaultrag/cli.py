@@ -112,7 +112,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="vaultrag", description="Ask your Markdown vault, offline, and see why.")
+    p = cli_query.HintingParser(prog="vaultrag", description="Ask your Markdown vault, offline, and see why.")
     p.add_argument("--version", action="version", version=f"vaultrag {__version__}")
     p.add_argument("--home", help="app home dir (index, settings, caches); default: $VAULTRAG_HOME or the OS data dir")
     p.add_argument("-v", "--verbose", action="store_true", help="log what happens (per-note reasons, timings)")
