@@ -26,7 +26,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     lock.acquire(on_wait=lambda who: print(f"waiting: this index is being written by {who}; this run starts "
                                            "when it is done (Ctrl+C to give up)", file=sys.stderr))
     try:
-        store, note = ws.open_store(repair=True, full_check=lock.unclean)
+        # a full structure check costs well under a second for a typical index: worth it on every CLI run, so
+        # `index` repairs whatever `status --check` would find (the app's lane checks fully after a crash)
+        store, note = ws.open_store(repair=True, full_check=True)
         embedder = None if args.no_embed else embed.from_settings(ws.settings)
         cancel = CancelToken()
         try:
