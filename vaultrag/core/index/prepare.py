@@ -67,26 +67,25 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
     return Prepared(f, NoteStatus.INDEXED, reason, code, digest, fields, chunks)
 
 
-def _init_worker(tiktoken_cache: str | None) -> None:
-    _die_with_parent()
+def _init_worker(tiktoken_cache: str | None, parent: int) -> None:
+    _die_with_parent(parent)
     if tiktoken_cache:
         tokens.configure(tiktoken_cache)
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent: int) -> None:
     """A worker must not outlive the indexing process (kill -9 would otherwise leave it, and the resource
     tracker it keeps alive, running for good): the kernel kills it on Linux; elsewhere a thread watches."""
     import signal
     import sys
     import threading
 
-    parent = os.getppid()
     if sys.platform == "linux":
         import ctypes
 
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before that took effect
+    if os.getppid() != parent:  # the parent died while this worker was starting
         os._exit(1)
 
     def watch() -> None:
@@ -118,7 +117,7 @@ def prepare_all(
     # spawn, not fork: forking a process that runs threads (GUI, watcher) can deadlock the child
     ctx = multiprocessing.get_context("spawn")
     cache = str(tokens.cache_dir()) if tokens.cache_dir() else None
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(cache,))
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(cache, os.getpid()))
     try:
         yield from pool.map(_prepare_star, [(f, opts, skip) for f, skip in jobs], chunksize=8)
     finally:  # on cancel, drop the queued notes instead of preparing them all first
