@@ -93,7 +93,7 @@ def test_two_writers_take_turns_while_questions_read_one_snapshot(home: Path, va
                 try:
                     trace = searcher.ask(f"harbour {asked % NOTES} tide tables")
                     assert trace.stages["bm25"].candidates, "a question found nothing mid-write"
-                except BaseException as e:  # noqa: BLE001 - any failure of a question is the finding
+                except BaseException as e:  # any failure of a question is the finding
                     errors.append(e)
                 asked += 1
         finally:
@@ -110,8 +110,8 @@ def test_two_writers_take_turns_while_questions_read_one_snapshot(home: Path, va
             time.sleep(0.02)
         second = subprocess.Popen(cli(home, "index", str(vault), "--no-embed"), stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
-        out1, err1 = first.communicate(timeout=300)
-        out2, err2 = second.communicate(timeout=300)
+        _, err1 = first.communicate(timeout=300)
+        _, err2 = second.communicate(timeout=300)
     finally:
         stop.set()
         asker.join()
