@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,30 @@ def test_yaml_cannot_hide_an_exclusion_or_exhaust_memory():
     assert vaultmod.exclusion_rule(p, "private") is not None
     p = parse("---\ntitle: " + "x" * 70_000 + "\n---\nbody\n", "n")
     assert p.frontmatter == {} and "larger than" in p.frontmatter_error
+
+
+def test_index_lane_survives_an_unexpected_error_and_says_so(vault: Path, home: Path):
+    """A bug-class error (not a database or disk error) used to end the lane's thread silently."""
+    from vaultrag.core.index.lane import IndexLane, LaneEvent
+    from vaultrag.core.workspace import Workspace
+
+    write(vault, "a.md", "# A\n\nApples.\n")
+    with open(os.path.join(os.fsencode(vault), b"bad\xff.md"), "wb") as f:
+        f.write(b"# Bad\n\nBad name.\n")
+    embedder = CountingEmbedder()
+    embedder.fail_after = 0  # the first embedding batch raises RuntimeError
+    events: list[LaneEvent] = []
+    lane = IndexLane(Workspace.load(vault, home), embedder, events.append)
+    lane.start()
+    try:
+        lane.reconcile()
+        deadline = time.monotonic() + 20
+        while not any(e.kind == "error" for e in events) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert any(e.kind == "error" and "fake embedder failure" in e.message for e in events)
+        embedder.fail_after = None
+        while not any(e.kind == "embedded" for e in events) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert any(e.kind == "recovered" for e in events) and any(e.kind == "embedded" for e in events)
+    finally:
+        lane.stop()
