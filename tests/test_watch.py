@@ -21,6 +21,7 @@ from vaultrag.core.index.lane import IndexLane, LaneEvent
 from vaultrag.core.index.watcher import VaultWatcher
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.workspace import Workspace
+from vaultrag.errors import IndexOutdated
 from vaultrag.settings import Settings
 
 
@@ -58,7 +59,10 @@ class Live:
     def state(self) -> dict[str, set[str]]:
         if not self.ws.index_path.exists():  # between a deletion and the lane's rebuild
             return {}
-        store = IndexStore.open(self.ws.index_path, readonly=True)
+        try:
+            store = IndexStore.open(self.ws.index_path, readonly=True)
+        except IndexOutdated:  # caught mid-rebuild, between two migrations
+            return {}
         try:
             rows = store.db.execute("select n.path, c.body from chunks c join notes n on n.id = c.note_id")
             out: dict[str, set[str]] = {}

@@ -17,22 +17,38 @@ from vaultrag.termui import progress_printer
 def cmd_index(args: argparse.Namespace) -> int:
     from vaultrag.core import embed
     from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions, run_to_end
+    from vaultrag.core.store.db import Error as DbError
+    from vaultrag.core.store.db import is_corruption
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)
-    store, note = ws.open_store()
+    lock = ws.writer_lock()
+    lock.acquire(on_wait=lambda who: print(f"waiting: this index is being written by {who}; this run starts "
+                                           "when it is done (Ctrl+C to give up)", file=sys.stderr))
     try:
+        # a full structure check costs well under a second for a typical index: worth it on every CLI run, so
+        # `index` repairs whatever `status --check` would find (the app's lane checks fully after a crash)
+        store, note = ws.open_store(repair=True, full_check=True)
         embedder = None if args.no_embed else embed.from_settings(ws.settings)
-        indexer = Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder)
         cancel = CancelToken()
         try:
-            report = run_to_end(indexer.run(cancel), progress_printer(sys.stderr))
+            try:
+                report = run_to_end(Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder)
+                                    .run(cancel), progress_printer(sys.stderr))
+            except DbError as e:
+                if not is_corruption(e):
+                    raise
+                store, note = ws.rebuild(store, e)  # damage found mid-run: start over from the notes
+                report = run_to_end(Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder)
+                                    .run(cancel), progress_printer(sys.stderr))
         except KeyboardInterrupt:
             print("\ninterrupted: what was committed stays; run index again to resume", file=sys.stderr)
             return 130
+        finally:
+            store.close()
         report.rebuilt_reason = note
     finally:
-        store.close()
+        lock.release()
     if args.json:
         print(json.dumps(to_dict(report), indent=2, ensure_ascii=False))
     else:
@@ -85,6 +101,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         )
         for reason in h.stale_reasons:
             print(f"stale: {reason}")
+        for warning in h.warnings:
+            print(f"warning: {warning}")
         for name in args.list or []:
             print(f"\n{name} ({len(h.notes.get(name, []))}):")
             for n in h.notes.get(name, []):
@@ -96,7 +114,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="vaultrag", description="Ask your Markdown vault, offline, and see why.")
+    p = cli_query.HintingParser(prog="vaultrag", description="Ask your Markdown vault, offline, and see why.")
     p.add_argument("--version", action="version", version=f"vaultrag {__version__}")
     p.add_argument("--home", help="app home dir (index, settings, caches); default: $VAULTRAG_HOME or the OS data dir")
     p.add_argument("-v", "--verbose", action="store_true", help="log what happens (per-note reasons, timings)")
@@ -131,6 +149,12 @@ def _wants_window(argv: list[str]) -> bool:
     return not words or words[0] not in COMMANDS
 
 
+def _db_error() -> type[Exception]:
+    from vaultrag.core.store.db import Error
+
+    return Error  # type: ignore[no-any-return]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if _wants_window(argv):
@@ -147,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except UserFacingError as e:
         print(f"vaultrag: {e}", file=sys.stderr)
+        return 2
+    except _db_error() as e:  # locked past the timeout, disk full, damage a read found: say so, no traceback
+        print(f"vaultrag: the index could not be read or written ({e}). If another program is using it, "
+              "try again; if it is damaged, `vaultrag index VAULT` rebuilds it.", file=sys.stderr)
         return 2
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

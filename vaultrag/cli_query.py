@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import textwrap
-from typing import Any
+from typing import Any, NoReturn
+from xml.sax.saxutils import escape
 
 from vaultrag.core.model import Progress, QueryTrace, Stage, to_dict
 from vaultrag.core.vocab import AnswerKind, Phase, StageStatus
+from vaultrag.errors import BadQuestion
 
 WIDTH = 120
 
@@ -24,9 +27,44 @@ def open_searcher(args: argparse.Namespace) -> Any:
     return Searcher(store, ws.settings, embed.from_settings(ws.settings), rerank.from_settings(ws.settings))
 
 
+def positive_int(value: str) -> int:
+    """argparse type for counts such as -k: a whole number of at least 1."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more (got {n})")
+    return n
+
+
+def check_question(question: str) -> str:
+    """The question, or BadQuestion when it cannot be searched (no text, or bytes that are not UTF-8)."""
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable argv bytes arrive as lone surrogates
+        raise BadQuestion("The question contains bytes that are not valid UTF-8 text: check the terminal's "
+                          "encoding (or the file the question came from) and ask again.") from None
+    if not question.strip():
+        raise BadQuestion("The question is empty: type what you want to know.")
+    return question
+
+
+class HintingParser(argparse.ArgumentParser):
+    """A parser whose errors add that a word starting with '-' (a question, say) must follow `--`."""
+
+    def error(self, message: str) -> NoReturn:
+        known = set(self._option_string_actions)
+        dashed = [a for a in sys.argv[1:] if a.startswith("-") and a != "--" and a.split("=")[0] not in known]
+        hint = ("\na question (or path) that starts with '-' must follow `--`, as in: "
+                "vaultrag ask VAULT -- \"-your question\"") if dashed else ""
+        super().error(message + hint)
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     from vaultrag.core.query.scope import Scope
 
+    check_question(args.question)
     searcher = open_searcher(args)
     try:
         trace = searcher.ask(args.question, Scope(args.folder or [], args.tag or [], args.note or []), k=args.k,
@@ -48,7 +86,8 @@ def format_answer(trace: QueryTrace) -> str:
     if a.kind == AnswerKind.REFUSAL:
         lines += [a.text, f"({d.reason})"]
     else:
-        lines += [f"{a.sentence or a.text}", f"— {a.source}, line {a.line}", ""]
+        # shown as the prompt shows documents: a note's own "</document>" must not pass for structure
+        lines += [escape(a.sentence or a.text), f"— {a.source}, line {a.line}", ""]
         lines += [f"[{doc.index}] {doc.source} (lines {doc.line_start + 1}–{doc.line_end})" for doc in trace.context]
         lines.append(f"({d.reason})")
     return "\n".join(lines)
@@ -109,7 +148,7 @@ def register(sub: Any) -> None:
     s.add_argument("--folder", action="append", help="only notes in this folder (and sub-folders); repeatable")
     s.add_argument("--tag", action="append", help="only notes with this tag (and sub-tags); repeatable")
     s.add_argument("--note", action="append", help="only this note (vault-relative path); repeatable")
-    s.add_argument("-k", type=int, help="documents in the context (default from settings: 5)")
+    s.add_argument("-k", type=positive_int, help="documents in the context (default from settings: 5)")
     s.add_argument("--threshold", type=float, help="refusal threshold for this question")
     s.add_argument("--json", action="store_true", help="print the full QueryTrace as JSON")
     s.add_argument("--explain", action="store_true", help="show every stage side by side")

@@ -26,3 +26,11 @@ class ScopeError(UserFacingError):
 
 class IndexOutdated(UserFacingError):
     """The index needs migrations that a read-only open cannot apply (a writable open applies them)."""
+
+
+class IndexBusy(UserFacingError):
+    """Another process is writing this index (one writer per index)."""
+
+
+class BadQuestion(UserFacingError):
+    """A question (or a query option) that cannot be searched as given."""

@@ -1,4 +1,4 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0006_secure_delete
 -- index chunks_hash on chunks
 CREATE INDEX chunks_hash on chunks(content_hash);
 -- index chunks_note on chunks

@@ -39,6 +39,7 @@ class Health:
     versions: dict[str, str] = field(default_factory=dict)  # schema migration, chunker, app
     notes: dict[str, list[NoteState]] = field(default_factory=dict)
     problems: list[str] | None = None  # from --check
+    warnings: list[str] = field(default_factory=list)  # ignore-pattern lines that were skipped
 
     def to_json(self) -> str:
         from dataclasses import asdict
@@ -90,4 +91,5 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
                   "app": __version__},
         notes=notes,
         problems=store.check() if check else None,
+        warnings=scanned.problems,
     )

@@ -103,6 +103,9 @@ class Reason(StrEnum):
     UNREADABLE_FOLDER = "unreadable-folder"
     CANNOT_STAT = "cannot-stat"
     NOT_REGULAR = "not-regular-file"
+    SYMLINK_OUTSIDE = "symlink-outside"  # a symlink whose target is outside the vault: never followed
+    SYMLINK_TO_IGNORED = "symlink-to-ignored"  # a symlink into an ignored folder or onto an ignored note
+    BAD_FILENAME = "bad-filename"  # a name that is not valid UTF-8 (cannot be stored or shown)
     # could not be read or indexed (status failed)
     VANISHED = "vanished"
     IS_FOLDER = "is-folder"

@@ -9,8 +9,10 @@ from pathlib import Path
 from vaultrag import settings as settings_mod
 from vaultrag.core import tokens
 from vaultrag.core.index import vault as vaultmod
-from vaultrag.core.store.db import CorruptIndex, move_aside
+from vaultrag.core.store.db import CorruptIndex, is_corruption, move_aside
+from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.store.lock import WriterLock
 from vaultrag.errors import IndexOutdated, UserFacingError
 from vaultrag.paths import Paths
 from vaultrag.settings import Settings
@@ -39,8 +41,17 @@ class Workspace:
     def index_path(self) -> Path:
         return self.paths.index_file(self.vault)
 
-    def open_store(self, readonly: bool = False) -> tuple[IndexStore, str]:
-        """The vault's index and, when a damaged or foreign file was moved aside, a message saying so."""
+    def writer_lock(self) -> WriterLock:
+        """The lock every writer of this index holds (the CLI's `index`, the app's index lane)."""
+        return WriterLock(self.index_path)
+
+    def open_store(self, readonly: bool = False, repair: bool = False,
+                   full_check: bool = False) -> tuple[IndexStore, str]:
+        """The vault's index and, when something was repaired or a damaged file was moved aside, a message.
+
+        `repair` (writers, under the writer lock) fixes what `status --check` would report; `full_check` also
+        checks the file's structure, for when the last writer did not stop cleanly.
+        """
         path = self.index_path
         if readonly and not path.exists():
             raise UserFacingError(f"{self.vault} has not been indexed yet: run `vaultrag index {self.vault}`.")
@@ -51,14 +62,46 @@ class Workspace:
                 except IndexOutdated:
                     IndexStore.open(path).close()  # an index from an older version: migrate it once
                     return IndexStore.open(path, readonly=True), ""
-            return IndexStore.open(path), ""
+            store = IndexStore.open(path)
         except CorruptIndex as e:
             if readonly:
                 raise UserFacingError(f"{e} Run `vaultrag index {self.vault}` to rebuild it.") from e
-            aside = move_aside(path, "corrupt")
-            message = f"{e} It was moved to {aside.name} and the index is rebuilt from the notes."
-            log.warning(message)
-            store = IndexStore.open(path)
+            return self._rebuilt(str(e))
+        except DbError as e:
+            if not is_corruption(e):
+                raise
+            if readonly:
+                raise UserFacingError(f"The index file {path} is damaged ({e}). "
+                                      f"Run `vaultrag index {self.vault}` to rebuild it.") from e
+            return self._rebuilt(f"The index file {path} is damaged ({e}).")
+        if not repair:
+            return store, ""
+        try:
+            if full_check and (result := store.quick_check()) != "ok":
+                raise CorruptIndex(f"The index file {path} is damaged ({result}).")
             with store.transaction():
-                store.set_meta("vault", str(self.vault))
-            return store, message
+                done = store.repair(full=full_check)
+        except (CorruptIndex, DbError) as e:
+            if isinstance(e, DbError) and not is_corruption(e):
+                store.close()
+                raise
+            store.close()
+            return self._rebuilt(str(e) if isinstance(e, CorruptIndex) else f"The index file {path} is damaged ({e}).")
+        message = ("The index was repaired: " + "; ".join(done) + ".") if done else ""
+        if message:
+            log.warning(message)
+        return store, message
+
+    def rebuild(self, store: IndexStore, error: BaseException) -> tuple[IndexStore, str]:
+        """Close `store` (found damaged while in use), move its file aside and start a fresh one."""
+        store.close()
+        return self._rebuilt(f"The index file {self.index_path} is damaged ({error}).")
+
+    def _rebuilt(self, why: str) -> tuple[IndexStore, str]:
+        aside = move_aside(self.index_path, "corrupt")
+        message = f"{why} It was moved to {aside.name} and the index is rebuilt from the notes."
+        log.warning(message)
+        store = IndexStore.open(self.index_path)
+        with store.transaction():
+            store.set_meta("vault", str(self.vault))
+        return store, message

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from vaultrag.core import tokens
 from vaultrag.core.model import Block, Chunk, ParsedNote
 
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"  # 2: hard split of text with no sentence or line break; heading-only notes
 # a sentence ends at . ! ? … (maybe followed by closing quotes/brackets) and whitespace
 SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*\s+")
 LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
@@ -44,11 +44,16 @@ class Chunker:
             if block.kind == "heading" or not sections:
                 sections.append([])
             sections[-1].append(block)
+        out = self._chunks(sections, parsed.title, keep_headings=False)
+        # a note of headings only: its headings are its text (else it would be "empty" and unsearchable)
+        return out or self._chunks(sections, parsed.title, keep_headings=True)
+
+    def _chunks(self, sections: list[list[Block]], title: str, keep_headings: bool) -> list[Chunk]:
         out: list[Chunk] = []
         for section in sections:
             heading_path = section[-1].heading_path if section else ()
-            prefix = make_prefix(parsed.title, heading_path)
-            for piece in self._pack(section):
+            prefix = make_prefix(title, heading_path)
+            for piece in self._pack(section, keep_headings):
                 body_end = self._rstrip(piece.start, piece.end)
                 if body_end <= piece.start:
                     continue
@@ -56,7 +61,7 @@ class Chunker:
         return out
 
     # -- packing ---------------------------------------------------------------------------------
-    def _pack(self, blocks: list[Block]) -> list[_Piece]:
+    def _pack(self, blocks: list[Block], keep_headings: bool = False) -> list[_Piece]:
         """Whole blocks packed up to the budget; an oversized block is split into pieces."""
         pieces: list[_Piece] = []
         current: _Piece | None = None
@@ -67,7 +72,7 @@ class Chunker:
             if end <= start:
                 continue
             n = self.count(self._text[start:end])
-            if block.kind == "heading":
+            if block.kind == "heading" and n <= self.budget:  # an oversized heading is split as text
                 if current is not None:
                     pieces.append(current)
                 current, heading_only = _Piece(start, end, n), True
@@ -94,7 +99,7 @@ class Chunker:
                     pieces.append(current)
             pieces.extend(split[:-1])
             current, heading_only = split[-1], False
-        if current is not None and not heading_only:
+        if current is not None and (keep_headings or not heading_only):
             pieces.append(current)
         return pieces
 
@@ -121,10 +126,13 @@ class Chunker:
         i = 0
         while i < len(counted):
             s, e, n = counted[i]
-            if n > self.budget and fallback is not None:
-                pieces.extend(self._pack_units(fallback(s, e), overlap=True, fallback=None))
-                i += 1
-                continue
+            if n > self.budget:
+                # no sentence (or line) break small enough: cut by size, so no chunk outgrows the budget
+                smaller = fallback(s, e) if fallback is not None else self._hard_spans(s, e, n)
+                if len(smaller) > 1:
+                    pieces.extend(self._pack_units(smaller, overlap=fallback is not None, fallback=None))
+                    i += 1
+                    continue
             j = i + 1
             while j < len(counted) and n + counted[j][2] <= self.budget:
                 n += counted[j][2]
@@ -135,6 +143,25 @@ class Chunker:
             i = j - 1 if overlap and j - i > 1 and j < len(counted) else j
         return pieces
 
+    def _hard_spans(self, s: int, e: int, n: int) -> list[tuple[int, int]]:
+        """[s, e) (n tokens) cut into spans of at most the budget, at whitespace where there is some nearby."""
+        if n <= self.budget or e - s <= 1:
+            return [(s, e)]
+        parts = min(e - s, -(-2 * n // self.budget))  # about half a budget each: few need a second cut
+        width = (e - s) / parts
+        cuts = [s]
+        for k in range(1, parts):
+            at = s + round(k * width)
+            space = self._text.rfind(" ", max(cuts[-1] + 1, at - int(width // 4)), at)
+            cuts.append(space + 1 if space > cuts[-1] else at)
+        cuts.append(e)
+        spans: list[tuple[int, int]] = []
+        for a, b in itertools.pairwise(cuts):
+            if b > a:
+                m = self.count(self._text[a:b])
+                spans.extend(self._hard_spans(a, b, m) if m > self.budget else [(a, b)])
+        return spans
+
     def _split_lines(self, start: int, end: int, block: Block, header_lines: int) -> list[_Piece]:
         """Tables by rows (header repeated as lead) and code by lines (fence line repeated as lead)."""
         lines = [self._span(i, i + 1) for i in range(block.line_start, block.line_end)]
@@ -143,7 +170,7 @@ class Chunker:
         lead = self._text[start:head_end]
         if not lead.endswith("\n"):
             lead += "\n"
-        rows = lines[header_lines:]
+        rows = [h for r in lines[header_lines:] for h in self._hard_spans(*r, self.count(self._text[r[0]:r[1]]))]
         if not rows:
             return [_Piece(start, end, self.count(self._text[start:end]))]
         lead_tokens = self.count(lead)

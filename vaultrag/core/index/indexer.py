@@ -69,6 +69,18 @@ class _Rate:
         return Progress(phase, done, self.total, rate, eta, message)
 
 
+def fit_to_model(model: Embedder, text: str) -> str:
+    """`text` cut to the model's input limit (such chunks are flagged `truncated`): no embedder is ever handed
+    more than it can take, whatever a note looks like."""
+    limit = model.max_tokens
+    cut = text[: limit * 16]  # no tokenizer makes 16+ characters per token on average: skip counting megabytes
+    n = model.count_tokens(cut)
+    while n > limit:
+        cut = cut[: max(1, int(len(cut) * limit / n * 0.95))]
+        n = model.count_tokens(cut)
+    return cut
+
+
 def run_to_end(gen: Generator[Progress, None, IndexReport],
                on_progress: Callable[[Progress], None] | None = None) -> IndexReport:
     """Drive a progress generator to the end (showing each Progress, if asked) and return its report."""
@@ -95,10 +107,13 @@ class Indexer:
         cancel = cancel or CancelToken()
         report = IndexReport()
         t0 = time.perf_counter()
+        changes_before = self.store.db.total_changes
         yield Progress(Phase.SCAN, 0, 0, message=f"scanning {self.vault}")
         scanned = vaultmod.scan(self.vault, self.options.ignore_globs)
         report.seconds["scan"] = time.perf_counter() - t0
         report.notes_seen = len(scanned.notes)
+        for problem in scanned.problems:
+            log.warning(problem)
 
         t1 = time.perf_counter()
         yield from self._text_phase(scanned, report, cancel)
@@ -112,6 +127,8 @@ class Indexer:
                 self.store.refresh_vector_mean(self.embedder.model_id)
             report.seconds["embed"] = time.perf_counter() - t2
             report.cancelled = cancel.cancelled
+        if self.store.db.total_changes != changes_before:
+            self.store.purge_wal()  # deleted and excluded text must not linger in old WAL frames
         counts = self.store.counts()
         report.chunks_total = counts["chunks"]
         report.chunks_truncated = counts["chunks_truncated"]
@@ -267,7 +284,7 @@ class Indexer:
             cached = store.cached_vectors(model.model_id, [b[2] for b in batch])
             todo = [b for b in batch if b[2] not in cached]
             if todo:
-                vectors = model.embed_passages([b[1] for b in todo])
+                vectors = model.embed_passages([fit_to_model(model, b[1]) for b in todo])
                 if vectors.shape != (len(todo), model.dim) or not np.isfinite(vectors).all():
                     raise RuntimeError(f"embedder returned {vectors.shape} vectors for {len(todo)} texts")
                 fresh = {b[2]: vec_bytes(v) for b, v in zip(todo, vectors, strict=True)}

@@ -14,6 +14,7 @@ from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions
 from vaultrag.core.index.watcher import ChangeBatch
 from vaultrag.core.model import IndexReport, Progress
 from vaultrag.core.store.db import Error as DbError
+from vaultrag.core.store.db import is_corruption
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import LaneEventKind as Kind
 from vaultrag.core.vocab import Phase
@@ -55,6 +56,7 @@ class IndexLane:
         self._thread = threading.Thread(target=self._run, name="vaultrag-index-lane", daemon=True)
         self.idle = threading.Event()
         self.runs = 0
+        self._lock = workspace.writer_lock()
 
     def start(self) -> None:
         self._thread.start()
@@ -115,8 +117,18 @@ class IndexLane:
                 if failures:
                     self.listener(LaneEvent(Kind.RECOVERED, message="the index is writable again"))
                 failures = 0
-            except (DbError, OSError, UserFacingError) as e:
-                # e.g. the disk went read-only or full: keep the work, say so once per streak, retry later
+            except Exception as e:
+                # e.g. the disk went read-only or full, another process writes the index, or a bug: keep the
+                # work, say so once per streak, retry later
+                if isinstance(e, DbError) and is_corruption(e) and store is not None:
+                    store, message = self.ws.rebuild(store, e)
+                    self.listener(LaneEvent(Kind.ERROR, message=message))
+                    st = os.stat(self.ws.index_path)
+                    inode, failures = (st.st_dev, st.st_ino), 0
+                    self.submit(ChangeBatch(job.paths, True, "rebuild", job.first_event))
+                    continue
+                if not isinstance(e, DbError | OSError | UserFacingError):
+                    log.exception("index lane: unexpected error")
                 delay = BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
                 failures += 1
                 if failures == 1:
@@ -131,6 +143,7 @@ class IndexLane:
                     self._cond.wait_for(lambda: self._stop, timeout=delay)
         if store is not None:
             store.close()
+        self._lock.release()
         self.idle.set()
         self.listener(LaneEvent(Kind.STOPPED))
 
@@ -148,7 +161,10 @@ class IndexLane:
         if store is not None:
             store.close()
             self.listener(LaneEvent(Kind.ERROR, message="the index file disappeared or was replaced: rebuilding it"))
-        store, note = self.ws.open_store()
+        first = not self._lock.held
+        if first:  # one writer per index: a CLI `index` (or another window) holding it makes this retry later
+            self._lock.acquire(wait=False)
+        store, note = self.ws.open_store(repair=first, full_check=first and self._lock.unclean)
         if note:
             self.listener(LaneEvent(Kind.ERROR, message=note))
         st = os.stat(path)

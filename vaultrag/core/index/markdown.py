@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from typing import Any
@@ -58,12 +59,74 @@ def _as_list(value: Any) -> list[str]:
     return [str(value)]
 
 
-def _frontmatter(raw: str) -> tuple[dict[str, Any], str]:
+MAX_HEADING_CHARS = 300  # a heading repeats in every chunk's prefix: a runaway one must not blow up each chunk
+MAX_FRONTMATTER_CHARS = 64_000  # far above any real frontmatter; bounds the YAML parser's time and memory
+MAX_YAML_ALIASES = 32
+MAX_YAML_NODES = 20_000  # values counted as if every alias were expanded (defuses "billion laughs")
+TOP_KEY = re.compile(r"^[^\s#-][^:\n]*:", re.M)
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """SafeLoader that refuses documents with more than MAX_YAML_ALIASES aliases."""
+
+    aliases_seen = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self.aliases_seen += 1
+            if self.aliases_seen > MAX_YAML_ALIASES:
+                raise ValueError(f"more than {MAX_YAML_ALIASES} YAML aliases")
+        return super().compose_node(parent, index)
+
+
+def _expanded_size(value: Any, budget: int) -> int:
+    """How many values `value` holds with aliases expanded, counting down from `budget` (stops below 0)."""
+    stack = [value]
+    while stack and budget >= 0:
+        v = stack.pop()
+        budget -= 1
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+    return budget
+
+
+def _load(raw: str) -> Any:
+    loader = _BoundedLoader(raw)
     try:
-        data = yaml.safe_load(raw) if raw.strip() else {}
-    except yaml.YAMLError as e:
+        data = loader.get_single_data()
+    finally:
+        loader.dispose()
+    if _expanded_size(data, MAX_YAML_NODES) < 0:
+        raise ValueError(f"more than {MAX_YAML_NODES:,} values once aliases are expanded")
+    return data
+
+
+def _salvage(raw: str) -> dict[str, Any]:
+    """The top-level keys that parse on their own, from a frontmatter that fails as a whole: a YAML error in one
+    field must not hide another field's `tags: [private]` or `vaultrag: exclude`."""
+    starts = [m.start() for m in TOP_KEY.finditer(raw)] + [len(raw)]
+    out: dict[str, Any] = {}
+    for a, b in itertools.pairwise(starts):
+        try:
+            part = _load(raw[a:b])
+        except Exception:
+            continue
+        if isinstance(part, dict):
+            out.update({str(k): v for k, v in part.items()})
+    return out
+
+
+def _frontmatter(raw: str) -> tuple[dict[str, Any], str]:
+    if len(raw) > MAX_FRONTMATTER_CHARS:
+        return {}, f"frontmatter larger than {MAX_FRONTMATTER_CHARS:,} characters ignored"
+    try:
+        data = _load(raw) if raw.strip() else {}
+    except Exception as e:
         first = str(e).splitlines()[0] if str(e) else "invalid YAML"
-        return {}, f"malformed frontmatter ignored: {first}"
+        return _salvage(raw), f"malformed frontmatter (only the fields that parse alone are kept): {first}"
     if data is None:
         return {}, ""
     if not isinstance(data, dict):
@@ -95,7 +158,7 @@ def parse(text: str, filename_stem: str) -> ParsedNote:
             info = ""
             if kind == "heading":
                 level = int(tok.tag[1])
-                heading = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
+                heading = tokens[i + 1].content.strip()[:MAX_HEADING_CHARS] if i + 1 < len(tokens) else ""
                 while stack and stack[-1][0] >= level:
                     stack.pop()
                 stack.append((level, heading))
@@ -114,6 +177,7 @@ def parse(text: str, filename_stem: str) -> ParsedNote:
     fm_tags = [t.lstrip("#") for t in _as_list(frontmatter.get("tags") or frontmatter.get("tag"))]
     title_value = frontmatter.get("title")
     title = str(title_value).strip() if title_value not in (None, "") else first_h1 or filename_stem
+    title = title[:MAX_HEADING_CHARS]
     aliases = _as_list(frontmatter.get("aliases") or frontmatter.get("alias"))
     if isinstance(frontmatter.get("aliases"), str):
         aliases = [frontmatter["aliases"]]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import time
 from collections.abc import Generator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -53,8 +55,8 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
     fields = {"title": parsed.title, "aliases": parsed.aliases, "tags": parsed.tags, "links": parsed.wikilinks,
               "frontmatter": parsed.frontmatter}
     rule = vaultmod.exclusion_rule(parsed, opts.private_tag)
-    if rule:
-        return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0], digest, fields)
+    if rule:  # nothing of an excluded note is kept but its path and the rule: no title, links or frontmatter
+        return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0])
     chunks = Chunker(opts.chunk_tokens).chunk(text, parsed)
     if parsed.frontmatter_error:
         code, reason = Reason.BAD_FRONTMATTER, parsed.frontmatter_error
@@ -65,9 +67,33 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
     return Prepared(f, NoteStatus.INDEXED, reason, code, digest, fields, chunks)
 
 
-def _init_worker(tiktoken_cache: str | None) -> None:
+def _init_worker(tiktoken_cache: str | None, parent: int) -> None:
+    _die_with_parent(parent)
     if tiktoken_cache:
         tokens.configure(tiktoken_cache)
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker must not outlive the indexing process (kill -9 would otherwise leave it, and the resource
+    tracker it keeps alive, running for good): the kernel kills it on Linux; elsewhere a thread watches."""
+    import signal
+    import sys
+    import threading
+
+    if sys.platform == "linux":
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died while this worker was starting
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="vaultrag-parent-watch", daemon=True).start()
 
 
 def _prepare_star(args: tuple[NoteFile, PrepareOptions, str]) -> Prepared:
@@ -91,7 +117,7 @@ def prepare_all(
     # spawn, not fork: forking a process that runs threads (GUI, watcher) can deadlock the child
     ctx = multiprocessing.get_context("spawn")
     cache = str(tokens.cache_dir()) if tokens.cache_dir() else None
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(cache,))
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(cache, os.getpid()))
     try:
         yield from pool.map(_prepare_star, [(f, opts, skip) for f, skip in jobs], chunksize=8)
     finally:  # on cancel, drop the queued notes instead of preparing them all first

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
@@ -19,6 +20,7 @@ IGNORE_FILE = ".vaultragignore"
 BUILTIN_DIRS = {".obsidian": "obsidian config folder", ".trash": "obsidian trash", ".git": "git folder"}
 Rule = tuple[Reason, str]  # a rule's code and its words
 BINARY_SNIFF = 8192
+LONE_CR = re.compile(r"\r(?!\n)")
 
 
 @dataclass
@@ -27,6 +29,7 @@ class ScanResult:
 
     notes: list[NoteFile]
     skipped: list[Skip]
+    problems: list[str] = field(default_factory=list)  # ignore-pattern lines that were skipped
 
 
 class IgnoreRules:
@@ -34,11 +37,35 @@ class IgnoreRules:
 
     def __init__(self, vault: Path, globs: Iterable[str] = ()) -> None:
         self.globs = list(globs)
-        self._settings = pathspec.GitIgnoreSpec.from_lines(self.globs)
+        self.problems: list[str] = []  # pattern lines that were skipped, in words (index and status show them)
+        self._settings = self._spec(self.globs, "ignore_globs setting, entry")
         self.file_lines: list[str] = []
         with contextlib.suppress(OSError):  # no ignore file is the common case
             self.file_lines = (vault / IGNORE_FILE).read_text(encoding="utf-8", errors="replace").splitlines()
-        self._file = pathspec.GitIgnoreSpec.from_lines(self.file_lines)
+        self._file = self._spec(self.file_lines, f"{IGNORE_FILE}, line")
+
+    def _spec(self, lines: list[str], where: str) -> pathspec.GitIgnoreSpec:
+        """The lines as one spec; a line pathspec rejects is reported and skipped (the others still apply)."""
+        good = []
+        for n, line in enumerate(lines, 1):
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except Exception as e:  # pathspec raises several types for a bad pattern
+                self.problems.append(f"{where} {n}: {line!r} is not a valid pattern ({e}); skipped")
+                continue
+            good.append(line)
+        return pathspec.GitIgnoreSpec.from_lines(good)
+
+    def real_rule(self, rel: str, is_dir: bool) -> Rule | None:
+        """The rule that leaves out the vault-relative path `rel` or any folder above it (a symlink's target)."""
+        parts = rel.split("/")
+        for i in range(len(parts) - (0 if is_dir else 1)):
+            rule = self.dir_rule("/".join(parts[: i + 1]), parts[i])
+            if rule:
+                return rule
+        if is_dir:
+            return None
+        return (Reason.HIDDEN_FILE, "hidden file") if parts[-1].startswith(".") else self.file_rule(rel)
 
     def dir_rule(self, rel: str, name: str) -> Rule | None:
         """The rule that skips folder `rel` (vault-relative), or None."""
@@ -69,15 +96,45 @@ def check_vault(vault: str | os.PathLike[str]) -> Path:
     return p.resolve()
 
 
+def _printable(rel: str) -> str:
+    """A path with undecodable bytes shown as escapes (storable, and a person can find the file)."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+def _valid_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # os.scandir keeps undecodable bytes as lone surrogates
+        return False
+    return True
+
+
 def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult:
-    """Every `*.md` note of `vault` with its size and mtime; follows symlinks once (loops are skipped)."""
+    """Every `*.md` note of `vault` with its size and mtime.
+
+    Symlinks are followed only inside the vault, and only when their target is not left out by a rule itself
+    (a link must not smuggle an ignored or outside file in); loops are skipped.
+    """
     root = check_vault(vault)
     rules = IgnoreRules(root, globs)
     notes: list[NoteFile] = []
     skipped: list[Skip] = []
     seen_dirs: set[tuple[int, int]] = set()
 
-    def walk(folder: Path, rel: str) -> None:
+    def link_rule(entry: os.DirEntry[str], is_dir: bool) -> Rule | None:
+        """For a path reached through a symlink: the rule its real place falls under, or None."""
+        real = Path(os.path.realpath(entry.path))
+        if real == root:
+            return None
+        if not real.is_relative_to(root):
+            return Reason.SYMLINK_OUTSIDE, "symlink to a place outside the vault (not followed)"
+        real_rel = real.relative_to(root).as_posix()
+        rule = rules.real_rule(real_rel, is_dir)
+        if rule:
+            return Reason.SYMLINK_TO_IGNORED, f"symlink to {real_rel}, which is left out ({rule[1]})"
+        return None
+
+    def walk(folder: Path, rel: str, linked: bool) -> None:
         try:
             st = folder.stat()
         except OSError as e:
@@ -97,18 +154,25 @@ def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult
             child = f"{rel}/{entry.name}" if rel else entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=True)
+                via_link = linked or entry.is_symlink()
             except OSError:
-                is_dir = False
-            if is_dir:
-                rule = rules.dir_rule(child, entry.name)
-                if rule:
-                    skipped.append(Skip(child + "/", *rule))
-                else:
-                    walk(Path(entry.path), child)
+                is_dir, via_link = False, True
+            if not is_dir and not entry.name.lower().endswith(".md"):
                 continue
-            if not entry.name.lower().endswith(".md"):
+            shown = child + ("/" if is_dir else "")
+            if not _valid_name(child):
+                skipped.append(Skip(_printable(shown), Reason.BAD_FILENAME,
+                                    "name is not valid UTF-8: rename it to index it"))
+                continue
+            if is_dir:
+                rule = rules.dir_rule(child, entry.name) or (link_rule(entry, True) if via_link else None)
+                if rule:
+                    skipped.append(Skip(shown, *rule))
+                else:
+                    walk(Path(entry.path), child, via_link)
                 continue
             rule = (Reason.HIDDEN_FILE, "hidden file") if entry.name.startswith(".") else rules.file_rule(child)
+            rule = rule or (link_rule(entry, False) if via_link else None)
             if rule:
                 skipped.append(Skip(child, *rule))
                 continue
@@ -122,8 +186,8 @@ def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult
                 continue
             notes.append(NoteFile(child, entry.path, st.st_size, st.st_mtime_ns))
 
-    walk(root, "")
-    return ScanResult(notes, skipped)
+    walk(root, "", False)
+    return ScanResult(notes, skipped, rules.problems)
 
 
 class ReadError(Exception):
@@ -152,16 +216,19 @@ def read_note(path: str | os.PathLike[str], max_bytes: int) -> tuple[bytes, str]
     if b"\x00" in data[:BINARY_SNIFF]:
         raise ReadError(Reason.BINARY, "binary file (contains NUL bytes), not Markdown text")
     try:
-        text = data.decode("utf-8")
+        # utf-8-sig: a BOM must not hide the frontmatter behind it (its exclusion rules would be missed)
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ReadError(Reason.NOT_UTF8, f"invalid UTF-8 at byte {e.start}") from e
-    return data, text
+    # old-Mac CR-only line ends: markdown-it sees lines where the chunker would see one; \r → \n keeps offsets
+    return data, LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 def exclusion_rule(parsed: ParsedNote, private_tag: str) -> Rule | None:
     """The rule by which a parsed note's own content excludes it, or None."""
     flag = parsed.frontmatter.get("vaultrag")
-    if isinstance(flag, str) and flag.strip().lower() == "exclude":
+    flags = flag if isinstance(flag, list | tuple) else [flag]
+    if any(isinstance(f, str) and f.strip().lower() == "exclude" for f in flags):
         return Reason.FRONTMATTER_EXCLUDE, "frontmatter vaultrag: exclude"
     if private_tag:
         wanted = private_tag.lstrip("#").lower()

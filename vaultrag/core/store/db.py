@@ -23,6 +23,8 @@ class CorruptIndex(UserFacingError):
 def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float = 10.0) -> Connection:
     """Open `path` with sqlite-vec loaded; autocommit mode (transactions are explicit BEGINs)."""
     p = Path(path)
+    if p.is_dir():
+        raise CorruptIndex(f"The index path {p} is a folder, not an index file.")
     if readonly:
         uri = f"file:{p}?mode=ro"
         db = sqlean.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=timeout)
@@ -45,10 +47,24 @@ def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float
         db.execute("pragma journal_mode=wal")
         if app_id != APPLICATION_ID:
             db.execute(f"pragma application_id={APPLICATION_ID}")
+    # deleted rows are overwritten with zeros, not just unlinked: an excluded or deleted note must be gone from
+    # the bytes of the file (the WAL is truncated after each run, see IndexStore.purge_wal)
+    db.execute("pragma secure_delete=on")
     db.execute("pragma synchronous=normal")
     db.execute("pragma foreign_keys=on")
     db.execute(f"pragma busy_timeout={int(timeout * 1000)}")
     return db
+
+
+CORRUPTION_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB (primary codes)
+
+
+def is_corruption(e: BaseException) -> bool:
+    """Whether a database error means the file is damaged (so a rebuild, not a retry, is the fix)."""
+    code = getattr(e, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in CORRUPTION_CODES
+    return isinstance(e, sqlean.DatabaseError) and "malformed" in str(e)
 
 
 def move_aside(path: str | os.PathLike[str], tag: str) -> Path:

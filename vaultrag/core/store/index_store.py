@@ -372,6 +372,58 @@ class IndexStore(QueryReads):
             "chunks_truncated": int(q("select count(*) from chunks where truncated = 1").fetchone()[0]),
         }
 
+    def purge_wal(self) -> bool:
+        """Copy the WAL into the file and truncate it, so deleted text is not left in old WAL frames; False when
+        a reader kept it from finishing (the next run tries again)."""
+        busy = self.db.execute("pragma wal_checkpoint(truncate)").fetchone()[0]
+        return not busy
+
+    def quick_check(self) -> str:
+        """SQLite's quick_check of the file's structure: 'ok' or the first problem."""
+        return str(self.db.execute("pragma quick_check").fetchone()[0])
+
+    def repair(self, full: bool = False) -> list[str]:
+        """Fix the consistency problems `check` finds, inside the caller's transaction; returns what was done.
+
+        Chunks of a note row that is gone are deleted (the note is re-indexed as new), vectors of no chunk are
+        deleted, chunks that lost their vector are embedded again, a damaged or out-of-step FTS index is rebuilt
+        from the chunks. `full` also runs FTS5's own integrity-check (reads the whole FTS index).
+        """
+        q = self.db.execute
+        done = []
+        orphans = q("select count(*) from chunks where note_id not in (select id from notes)").fetchone()[0]
+        if orphans:
+            q("delete from chunks where note_id not in (select id from notes)")
+            done.append(f"deleted {orphans} chunk(s) of notes that had lost their row (they are re-indexed)")
+        dups = [r[0] for r in q("select distinct note_id from chunks group by note_id, ordinal having count(*) > 1")]
+        for note_id in dups:
+            q("delete from chunks where note_id = ?", (note_id,))
+            q("update notes set mtime_ns = 0, content_hash = '' where id = ?", (note_id,))
+        if dups:
+            done.append(f"re-chunking {len(dups)} note(s) with duplicate chunk positions")
+        if self.has_vec_table():
+            stray = q("select count(*) from chunks_vec where chunk_id not in (select id from chunks)").fetchone()[0]
+            if stray:
+                q("delete from chunks_vec where chunk_id not in (select id from chunks)")
+                done.append(f"deleted {stray} vector(s) of no chunk")
+            lost = q("select count(*) from chunks where embedded = 1 and id not in (select chunk_id from chunks_vec)"
+                     ).fetchone()[0]
+            if lost:
+                q("update chunks set embedded = 0 where embedded = 1 and id not in (select chunk_id from chunks_vec)")
+                done.append(f"{lost} chunk(s) had lost their vector: they are embedded again")
+        fts_rows = q("select count(*) from chunks_fts_docsize").fetchone()[0]
+        chunks = q("select count(*) from chunks").fetchone()[0]
+        fts_bad = fts_rows != chunks
+        if full and not fts_bad:
+            try:
+                q("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
+            except Exception:
+                fts_bad = True
+        if fts_bad:
+            q("insert into chunks_fts(chunks_fts) values ('rebuild')")
+            done.append(f"rebuilt the full-text index from the chunks ({fts_rows} FTS rows for {chunks} chunks)")
+        return done
+
     def check(self) -> list[str]:
         """Consistency problems (empty when healthy): SQLite and FTS5 integrity, chunk/FTS/vector counts."""
         problems = []

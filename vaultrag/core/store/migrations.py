@@ -97,10 +97,22 @@ def _reason_codes(db: Connection) -> None:
     db.execute("update notes set mtime_ns = 0 where status != 'indexed' or reason != ''")
 
 
+def _secure_delete(db: Connection) -> None:
+    # FTS5 otherwise only marks deleted rows: their tokens stay in chunks_fts_data, even across a VACUUM.
+    # secure-delete removes them for good; the rebuild drops what earlier deletes left behind
+    db.execute("insert into chunks_fts(chunks_fts, rank) values ('secure-delete', 1)")
+    db.execute("insert into chunks_fts(chunks_fts) values ('rebuild')")
+    # notes that were excluded kept their title, links and frontmatter: they are private too
+    db.execute("update notes set title = '', aliases = '[]', tags = '[]', links = '[]', frontmatter = '{}', "
+               "content_hash = '' where status = 'excluded'")
+    db.execute("delete from note_tags where note_id in (select id from notes where status = 'excluded')")
+
+
 MIGRATIONS: list[Migration] = [
     ("0001_initial", _initial),
     ("0002_vector_stats", _vector_stats),
     ("0003_reason_codes", _reason_codes),
+    ("0006_secure_delete", _secure_delete),
 ]
 
 

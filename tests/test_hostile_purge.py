@@ -1,0 +1,57 @@
+"""Purged means gone from the bytes on disk: canaries of excluded and deleted notes, grepped in the raw index
+file and its WAL (and the log) after the purge (issue 14)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write
+from tests.fakes import CountingEmbedder
+from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
+from vaultrag.core.store.index_store import IndexStore
+
+FILLER = "Harbour logbook entry about tides, nets and the weather at sea. " * 6
+
+
+def raw_bytes(db: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name) and p.is_file())
+
+
+@pytest.mark.parametrize("how", ["exclude-by-tag", "exclude-by-frontmatter", "delete", "ignore-folder", "edit"])
+def test_purged_text_is_gone_from_the_file_and_wal(vault: Path, tmp_path: Path, how: str,
+                                                    caplog: pytest.LogCaptureFixture):
+    caplog.set_level(logging.DEBUG)
+    db = tmp_path / "idx" / "i.sqlite"
+    words = [f"qzv{how.replace('-', '')}canary{n}" for n in range(4)]
+    for n in range(30):
+        write(vault, f"keep/k{n}.md", f"# Keep {n}\n\n{FILLER}\n")
+    target = write(vault, "secret/s.md", "---\ntitle: " + words[0] + "\naliases: [" + words[1] + "]\n---\n"
+                   f"# Heading {words[2]}\n\n{FILLER}\n\nThe sentence {words[3]} must vanish.\n")
+    store = IndexStore.open(db)
+    embedder = CountingEmbedder()
+    run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+    assert all(w.encode() in raw_bytes(db) for w in words[2:]), "the canaries were indexed first"
+
+    if how == "exclude-by-tag":
+        target.write_text(target.read_text().replace("---\ntitle", "---\ntags: [private]\ntitle"))
+    elif how == "exclude-by-frontmatter":
+        target.write_text(target.read_text().replace("---\ntitle", "---\nvaultrag: [exclude]\ntitle"))
+    elif how == "delete":
+        target.unlink()
+    elif how == "ignore-folder":
+        (vault / ".vaultragignore").write_text("secret/\n")
+    else:  # the sentence is edited away, the rest of the note stays
+        target.write_text(f"# Heading\n\n{FILLER}\n")
+        words = words[3:]
+    reader = IndexStore.open(db, readonly=True)  # as in the app: an idle reader keeps the WAL file alive
+    run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+    assert store.check() == []
+    raw = raw_bytes(db)
+    reader.close()
+    store.close()
+    for w in words:
+        assert w.encode() not in raw, f"{w} is still in the index bytes after {how}"
+        assert w not in caplog.text

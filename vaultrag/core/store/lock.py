@@ -1,0 +1,67 @@
+"""One writer per index across processes: an OS file lock beside the index, and a note naming its holder."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from vaultrag.errors import IndexBusy
+
+
+class WriterLock:
+    """The lock `<index>.lock` (held by the OS: it is freed when its process dies, even by kill -9) and
+    `<index>.writer`, which says who holds it; a `.writer` left behind means the last writer did not stop cleanly."""
+
+    def __init__(self, index_path: str | os.PathLike[str]) -> None:
+        p = Path(index_path)
+        self._lock = FileLock(str(p.with_name(p.name + ".lock")))
+        self.owner_file = p.with_name(p.name + ".writer")
+        self.unclean = False  # set by acquire: the previous writer died while writing
+
+    def holder(self) -> str:
+        """The process holding the lock, in words (best effort: its note may be being written)."""
+        try:
+            o = json.loads(self.owner_file.read_text(encoding="utf-8"))
+            since = time.strftime("%H:%M:%S", time.localtime(o["since"]))
+            return f"process {o['pid']} ({o['command']}, since {since})"
+        except (OSError, ValueError, KeyError, TypeError):
+            return "another process"
+
+    def acquire(self, wait: bool = True, on_wait: Callable[[str], None] | None = None) -> None:
+        """Take the lock; when another process has it, wait (telling `on_wait` who, once) or raise IndexBusy."""
+        told = False
+        while True:
+            try:
+                self._lock.acquire(timeout=0.5 if wait else 0)
+                break
+            except Timeout as e:
+                if not wait:
+                    raise IndexBusy(f"The index is being written by {self.holder()}; try again when it is done.") from e
+                if not told and on_wait is not None:
+                    on_wait(self.holder())
+                    told = True
+        self.unclean = self.owner_file.exists()
+        owner = {"pid": os.getpid(), "command": " ".join(["vaultrag", *sys.argv[1:3]]), "since": time.time()}
+        self.owner_file.write_text(json.dumps(owner), encoding="utf-8")
+
+    @property
+    def held(self) -> bool:
+        return bool(self._lock.is_locked)
+
+    def release(self) -> None:
+        if self._lock.is_locked:
+            self.owner_file.unlink(missing_ok=True)
+            self._lock.release()
+
+    def __enter__(self) -> WriterLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
