@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from vaultrag.core.store import vectors
 from vaultrag.core.store.db import Connection
 from vaultrag.errors import IndexTooNew
 
@@ -101,6 +102,8 @@ MIGRATIONS: list[Migration] = [
     ("0001_initial", _initial),
     ("0002_vector_stats", _vector_stats),
     ("0003_reason_codes", _reason_codes),
+    # int8 vectors in vec0 (a shortlist re-scored with exact float32 cosines from a plain table): KNN at 1M chunks
+    ("0007_quantized_vectors", vectors.migrate_float_table),
 ]
 
 
