@@ -70,14 +70,14 @@ def test_vectors_knn_and_delete_cascade(tmp_path: Path):
             c = Chunk(0, (), "A", "", "text", 0, 4, 0, 1, 3, "ch")
             cid = store.insert_chunk(nid, c, truncated=False)
             store.put_vector(cid, vec_bytes(np.array([1, 0, 0, 0])), nid, "f")
-        hit = store.db.execute(
-            "select chunk_id, distance from chunks_vec where embedding match ? and k = 1",
-            (vec_bytes(np.array([1, 0, 0, 0])),),
-        ).fetchall()
-        assert hit == [(cid, pytest.approx(0.0, abs=1e-6))]
+        from vaultrag.core.store.reads import ScopeSQL
+
+        assert store.knn(np.array([1, 0, 0, 0], dtype=np.float32), 1, ScopeSQL()) == [
+            (cid, pytest.approx(1.0, abs=1e-6))]
         with store.transaction():
             store.delete_note(nid)
         assert store.db.execute("select count(*) from chunks_vec").fetchone()[0] == 0
+        assert store.db.execute("select count(*) from chunk_vectors").fetchone()[0] == 0
         assert store.check() == []
     finally:
         store.close()

@@ -291,10 +291,10 @@ class Indexer:
             else:
                 fresh = {}
             with store.transaction():
-                for chunk_id, _, h, note_id, folder in batch:
-                    if h in fresh:
-                        store.cache_vector(model.model_id, h, fresh[h])
-                    store.put_vector(chunk_id, fresh.get(h) or cached[h], note_id, folder)
+                for h, v in fresh.items():
+                    store.cache_vector(model.model_id, h, v)
+                store.put_vectors([(chunk_id, fresh.get(h) or cached[h], note_id, folder)
+                                   for chunk_id, _, h, note_id, folder in batch])
             report.chunks_embedded += len(todo)
             report.chunks_reused += len(batch) - len(todo)
             done += len(batch)

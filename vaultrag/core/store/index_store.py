@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from vaultrag.core.model import Chunk
-from vaultrag.core.store import migrations
+from vaultrag.core.store import migrations, vectors
 from vaultrag.core.store.db import Connection, connect
 from vaultrag.core.store.reads import QueryReads
 from vaultrag.core.vocab import NoteStatus, Reason
@@ -44,9 +44,7 @@ class ChunkRow:
     embedded: bool
 
 
-def vec_bytes(vector: np.ndarray) -> bytes:
-    """A vector as sqlite-vec's float32 blob."""
-    return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+vec_bytes = vectors.float_bytes  # a vector as the float32 blob put_vector and the caches take
 
 
 @dataclass(frozen=True)
@@ -209,10 +207,10 @@ class IndexStore(QueryReads):
         folder = new_path.rpartition("/")[0]
         self.db.execute("update notes set path = ?, folder = ? where id = ?", (new_path, folder, note_id))
         if self.has_vec_table():
-            self.db.execute(
-                "update chunks_vec set folder = ? where chunk_id in (select id from chunks where note_id = ?)",
-                (folder, note_id),
-            )
+            # one row at a time: a multi-row UPDATE of an int8 vec0 table hands the vectors back to sqlite-vec
+            # as untyped blobs, which it rejects as float32 ("expected to be of type int8")
+            ids = self.db.execute("select id from chunks where note_id = ?", (note_id,)).fetchall()
+            self.db.executemany("update chunks_vec set folder = ? where chunk_id = ?", [(folder, i) for (i,) in ids])
 
     def delete_note_chunks(self, path: str) -> None:
         """Remove the chunks of the note at `path` (FTS rows and vectors follow by trigger)."""
@@ -271,7 +269,7 @@ class IndexStore(QueryReads):
         return self.db.execute("select 1 from sqlite_master where name = 'chunks_vec'").fetchone() is not None
 
     def ensure_vec_table(self, model_id: str, dim: int) -> bool:
-        """Make chunks_vec fit (model, dim); on a model change drop it and mark all chunks unembedded.
+        """Make the vector tables fit (model, dim); on a model change empty them and mark all chunks unembedded.
 
         Returns True when existing vectors were discarded. Call inside a transaction.
         """
@@ -279,30 +277,22 @@ class IndexStore(QueryReads):
         if same and self.has_vec_table():
             return False
         discarded = self.has_vec_table()
-        self.db.execute("drop trigger if exists chunks_vec_ad")
-        self.db.execute("drop table if exists chunks_vec")
-        self.db.execute(
-            f"""create virtual table chunks_vec using vec0(chunk_id integer primary key,
-                   embedding float[{int(dim)}] distance_metric=cosine, note_id integer, folder text)"""
-        )
-        # vec0 is not reached by foreign keys: this trigger keeps vectors in step with chunk deletes
-        self.db.execute(
-            "create trigger chunks_vec_ad after delete on chunks begin "
-            "delete from chunks_vec where chunk_id = old.id; end"
-        )
+        vectors.create_tables(self.db, dim)
+        self.db.execute("delete from chunk_vectors")
         self.db.execute("update chunks set embedded = 0 where embedded = 1")
         self.set_meta("embed_model", model_id)
         self.set_meta("embed_dim", str(dim))
         return discarded
 
     def put_vector(self, chunk_id: int, vector: bytes, note_id: int, folder: str) -> None:
-        """Store one chunk's vector (validated by the caller; see the sqlite-vec partial-row pitfall)."""
-        self.db.execute("delete from chunks_vec where chunk_id = ?", (chunk_id,))
-        self.db.execute(
-            "insert into chunks_vec(chunk_id, embedding, note_id, folder) values (?, ?, ?, ?)",
-            (chunk_id, vector, int(note_id), str(folder)),
-        )
-        self.db.execute("update chunks set embedded = 1 where id = ?", (chunk_id,))
+        """Store one chunk's unit float32 vector (validated by the caller; see the sqlite-vec partial-row pitfall):
+        int8 in vec0 for the KNN shortlist, the float32 blob in chunk_vectors for exact scores."""
+        self.put_vectors([(chunk_id, vector, note_id, folder)])
+
+    def put_vectors(self, rows: Sequence[tuple[int, bytes, int, str]]) -> None:
+        """put_vector for a batch of (chunk id, float32 vector blob, note id, folder) rows, in bulk statements."""
+        vectors.insert(self.db, rows)
+        self.db.executemany("update chunks set embedded = 1 where id = ?", [(int(r[0]),) for r in rows])
 
     def cached_vectors(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
         out: dict[str, bytes] = {}
@@ -333,7 +323,7 @@ class IndexStore(QueryReads):
             return None
         total: np.ndarray | None = None
         n = 0
-        cur = self.db.execute("select embedding from chunks_vec")
+        cur = self.db.execute("select vector from chunk_vectors")
         while rows := cur.fetchmany(4096):
             block = np.frombuffer(b"".join(r[0] for r in rows), dtype=np.float32).reshape(len(rows), -1)
             total = block.sum(axis=0, dtype=np.float64) if total is None else total + block.sum(axis=0)
@@ -447,6 +437,9 @@ class IndexStore(QueryReads):
             embedded = q("select count(*) from chunks where embedded = 1").fetchone()[0]
             if vec_rows != embedded:
                 problems.append(f"{embedded} chunks marked embedded but {vec_rows} vector rows")
+            exact_rows = q("select count(*) from chunk_vectors").fetchone()[0]
+            if exact_rows != vec_rows:
+                problems.append(f"{vec_rows} int8 vectors but {exact_rows} float32 vectors")
             stray = q("select count(*) from chunks_vec where chunk_id not in (select id from chunks)").fetchone()[0]
             if stray:
                 problems.append(f"{stray} vectors belong to no chunk")

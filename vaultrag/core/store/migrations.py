@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from vaultrag.core.store import vectors
 from vaultrag.core.store.db import Connection
 from vaultrag.errors import IndexTooNew
 
@@ -113,6 +114,8 @@ MIGRATIONS: list[Migration] = [
     ("0002_vector_stats", _vector_stats),
     ("0003_reason_codes", _reason_codes),
     ("0006_secure_delete", _secure_delete),
+    # int8 vectors in vec0 (a shortlist re-scored with exact float32 cosines from a plain table): KNN at 1M chunks
+    ("0007_quantized_vectors", vectors.migrate_float_table),
 ]
 
 

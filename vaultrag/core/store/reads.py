@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from vaultrag.core.model import StoredChunk
+from vaultrag.core.store import vectors
+from vaultrag.core.store.vectors import KNN_MAX_K
 from vaultrag.errors import ScopeError
 
 if TYPE_CHECKING:
     from vaultrag.core.query.scope import Scope
     from vaultrag.core.store.db import Connection
 
-KNN_MAX_K = 4096  # sqlite-vec's limit
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,6 @@ class NoteRecord:
 def _like_prefix(s: str) -> str:
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
-
-def _blob(vector: np.ndarray) -> bytes:
-    return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
 
 
 class QueryReads:
@@ -154,40 +152,36 @@ class QueryReads:
         return [(int(i), -float(s)) for i, s in rows]
 
     def knn(self, qvec: np.ndarray, n: int, scope: ScopeSQL) -> list[tuple[int, float]]:
-        """Top-n (chunk id, cosine similarity) from the vector table, scope applied inside the KNN query."""
+        """Top-n (chunk id, cosine similarity): an int8 KNN shortlist (scope applied inside it) re-scored with the
+        exact float32 cosines, so the result is exact search's whenever the shortlist holds its top n."""
         scoped = f" and note_id in ({scope.sql})" if scope.sql else ""
-        rows = self.db.execute(
-            f"select chunk_id, distance from chunks_vec where embedding match ? and k = ?{scoped} order by distance",
-            (_blob(qvec), min(n, KNN_MAX_K), *scope.params),
-        ).fetchall()
-        return [(int(i), 1.0 - float(d)) for i, d in rows]
+        ids = [r[0] for r in self.db.execute(
+            f"select chunk_id from chunks_vec where embedding match vec_int8(?) and k = ?{scoped}",
+            (vectors.int8_bytes(qvec), vectors.shortlist_size(min(n, KNN_MAX_K)), *scope.params),
+        )]
+        scored = sorted(self._exact_cosines(qvec, ids).items(), key=lambda kv: (-kv[1], kv[0]))
+        return scored[: min(n, KNN_MAX_K)]
 
     def cosines(self, qvec: np.ndarray, chunk_ids: list[int], model_id: str = "") -> dict[int, float]:
         """The question's cosine with specific chunks (for candidates that came only from BM25).
 
-        Vectors are read from the embedding cache (a plain table), not from vec0: reading rows back from vec0 is
-        ~10x slower (STACK.md) and cost 25–50 ms per question at 100k chunks.
+        `model_id` is accepted for callers; the vectors of the index's one model are in chunk_vectors.
         """
-        if not chunk_ids:
-            return {}
-        marks = ",".join("?" * len(chunk_ids))
-        # a correlated lookup, so SQLite walks the few chunk ids and probes the cache's primary key (a join let
-        # the planner scan the whole cache: ~1 s at 100k chunks)
-        rows = [r for r in self.db.execute(
-            f"""select c.id,
-                       (select e.vector from embed_cache e where e.model_id = ? and e.content_hash = c.content_hash)
-                from chunks c where c.id in ({marks}) and c.embedded = 1""",
-            (model_id, *chunk_ids),
-        ).fetchall() if r[1] is not None]
-        found = {r[0] for r in rows}
-        missing = [i for i in chunk_ids if i not in found]
-        if missing:
-            rows += self.db.execute(
-                f"select chunk_id, embedding from chunks_vec where chunk_id in ({','.join('?' * len(missing))})",
-                missing,
-            ).fetchall()
+        return self._exact_cosines(qvec, chunk_ids)
+
+    def _exact_cosines(self, qvec: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
+        # float32 vectors from a plain table by primary key: reading them back from vec0 is ~10x slower (STACK.md)
+        out: dict[int, float] = {}
         q = np.asarray(qvec, dtype=np.float32)
-        return {int(i): float(np.frombuffer(b, dtype=np.float32) @ q) for i, b in rows}
+        for i in range(0, len(chunk_ids), 500):
+            part = chunk_ids[i : i + 500]
+            rows = self.db.execute(
+                f"select chunk_id, vector from chunk_vectors where chunk_id in ({','.join('?' * len(part))})", part
+            ).fetchall()
+            if rows:
+                m = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                out.update(zip((int(r[0]) for r in rows), (m @ q).tolist(), strict=True))
+        return out
 
     # -- chunk texts ------------------------------------------------------------------------------
     def stored_chunks(self, ids: list[int]) -> dict[int, StoredChunk]:
@@ -255,5 +249,5 @@ class QueryReads:
 
     def vector_rank(self, qvec: np.ndarray, cosine: float) -> int:
         """1 + the number of chunks whose cosine with `qvec` beats `cosine`, over the whole index (a scan in C)."""
-        return int(self.db.execute("select count(*) from chunks_vec where vec_distance_cosine(embedding, ?) < ?",
-                                   (_blob(qvec), 1.0 - cosine - 1e-6)).fetchone()[0]) + 1
+        return int(self.db.execute("select count(*) from chunk_vectors where vec_distance_cosine(vector, ?) < ?",
+                                   (vectors.float_bytes(qvec), 1.0 - cosine - 1e-6)).fetchone()[0]) + 1

