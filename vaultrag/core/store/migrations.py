@@ -97,10 +97,19 @@ def _reason_codes(db: Connection) -> None:
     db.execute("update notes set mtime_ns = 0 where status != 'indexed' or reason != ''")
 
 
+def _note_language(db: Connection) -> None:
+    # the language each note is written in (ISO 639-1, '' unknown): fusion and the ranker compare it with the
+    # question's. Indexed notes lose their content hash so the next run reads them again and fills it in
+    # (their chunks and vectors are kept: the chunks' own hashes do not change)
+    db.execute("alter table notes add column language text not null default ''")
+    db.execute("update notes set content_hash = '' where status = 'indexed'")
+
+
 MIGRATIONS: list[Migration] = [
     ("0001_initial", _initial),
     ("0002_vector_stats", _vector_stats),
     ("0003_reason_codes", _reason_codes),
+    ("0004_note_language", _note_language),
 ]
 
 
