@@ -1,12 +1,15 @@
-"""Rerankers behind one protocol: none (RRF order kept) or a sentence-transformers CrossEncoder."""
+"""Rerankers: none (RRF order kept), the built-in learned ranker, or a sentence-transformers CrossEncoder."""
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from vaultrag.errors import ModelUnavailable
+
+if TYPE_CHECKING:
+    from vaultrag.core.query.ranker import LearnedRanker
 
 
 class Reranker(Protocol):
@@ -47,10 +50,15 @@ class CrossEncoderReranker:
         return [float(s) for s in scores]
 
 
-def from_settings(settings: Any) -> Reranker | None:
-    """The configured reranker, or None for `reranker = "none"` (the stage is then marked skipped)."""
+def from_settings(settings: Any) -> Reranker | LearnedRanker | None:
+    """The configured reranker: None for `reranker = "none"` (the stage is then marked skipped), the built-in
+    ranker for "builtin", else a cross-encoder (hub id or folder)."""
+    from vaultrag.core.query.ranker import BUILTIN, LearnedRanker
+
     name = (settings.reranker or "none").strip()
     if name.lower() == "none":
         return None
+    if name.lower() == BUILTIN:
+        return LearnedRanker.load()
     return CrossEncoderReranker(name)
 

@@ -16,6 +16,7 @@ from vaultrag.core import tokens
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import Chunker
 from vaultrag.core.index.markdown import parse
+from vaultrag.core.language import detect_language
 from vaultrag.core.model import Chunk, NoteFile
 from vaultrag.core.vocab import NoteStatus, Reason
 
@@ -58,6 +59,7 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
     if rule:  # nothing of an excluded note is kept but its path and the rule: no title, links or frontmatter
         return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0])
     chunks = Chunker(opts.chunk_tokens).chunk(text, parsed)
+    fields["language"] = detect_language(" ".join(c.body for c in chunks))
     if parsed.frontmatter_error:
         code, reason = Reason.BAD_FRONTMATTER, parsed.frontmatter_error
     elif not chunks:

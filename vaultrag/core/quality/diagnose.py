@@ -114,7 +114,7 @@ def _evidence(searcher: Searcher, trace: QueryTrace, question: str, ids: list[in
     """Best rank and score of the note's chunks in each list, over the whole index, and missing words."""
     store = searcher.store
     ev: dict[str, Any] = {}
-    terms, _ = query_terms(store, question)
+    terms, _ = query_terms(store, question, trace.language)
     if terms:
         best = store.bm25_best_among(match_expression(terms), ids)
         if best:

@@ -9,6 +9,7 @@ import numpy as np
 from vaultrag.core.embed import Embedder
 from vaultrag.core.language import detect_language
 from vaultrag.core.model import QueryTrace
+from vaultrag.core.query.ranker import LearnedRanker
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.stages.answer import AnswerStage
 from vaultrag.core.query.stages.bm25 import Bm25Stage
@@ -38,7 +39,7 @@ class Searcher:
     """Runs questions against one vault's index; use one per query thread (it owns a read connection)."""
 
     def __init__(self, store: IndexStore, settings: Settings, embedder: Embedder | None,
-                 reranker: Reranker | None = None, pipeline: Sequence[StageUnit] = PIPELINE) -> None:
+                 reranker: Reranker | LearnedRanker | None = None, pipeline: Sequence[StageUnit] = PIPELINE) -> None:
         self.store = store
         self.settings = settings
         self.embedder = embedder
@@ -64,9 +65,10 @@ class Searcher:
             question = question[:MAX_QUESTION_CHARS]
         scope = scope or Scope()
         with self.store.snapshot():  # every stage reads the same state of the index
+            language = detect_language(question, self.store.vault_languages())
             q = QueryState(
                 question=question, scope=scope, k=k or self.settings.k, threshold=threshold,
-                language=detect_language(question), store=self.store, settings=self.settings,
+                language=language, store=self.store, settings=self.settings,
                 embedder=self.embedder, reranker=self.reranker, reranker_id=self.reranker_id,
                 query_vector=self.query_vector, background_of=self._background,
                 scope_sql=self.store.scope_sql(scope),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.reads import ScopeSQL
 from vaultrag.core.vocab import ContextStatus, StageName
 from vaultrag.settings import Settings
+
+if TYPE_CHECKING:
+    from vaultrag.core.query.ranker import LearnedRanker
 
 
 class StageUnit(Protocol):
@@ -51,7 +54,7 @@ class QueryState:
     store: IndexStore
     settings: Settings
     embedder: Embedder | None
-    reranker: Reranker | None
+    reranker: Reranker | LearnedRanker | None
     reranker_id: str
     query_vector: Callable[[str], np.ndarray]  # the question's embedding (memoized by the Searcher)
     background_of: Callable[[np.ndarray], float | None]  # the question's cosine with the vault's mean chunk
@@ -64,6 +67,7 @@ class QueryState:
     qvec: np.ndarray | None = None
     chunks: dict[int, StoredChunk] = field(default_factory=dict)  # text and place of every candidate seen
     cosines: dict[int, float] = field(default_factory=dict)
+    languages: dict[str, str] = field(default_factory=dict)  # note path → the language detected at index time
     stages: dict[StageName, Stage] = field(default_factory=dict)
     final_stage: StageName = StageName.FUSED
     decision: Decision | None = None
@@ -94,6 +98,14 @@ class QueryState:
                                  rank=rank, score=float(score), contributions=(parts or {}).get(cid),
                                  cosine=self.cosines.get(cid)))
         return out
+
+    def note_languages(self, notes: list[str]) -> dict[str, str]:
+        """The language of each of `notes` (read once per question)."""
+        missing = list({n for n in notes if n not in self.languages})
+        if missing:
+            found = self.store.note_languages(missing)
+            self.languages.update({n: found.get(n, "") for n in missing})
+        return self.languages
 
     def fill_cosines(self) -> None:
         """Give every candidate listed so far its cosine with the question (BM25-only ones from the cache)."""

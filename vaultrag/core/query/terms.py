@@ -6,15 +6,15 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING
 
+from vaultrag.core.language import stop_words
+
 if TYPE_CHECKING:
     from vaultrag.core.store.index_store import IndexStore
 
 MAX_TERMS = 32  # a 5,000-character question must not become a 700-term OR
 COMMON_SHARE = 0.5  # a term in more than half of all chunks adds little and costs much (STACK.md)…
 COMMON_MIN_CHUNKS = 10_000  # …but only at scale: on a small index it is fast and may be the only clue
-STOPWORDS = frozenset(
-    ["a", "o", "as", "os", "um", "uma", "uns", "umas", "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas", "por", "para", "pelo", "pela", "com", "sem", "sob", "sobre", "e", "ou", "que", "se", "eu", "tu", "ele", "ela", "nos", "vos", "eles", "elas", "meu", "minha", "seu", "sua", "isso", "isto", "esse", "essa", "este", "esta", "qual", "quais", "quando", "como", "onde", "porque", "por", "que", "é", "foi", "ser", "são", "está", "estão", "ao", "aos", "à", "às", "há", "mais", "menos", "muito", "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "with", "without", "from", "and", "or", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "i", "you", "he", "she", "we", "they", "my", "your", "our", "their", "there", "here", "as", "into", "about", "than", "then", "so", "if", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might"]
-)
+STOPWORDS = stop_words("")  # pt and en together: for text whose language is not known
 WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -28,11 +28,13 @@ def match_expression(terms: list[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
-def query_terms(store: IndexStore, question: str) -> tuple[list[str], list[str]]:
-    """The words of `question` worth sending to FTS5, and the ones dropped (stop-words, very common, excess)."""
+def query_terms(store: IndexStore, question: str, language: str = "") -> tuple[list[str], list[str]]:
+    """The words of `question` worth sending to FTS5, and the ones dropped (the stop words of the question's
+    `language`, very common, excess)."""
+    stops = stop_words(language)
     words = list(dict.fromkeys(w.lower() for w in WORD.findall(question)))
-    kept = [w for w in words if w not in STOPWORDS]
-    dropped = [w for w in words if w in STOPWORDS]
+    kept = [w for w in words if w not in stops]
+    dropped = [w for w in words if w in stops]
     if len(kept) > 1:
         total = store.chunk_count() or 1
         dfs: dict[str, int] = {}

@@ -174,22 +174,23 @@ class IndexStore(QueryReads):
         links: Sequence[str] = (),
         frontmatter: dict[str, Any] | None = None,
         indexed_at: float | None = None,
+        language: str = "",
     ) -> int:
         """Insert or update the note row for `path`; returns its id (stable across updates)."""
         folder = path.rpartition("/")[0]
         fm = json.dumps(frontmatter or {}, ensure_ascii=False, default=str)
         self.db.execute(
             """insert into notes(path, folder, mtime_ns, size, content_hash, title, aliases, tags, links,
-                                 frontmatter, status, reason, reason_code, indexed_at)
-               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 frontmatter, status, reason, reason_code, indexed_at, language)
+               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                on conflict(path) do update set folder=excluded.folder, mtime_ns=excluded.mtime_ns,
                  size=excluded.size, content_hash=excluded.content_hash, title=excluded.title,
                  aliases=excluded.aliases, tags=excluded.tags, links=excluded.links,
                  frontmatter=excluded.frontmatter, status=excluded.status, reason=excluded.reason,
-                 reason_code=excluded.reason_code, indexed_at=excluded.indexed_at""",
+                 reason_code=excluded.reason_code, indexed_at=excluded.indexed_at, language=excluded.language""",
             (path, folder, mtime_ns, size, content_hash, title, json.dumps(list(aliases), ensure_ascii=False),
              json.dumps(list(tags), ensure_ascii=False), json.dumps(list(links), ensure_ascii=False), fm,
-             str(status), reason, str(reason_code), indexed_at),
+             str(status), reason, str(reason_code), indexed_at, language),
         )
         note_id = int(self.db.execute("select id from notes where path = ?", (path,)).fetchone()[0])
         self.db.execute("delete from note_tags where note_id = ?", (note_id,))

@@ -107,12 +107,19 @@ def _secure_delete(db: Connection) -> None:
     db.execute("update notes set title = '', aliases = '[]', tags = '[]', links = '[]', frontmatter = '{}', "
                "content_hash = '' where status = 'excluded'")
     db.execute("delete from note_tags where note_id in (select id from notes where status = 'excluded')")
+def _note_language(db: Connection) -> None:
+    # the language each note is written in (ISO 639-1, '' unknown): fusion and the ranker compare it with the
+    # question's. Indexed notes lose their content hash so the next run reads them again and fills it in
+    # (their chunks and vectors are kept: the chunks' own hashes do not change)
+    db.execute("alter table notes add column language text not null default ''")
+    db.execute("update notes set content_hash = '' where status = 'indexed'")
 
 
 MIGRATIONS: list[Migration] = [
     ("0001_initial", _initial),
     ("0002_vector_stats", _vector_stats),
     ("0003_reason_codes", _reason_codes),
+    ("0004_note_language", _note_language),
     ("0006_secure_delete", _secure_delete),
     # int8 vectors in vec0 (a shortlist re-scored with exact float32 cosines from a plain table): KNN at 1M chunks
     ("0007_quantized_vectors", vectors.migrate_float_table),

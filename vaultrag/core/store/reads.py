@@ -200,6 +200,26 @@ class QueryReads:
                                         line_start=r[8], line_end=r[9], id=r[0], prefix=r[3], lead=r[4], body=r[5])
         return out
 
+    def vault_languages(self, min_share: float = 0.1) -> list[str]:
+        """The languages of at least `min_share` of the indexed notes (most notes first)."""
+        rows = self.db.execute(
+            "select language, count(*) from notes where status = 'indexed' and language != '' group by language "
+            "order by count(*) desc"
+        ).fetchall()
+        total = sum(r[1] for r in rows)
+        return [r[0] for r in rows if r[1] >= min_share * total]
+
+    def note_languages(self, paths: list[str]) -> dict[str, str]:
+        """The language detected at index time of each note in `paths` ('' unknown; unknown paths left out)."""
+        out: dict[str, str] = {}
+        for i in range(0, len(paths), 500):
+            part = paths[i : i + 500]
+            rows = self.db.execute(
+                f"select path, language from notes where path in ({','.join('?' * len(part))})", part
+            ).fetchall()
+            out.update({r[0]: r[1] for r in rows})
+        return out
+
     def section_chunk_ids(self, note: str, heading_path: list[str]) -> list[int]:
         """The chunk ids of one heading section of a note, in order (parent-section context)."""
         rows = self.db.execute(

@@ -17,7 +17,7 @@ class Bm25Stage:
 
     def run(self, q: QueryState) -> None:
         t = time.perf_counter()
-        q.terms, dropped = query_terms(q.store, q.question)
+        q.terms, dropped = query_terms(q.store, q.question, q.language)
         hits = q.store.bm25(match_expression(q.terms), q.settings.bm25_n, q.scope_sql) if q.terms else []
         ms = q.timed("bm25", t)
         note = f"MATCH {match_expression(q.terms)}" if q.terms else "no searchable words in the question"

@@ -1,0 +1,276 @@
+"""Train the built-in ranker on the shared dev sets; print the leave-one-set-out table, sign tests and latency.
+
+Run: python benchmarks/train_ranker.py [--write] [--gate 0 0.25 0.5 1] [--latency]
+  - indexes faquad-pt and xquad-en once into --work (the indexes benchmarks/quality.py uses), then asks every
+    answerable question of faquad-pt, xquad-en and xquad-xl (es, de) and caches each question's candidate
+    features and labels under --work/ranker-cache (a re-run with unchanged code reads the cache: delete it after
+    changing the features);
+  - `--gate`: fused hit@1 on xquad-xl for each weight of BM25 hits in notes of another language;
+  - trains a linear listwise (softmax) model on standardized features: leave-one-set-out for the table, then on
+    all three sets for vaultrag/core/query/ranker.json (`--write`).
+Reads ../shared/eval/data; copies nothing into the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks._common import EVAL, ROOT
+
+# name → (vault set whose index is used, golden file's set)
+SETS = {"faquad-pt": ("faquad-pt", "faquad-pt"), "xquad-en": ("xquad-en", "xquad-en"),
+        "xquad-xl": ("xquad-en", "xquad-xl")}
+L2 = 1e-3
+STEPS = 400
+LEARNING_RATE = 0.05
+OUT = ROOT / "vaultrag" / "core" / "query" / "ranker.json"
+
+
+def ensure_index(work: Path, vault_set: str) -> Path:
+    home = work / vault_set
+    r = subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), "index",
+                        str(EVAL / vault_set / "vault")], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(r.stderr)
+    return home
+
+
+def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> dict[str, np.ndarray]:
+    """Every answerable question's fused candidates: features, labels, first-hit ranks per list, language."""
+    cache = work / "ranker-cache" / f"{name}-gate{gate:g}-n{n}{f'-limit{limit}' if limit else ''}.npz"
+    if cache.exists():
+        return dict(np.load(cache))
+    from vaultrag.core import embed
+    from vaultrag.core.quality import golden
+    from vaultrag.core.query import features
+    from vaultrag.core.query.search import PIPELINE, Searcher
+    from vaultrag.core.query.stages.fuse import FuseStage
+    from vaultrag.core.query.state import QueryState
+    from vaultrag.core.vocab import StageName
+    from vaultrag.core.workspace import Workspace
+
+    vault_set, golden_set = SETS[name]
+    home = ensure_index(work, vault_set)
+    ws = Workspace.load(EVAL / vault_set / "vault", home)
+    ws.settings.bm25_n = ws.settings.vector_n = n
+    store, _ = ws.open_store(readonly=True)
+    items, _ = golden.load(EVAL / golden_set / "golden.jsonl")
+    items = [i for i in items if i.answerable][: limit or None]
+    rows: list[np.ndarray] = []
+    labels: list[np.ndarray] = []
+    info: list[tuple[int, int, int, str, float]] = []  # bm25 rank, vector rank, fused rank (0 = none), lang, ms
+
+    class Capture:
+        name = "capture"
+
+        def run(self, q: QueryState) -> None:
+            ids = [c.chunk_id for c in q.stages[StageName.FUSED].candidates]
+            t = time.perf_counter()
+            x = features.compute(q, ids)
+            ms = (time.perf_counter() - t) * 1000
+            hit = {i for i, c in q.chunks.items() if item.is_hit(c.note, c.char_start, c.char_end, c.text)}
+
+            def first(stage: StageName) -> int:
+                return next((c.rank for c in q.stages[stage].candidates if c.chunk_id in hit), 0)
+
+            rows.append(x)
+            labels.append(np.array([i in hit for i in ids], dtype=bool))
+            info.append((first(StageName.BM25), first(StageName.VECTOR), first(StageName.FUSED), q.language, ms))
+
+    units = list(PIPELINE)
+    at = next(i for i, u in enumerate(units) if u.name == StageName.FUSED)
+    units[at] = FuseStage(gate)
+    units.insert(at + 1, Capture())
+    searcher = Searcher(store, ws.settings, embed.from_settings(ws.settings), None, units)
+    t0 = time.perf_counter()
+    for k, item in enumerate(items):
+        searcher.ask(item.question, threshold=float("-inf"))
+        if k % 200 == 0:
+            print(f"  [{name} gate {gate:g}] {k}/{len(items)} {time.perf_counter() - t0:.0f}s", flush=True)
+    store.close()
+    width = max(len(r) for r in rows)
+    x = np.zeros((len(rows), width, len(features.FEATURES)))
+    y = np.zeros((len(rows), width), dtype=bool)
+    mask = np.zeros((len(rows), width), dtype=bool)
+    for i, (r, lab) in enumerate(zip(rows, labels, strict=True)):
+        x[i, : len(r)], y[i, : len(r)], mask[i, : len(r)] = r, lab, True
+    data = {"x": x, "y": y, "mask": mask, "ranks": np.array([i[:3] for i in info]),
+            "lang": np.array([i[3] for i in info]), "ms": np.array([i[4] for i in info])}
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(cache, **data)
+    return data
+
+
+def train(x: np.ndarray, y: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+    """Listwise logistic (softmax over each question's candidates) with L2, by full-batch Adam."""
+    keep = (y & mask).any(axis=1)  # a question without a hit in the list teaches nothing about the order
+    x, y, mask = x[keep], y[keep], mask[keep]
+    flat = x[mask]
+    mean, scale = flat.mean(axis=0), flat.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = np.where(mask[..., None], (x - mean) / scale, 0.0)
+    w = np.zeros(x.shape[-1])
+    m = v = np.zeros_like(w)
+    for step in range(1, STEPS + 1):
+        s = np.where(mask, z @ w, -np.inf)
+        p = np.exp(s - s.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        t = np.where(y, p, 0.0)
+        t /= t.sum(axis=1, keepdims=True)
+        grad = np.einsum("qn,qnf->f", p - t, z) / len(z) + L2 * w
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad**2
+        w = w - LEARNING_RATE * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    return {"mean": mean, "scale": scale, "weights": w}
+
+
+def top1(model: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> np.ndarray:
+    """Whether the model's best candidate hits, per question (ties: the fused order, as the stage sorts)."""
+    s = np.where(data["mask"], ((data["x"] - model["mean"]) / model["scale"]) @ model["weights"], -np.inf)
+    best = s.argmax(axis=1)
+    return data["y"][np.arange(len(best)), best]
+
+
+def ranks_of(model: dict[str, np.ndarray], data: dict[str, np.ndarray]) -> list[int | None]:
+    s = np.where(data["mask"], ((data["x"] - model["mean"]) / model["scale"]) @ model["weights"], -np.inf)
+    order = np.argsort(-s, axis=1, kind="stable")
+    out: list[int | None] = []
+    for q in range(len(order)):
+        hits = np.nonzero(data["y"][q, order[q]])[0]
+        out.append(int(hits[0]) + 1 if len(hits) else None)
+    return out
+
+
+def stage_rows(name: str, data: dict[str, np.ndarray], model: dict[str, np.ndarray] | None) -> list[str]:
+    from vaultrag.core.quality import metrics
+
+    lines = []
+    for lang in sorted(set(data["lang"])) if name == "xquad-xl" else [""]:
+        sel = data["lang"] == lang if lang else np.ones(len(data["lang"]), dtype=bool)
+        part = {k: v[sel] for k, v in data.items()}
+        lists = {stage: [int(r) or None for r in part["ranks"][:, i]] for i, stage in
+                 enumerate(("bm25", "vector", "fused"))}
+        if model is not None:
+            lists["reranked (built-in)"] = ranks_of(model, part)
+        for stage, ranks in lists.items():
+            lines.append(f"| {name}{f' ({lang})' if lang else ''} | {stage} | {metrics.hit_at(ranks, 1):.3f} | "
+                         f"{metrics.hit_at(ranks, 5):.3f} | {metrics.mrr_at(ranks, 20):.3f} |")
+    return lines
+
+
+def to_json(model: dict[str, np.ndarray], trained_on: list[str], gate: float) -> dict:
+    from vaultrag.core.query.features import FEATURES
+
+    return {"id": "builtin-lr1", "format": 1, "kind": "linear, listwise softmax over the fused top-N",
+            "trained_on": trained_on, "made_by": "benchmarks/train_ranker.py --write",
+            "fuse_other_language_bm25_weight": gate, "features": list(FEATURES),
+            "mean": [round(float(v), 6) for v in model["mean"]], "scale": [round(float(v), 6) for v in model["scale"]],
+            "weights": [round(float(v), 6) for v in model["weights"]], "bias": 0.0}
+
+
+def main() -> None:
+    from vaultrag.core.quality import metrics
+    from vaultrag.core.query.stages.fuse import OTHER_LANGUAGE_BM25_WEIGHT
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", default=str(ROOT / "benchmarks" / "out" / "quality"))
+    ap.add_argument("--gate", type=float, nargs="*", help="measure these BM25 weights for other-language notes")
+    ap.add_argument("--latency", action="store_true", help="time the features and the model at N = 40")
+    ap.add_argument("--languages", action="store_true", help="question language detection on the dev sets")
+    ap.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(ROOT)}")
+    ap.add_argument("--limit", type=int, default=0)
+    args = ap.parse_args()
+    work = Path(args.work)
+    if args.languages:
+        from vaultrag.core.language import detect_language
+
+        confusion: Counter[tuple[str, str]] = Counter()
+        for name in ("faquad-pt", "xquad-en", "xquad-xl"):
+            for line in (EVAL / name / "golden.jsonl").read_text(encoding="utf-8").splitlines():
+                rec = json.loads(line)
+                confusion[rec.get("lang") or name[-2:], detect_language(rec["question"])] += 1
+        right = sum(c for (a, b), c in confusion.items() if a == b)
+        print(f"question language: {right} of {sum(confusion.values())} right; errors: "
+              f"{[(k, c) for k, c in confusion.most_common() if k[0] != k[1]]}")
+    if args.gate:
+        print("| BM25 weight, other-language notes | xquad-xl fused hit@1 | hit@5 | MRR |\n|---|---|---|---|")
+        for g in args.gate:
+            d = collect(work, "xquad-xl", g, limit=args.limit)
+            ranks = [int(r) or None for r in d["ranks"][:, 2]]
+            print(f"| {g:g} | {metrics.hit_at(ranks, 1):.3f} | {metrics.hit_at(ranks, 5):.3f} | "
+                  f"{metrics.mrr_at(ranks, 20):.3f} |")
+    gate = OTHER_LANGUAGE_BM25_WEIGHT
+    data = {name: collect(work, name, gate, limit=args.limit) for name in SETS}
+
+    def pooled(names: list[str]) -> dict[str, np.ndarray]:
+        width = max(data[n]["x"].shape[1] for n in names)
+        out = {}
+        for key in ("x", "y", "mask"):
+            parts = []
+            for n in names:
+                a = data[n][key]
+                pad = [(0, 0), (0, width - a.shape[1])] + [(0, 0)] * (a.ndim - 2)
+                parts.append(np.pad(a, pad))
+            out[key] = np.concatenate(parts)
+        return out
+
+    print("\n## Leave-one-set-out (trained without the set in the row)\n")
+    print("| test set | fused hit@1 | built-in hit@1 | Δ | wins | losses | sign test p |")
+    print("|---|---|---|---|---|---|---|")
+    fused_all, ranked_all = [], []
+    for name in SETS:
+        rest = [n for n in SETS if n != name]
+        model = train(**pooled(rest))
+        fused_ok = [r == 1 for r in data[name]["ranks"][:, 2]]
+        ranked_ok = [bool(b) for b in top1(model, data[name])]
+        s = metrics.sign_test(fused_ok, ranked_ok)
+        fused_all += fused_ok
+        ranked_all += ranked_ok
+        f1, r1 = np.mean(fused_ok), np.mean(ranked_ok)
+        print(f"| {name} | {f1:.3f} | {r1:.3f} | {r1 - f1:+.3f} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
+    s = metrics.sign_test(fused_all, ranked_all)
+    print(f"| pooled | {np.mean(fused_all):.3f} | {np.mean(ranked_all):.3f} | "
+          f"{np.mean(ranked_all) - np.mean(fused_all):+.3f} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
+
+    model = train(**pooled(list(SETS)))
+    print("\n## Per stage (the built-in ranker trained on all three sets: in-sample)\n")
+    print("| set | stage | hit@1 | hit@5 | MRR@20 |\n|---|---|---|---|---|")
+    for name in SETS:
+        print("\n".join(stage_rows(name, data[name], model)))
+    print("\n| feature | weight (standardized) |\n|---|---|")
+    from vaultrag.core.query.features import FEATURES
+
+    for f, w in sorted(zip(FEATURES, model["weights"], strict=True), key=lambda x: -abs(x[1])):
+        print(f"| {f} | {w:+.3f} |")
+    ms = np.concatenate([data[n]["ms"] for n in SETS])
+    print(f"\nfeatures at N = 20: median {statistics.median(ms):.2f} ms, p95 {np.percentile(ms, 95):.2f} ms "
+          "per question")
+    if args.latency:
+        from vaultrag.core.query.ranker import LearnedRanker
+
+        d40 = collect(work, "xquad-en", gate, n=40, limit=300)
+        ranker = LearnedRanker(to_json(model, list(SETS), gate))
+        t = time.perf_counter()
+        for q in range(len(d40["x"])):
+            ranker.explain(d40["x"][q][d40["mask"][q]])
+        model_ms = (time.perf_counter() - t) * 1000 / len(d40["x"])
+        print(f"N = 40 ({int(d40['mask'].sum(axis=1).mean())} candidates on average): features median "
+              f"{statistics.median(d40['ms']):.2f} ms, p95 {np.percentile(d40['ms'], 95):.2f} ms; model "
+              f"{model_ms:.3f} ms per question (shared 2-core machine: noisy)")
+    if args.write:
+        OUT.write_text(json.dumps(to_json(model, list(SETS), gate), indent=1) + "\n", encoding="utf-8")
+        print(f"\nwrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

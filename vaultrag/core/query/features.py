@@ -1,0 +1,70 @@
+"""What the built-in ranker knows about each fused candidate: list ranks and scores, cosine, word coverage, language."""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+
+import numpy as np
+
+from vaultrag.core.language import stop_words
+from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.terms import WORD, fold
+from vaultrag.core.vocab import StageName
+
+STEM_CHARS = 6  # light stemming by truncation: "universidade"/"universidades", "defend"/"defense" meet
+SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
+# Lexical evidence means something else when the question and the note are in different languages (only names
+# and numbers can match), so each lexical feature comes twice: for same-language and other-language notes.
+LEXICAL = ("bm25_norm", "bm25_rr", "coverage", "sentence_cov", "title_cov")
+OTHER_LANGUAGE = "~other_language"
+FEATURES: tuple[str, ...] = (
+    *LEXICAL, "vector_rr", "cosine", "cosine_gap", "rrf", "log_length", "coverage_x_cosine", "same_language",
+    *(f + OTHER_LANGUAGE for f in LEXICAL),
+)
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A word folded (lower case, no accents) and cut to its first STEM_CHARS characters."""
+    return fold(word.lower())[:STEM_CHARS]
+
+
+def content_stems(text: str, language: str) -> set[str]:
+    """The stems of the words of `text` that are not stop words of `language`."""
+    stops = stop_words(language)
+    return {stem(w) for w in WORD.findall(text) if w.lower() not in stops}
+
+
+def _share(wanted: set[str], text: str) -> float:
+    return len(wanted & {stem(w) for w in WORD.findall(text)}) / len(wanted) if wanted else 0.0
+
+
+def compute(q: QueryState, ids: list[int]) -> np.ndarray:
+    """The FEATURES of the candidates `ids` (rows in that order), from the lists and the chunk text in `q`."""
+    bm25 = {c.chunk_id: c for c in q.stages[StageName.BM25].candidates} if StageName.BM25 in q.stages else {}
+    vector = {c.chunk_id: c for c in q.stages[StageName.VECTOR].candidates} if StageName.VECTOR in q.stages else {}
+    fused = {c.chunk_id: c.score for c in q.stages[StageName.FUSED].candidates}
+    top_bm25 = max((c.score for c in bm25.values()), default=0.0) or 1.0
+    cosines = [q.cosines.get(i) for i in ids]
+    top_cos = max((c for c in cosines if c is not None), default=0.0)
+    top_rrf = max(fused.values(), default=0.0) or 1.0
+    wanted = content_stems(q.question, q.language)
+    languages = q.note_languages([q.chunks[i].note for i in ids])
+    rows = np.zeros((len(ids), len(FEATURES)), dtype=np.float64)
+    for r, (cid, cos) in enumerate(zip(ids, cosines, strict=True)):
+        chunk = q.chunks[cid]
+        text = chunk.lead + chunk.body
+        cov = _share(wanted, text)
+        best_sentence = max((_share(wanted, s) for s in SENTENCE.split(text) if s), default=0.0)
+        lexical = (bm25[cid].score / top_bm25 if cid in bm25 else 0.0, 1.0 / bm25[cid].rank if cid in bm25 else 0.0,
+                   cov, best_sentence, _share(wanted, chunk.prefix))
+        note_language = languages.get(chunk.note, "")
+        same = not q.language or not note_language or note_language == q.language
+        c = cos if cos is not None else 0.0
+        rows[r, : len(LEXICAL)] = lexical if same else 0.0
+        rows[r, len(LEXICAL):] = (1.0 / vector[cid].rank if cid in vector else 0.0, c, c - top_cos,
+                                  fused.get(cid, 0.0) / top_rrf, math.log1p(len(text)), cov * c, float(same),
+                                  *((0.0,) * len(LEXICAL) if same else lexical))
+    return rows
