@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultrag.core import tokens
+from vaultrag.core.index import hostile
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import Chunker
 from vaultrag.core.index.markdown import parse
@@ -51,7 +52,7 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
         return Prepared(f, None, digest=digest)
     parsed = parse(text, Path(f.path).stem)
     fields = {"title": parsed.title, "aliases": parsed.aliases, "tags": parsed.tags, "links": parsed.wikilinks,
-              "frontmatter": parsed.frontmatter}
+              "frontmatter": parsed.frontmatter, "flags": hostile.flags(text)}
     rule = vaultmod.exclusion_rule(parsed, opts.private_tag)
     if rule:
         return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0], digest, fields)

@@ -97,10 +97,18 @@ def _reason_codes(db: Connection) -> None:
     db.execute("update notes set mtime_ns = 0 where status != 'indexed' or reason != ''")
 
 
+def _note_flags(db: Connection) -> None:
+    # notes whose text tries to give a language model orders (a JSON list of NoteFlag codes); indexed notes
+    # written before this migration are re-read on the next run (chunks are diffed by hash: no re-embedding)
+    db.execute("alter table notes add column flags text not null default '[]'")
+    db.execute("update notes set mtime_ns = 0, content_hash = '' where status = 'indexed'")
+
+
 MIGRATIONS: list[Migration] = [
     ("0001_initial", _initial),
     ("0002_vector_stats", _vector_stats),
     ("0003_reason_codes", _reason_codes),
+    ("0005_note_flags", _note_flags),  # 0004 is issue 11's (ranking)
 ]
 
 
