@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 
-from vaultrag import __version__, cli_query, cli_watch
+from vaultrag import __version__, cli_llm, cli_query, cli_watch
 from vaultrag.core.model import IndexReport, to_dict
 from vaultrag.errors import UserFacingError
 from vaultrag.termui import progress_printer
@@ -129,16 +129,18 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("status", help="the index's health: counts and each note's state")
     s.add_argument("vault")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--list", action="append", choices=["indexed", "excluded", "failed", "stale", "truncated"])
+    s.add_argument("--list", action="append", choices=["indexed", "excluded", "failed", "stale", "truncated",
+                                                         "flagged"])
     s.add_argument("--check", action="store_true", help="also run the consistency check (exit 1 on a problem)")
     s.set_defaults(func=cmd_status)
 
     cli_query.register(sub)  # the query commands live there to keep this module small
     cli_watch.register(sub)
+    cli_llm.register(sub)
     return p
 
 
-COMMANDS = {"index", "status", "ask", "why", "eval", "calibrate", "watch"}
+COMMANDS = {"index", "status", "ask", "why", "eval", "calibrate", "watch", "llm"}
 
 
 def _wants_window(argv: list[str]) -> bool:

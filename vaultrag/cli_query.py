@@ -66,9 +66,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     check_question(args.question)
     searcher = open_searcher(args)
+    scope = Scope(args.folder or [], args.tag or [], args.note or [])
     try:
-        trace = searcher.ask(args.question, Scope(args.folder or [], args.tag or [], args.note or []), k=args.k,
-                             threshold=args.threshold)
+        if args.generate or args.after:  # a language model and/or a conversation: see cli_llm
+            from vaultrag import cli_llm
+
+            return cli_llm.ask_generating(args, searcher, scope)
+        trace = searcher.ask(args.question, scope, k=args.k, threshold=args.threshold)
     finally:
         searcher.store.close()
     if args.json:
@@ -152,6 +156,11 @@ def register(sub: Any) -> None:
     s.add_argument("--threshold", type=float, help="refusal threshold for this question")
     s.add_argument("--json", action="store_true", help="print the full QueryTrace as JSON")
     s.add_argument("--explain", action="store_true", help="show every stage side by side")
+    s.add_argument("--generate", action="store_true",
+                   help="answer with the configured language model (llm_base_url, llm_model), streamed")
+    s.add_argument("--after", action="append", metavar="QUESTION",
+                   help="an earlier question of the conversation (repeatable, oldest first): the question is then "
+                        "read as a follow-up")
     s.set_defaults(func=cmd_ask)
     register_eval(sub)
     register_why(sub)

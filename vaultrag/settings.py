@@ -77,6 +77,19 @@ class Settings:
                        Group.MODELS, "Reranker")
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
                               "Whole parent section")
+    # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)
+    llm_base_url: str = _f("", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no "
+                           "language model, the answer is the best passage.", Group.LLM, "Server address")
+    llm_model: str = _f("", "Model name as the server lists it at /v1/models.", Group.LLM, "Model")
+    llm_api_key_env: str = _f("VAULTRAG_LLM_API_KEY", "Environment variable that holds the API key (if unset, the "
+                              "OS keyring entry 'vaultrag' / server address is read); the key is never saved here.",
+                              Group.LLM, "API key variable")
+    llm_temperature: float = _f(0.2, "Sampling temperature (0 = always the most likely word).", Group.LLM,
+                                "Temperature")
+    llm_max_tokens: int = _f(512, "Longest answer in tokens; a longer one is cut there and marked.", Group.LLM,
+                             "Longest answer (tokens)")
+    llm_timeout: float = _f(60.0, "Seconds to wait for the server (to connect, or between two pieces of the "
+                            "answer).", Group.LLM, "Timeout (seconds)")
     # app
     ui_language: str = _f("", "Language of the window: en, pt, or empty to follow the system.", Group.INTERFACE,
                           "Window language")
@@ -104,12 +117,26 @@ class Settings:
         return dataclasses.asdict(self)
 
 
+FLOAT_FIELDS = ("llm_temperature", "llm_timeout")
+
+
 def _validated(s: Settings) -> Settings:
+    for name in FLOAT_FIELDS:  # a text box gives a string; TOML may give an int
+        value = getattr(s, name)
+        try:
+            s = dataclasses.replace(s, **{name: float(value)})
+        except (TypeError, ValueError) as e:
+            raise UserFacingError(f"Setting {name} must be a number, got {value!r}.") from e
+    if not 0.0 <= s.llm_temperature <= 2.0:
+        raise UserFacingError(f"Setting llm_temperature must be between 0 and 2, got {s.llm_temperature}.")
+    if s.llm_timeout <= 0:
+        raise UserFacingError(f"Setting llm_timeout must be a positive number of seconds, got {s.llm_timeout}.")
     if s.embedder not in ("e5", "use", "st"):
         raise UserFacingError(f"Unknown embedder {s.embedder!r}: use e5, use or st.")
     if s.embedder == "st" and not s.st_model:
         raise UserFacingError("embedder = st needs st_model (a hub id or a local model folder).")
-    for name in ("chunk_tokens", "bm25_n", "vector_n", "k", "context_tokens", "max_note_bytes", "embed_batch"):
+    for name in ("chunk_tokens", "bm25_n", "vector_n", "k", "context_tokens", "max_note_bytes", "embed_batch",
+                 "llm_max_tokens"):
         if getattr(s, name) <= 0:
             raise UserFacingError(f"Setting {name} must be a positive number, got {getattr(s, name)}.")
     return s

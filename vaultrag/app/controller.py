@@ -36,6 +36,10 @@ class AppController(QObject):
         health_ready: a Health.
         eval_finished: (EvalResult, calibration dict or None).
         eval_progress: a Progress of the running evaluation.
+        answer_started: the model's name: a language model is writing the answer (after search_finished).
+        answer_delta: the next piece of the answer's text.
+        answer_finished: the QueryTrace with the model's checked answer (also after Stop: marked stopped).
+        answer_failed: a message (server down, timeout…); the trace already shown keeps the extractive answer.
         notes_listed: the indexed note paths (for pickers and scope chips), with folders and tags.
         note_read: a NoteText (a note's text for the preview), read on the query lane.
         failed: a message a person can act on (shown once).
@@ -51,6 +55,10 @@ class AppController(QObject):
     eval_finished = Signal(object)
     eval_progress = Signal(object)
     notes_listed = Signal(object)
+    answer_started = Signal(str)
+    answer_delta = Signal(str)
+    answer_finished = Signal(object)
+    answer_failed = Signal(str)
     note_read = Signal(object)
     failed = Signal(str)
 
@@ -70,6 +78,7 @@ class AppController(QObject):
         self._searcher_key: Any = None
         self._loader: threading.Thread | None = None
         self._reapers: list[threading.Thread] = []
+        self._init_conversation()
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
         except UserFacingError as e:  # a broken settings file: say so once, run on defaults
@@ -149,6 +158,9 @@ class AppController(QObject):
         for reaper in self._reapers:
             reaper.join(30)
         self.queries.stop()
+        self.stop_answer()
+        for gen in self._generators:
+            gen.join(30)
         if self._loader is not None:
             self._loader.join(10)
 
@@ -200,10 +212,88 @@ class AppController(QObject):
             self.queries.submit("close", searcher.store.close, lambda _: None, lambda _: None)
 
     def ask(self, question: str, scope: Scope, k: int | None, threshold: float | None) -> None:
-        def work() -> Any:
-            return self._searcher_for().ask(question, scope, k=k, threshold=threshold)
+        """Search on the query lane (a follow-up is rewritten first); the trace is shown at once, then a
+        configured language model writes the answer on its own thread (`answer_*` signals)."""
+        from vaultrag.core.query.conversation import Conversation
+        from vaultrag.core.query.search import conversation_pipeline
 
-        self.queries.submit("ask", work, self.search_finished.emit, self.failed.emit)
+        self.stop_answer()  # a new question replaces the answer being written
+        self._cancel = None
+        try:
+            config = self._llm_config()
+        except UserFacingError as e:
+            self.failed.emit(str(e))
+            config = None
+        earlier = Conversation(list(self.conversation.turns))  # the lane reads a copy; the window owns the original
+
+        def work() -> Any:
+            return self._searcher_for().ask(question, scope, k=k, threshold=threshold,
+                                            pipeline=conversation_pipeline(earlier, config))
+
+        def done(trace: Any) -> None:
+            self.conversation.add(trace, question)
+            self.search_finished.emit(trace)
+            if config is not None and trace.prompt:
+                self._generate(trace, config)
+
+        self.queries.submit("ask", work, done, self.failed.emit)
+
+    # -- the language model's answer (its own thread: the query lane stays free for other reads) -------
+    def _init_conversation(self) -> None:
+        from vaultrag.core.query.conversation import Conversation
+
+        self.conversation = Conversation()
+        self._generators: list[threading.Thread] = []
+        self._cancel: threading.Event | None = None
+
+    def _llm_config(self) -> Any:
+        from vaultrag.core.llm import LLMConfig
+
+        return LLMConfig.from_settings(self.settings)
+
+    def _generate(self, trace: Any, config: Any) -> None:
+        from vaultrag.core.query.stages.generate import generate_for
+
+        cancel = threading.Event()
+        self._cancel = cancel
+        self.answer_started.emit(config.model)
+
+        def current() -> bool:
+            return self._cancel is cancel  # a newer question or Stop: this answer's pieces are no longer shown
+
+        def delta(piece: str) -> None:
+            self.bridge.run_on_main(lambda: self.answer_delta.emit(piece) if current() else None)
+
+        def work() -> None:
+            result = generate_for(trace, config, delta, cancel)
+            g = result.generation
+
+            def finish() -> None:
+                if not current():
+                    return
+                if g is not None and g.failure is not None:
+                    self.answer_failed.emit(g.error)
+                else:
+                    if self.conversation.turns:
+                        self.conversation.turns[-1].answer = result.answer.text
+                    self.answer_finished.emit(result)
+
+            self.bridge.run_on_main(finish)
+
+        self._generators = [t for t in self._generators if t.is_alive()]
+        thread = threading.Thread(target=work, name="vaultrag-generate")
+        self._generators.append(thread)
+        thread.start()
+
+    def stop_answer(self) -> None:
+        """Stop the answer being written (the part written so far is kept and marked stopped)."""
+        if self._cancel is not None:
+            self._cancel.set()
+
+    def new_conversation(self) -> None:
+        """Forget the earlier questions: the next one is read on its own."""
+        self.stop_answer()
+        self.conversation.reset()
 
     def why(self, question: str, note: str, heading: str | None, scope: Scope, k: int | None,
             threshold: float | None) -> None:

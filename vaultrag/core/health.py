@@ -13,7 +13,7 @@ from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import NoteStatus
 from vaultrag.settings import Settings
 
-LISTS = ("indexed", "excluded", "failed", "stale", "truncated")
+LISTS = ("indexed", "excluded", "failed", "stale", "truncated", "flagged")
 
 
 @dataclass
@@ -67,6 +67,9 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         if r.truncated:
             notes["truncated"].append(NoteState(r.path, "truncated", f"{r.truncated} chunk(s) over the model limit",
                                                 r.chunks))
+    for path, codes in store.note_flags().items():
+        notes["flagged"].append(NoteState(path, "flagged", "tries to give the language model orders: "
+                                          + ", ".join(codes)))
     # (mtime, size) of every note row that stands for a file (a skipped folder's row has no mtime)
     known = {r.path: (r.mtime_ns, r.size) for r in rows if r.status != NoteStatus.EXCLUDED or r.mtime_ns}
     scanned = vaultmod.scan(vault, settings.ignore_globs)

@@ -9,8 +9,11 @@ from typing import Any
 from vaultrag.core.vocab import (
     AnswerKind,
     ContextStatus,
+    GenerationStatus,
+    LLMFailure,
     Phase,
     Reason,
+    RewriteMethod,
     StageName,
     StageStatus,
     SupportVerdict,
@@ -253,6 +256,34 @@ class Answer:
 
 
 @dataclass
+class Generation:
+    """How a language model's answer went: model, timings, token counts, and why it ended."""
+
+    model: str
+    base_url: str
+    status: GenerationStatus
+    ttft_ms: float | None = None  # time to the first token of text
+    total_ms: float = 0.0
+    prompt_tokens: int | None = None  # as the server reported them (None when it did not)
+    completion_tokens: int = 0
+    tokens_counted_by: str = "server"  # "server" (usage) or "stream" (one per streamed piece)
+    tokens_per_s: float | None = None  # completion tokens / (total − time to first token)
+    failure: LLMFailure | None = None
+    error: str = ""  # the message for people (failed, capped)
+
+
+@dataclass
+class Rewrite:
+    """The `rewrite` stage: a follow-up question made standalone from the conversation so far."""
+
+    original: str
+    question: str  # what every later stage read
+    method: RewriteMethod
+    carried: list[str] = field(default_factory=list)  # terms carried from the previous question
+    ms: float = 0.0
+
+
+@dataclass
 class QueryTrace:
     """Everything one question did, stage by stage; plain data, JSON-serializable (see README)."""
 
@@ -273,6 +304,9 @@ class QueryTrace:
     index_state: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     version: int = TRACE_VERSION
+    rewrite: Rewrite | None = None  # set when the question went through the `rewrite` stage
+    generation: Generation | None = None  # set when a language model was asked
+    flagged: dict[str, list[str]] = field(default_factory=dict)  # candidate note → NoteFlag codes
 
     def document_of(self, chunk_id: int) -> ContextDoc | None:
         """The prompt document that holds `chunk_id` (included or merged), if any."""

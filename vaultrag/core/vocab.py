@@ -40,6 +40,44 @@ class SupportVerdict(StrEnum):
     REFUSAL = "refusal"  # the exact refusal sentence
 
 
+class LLMFailure(StrEnum):
+    """Why a language model did not give (all of) an answer: each has its own advice in `core/llm.py`."""
+
+    NOT_INSTALLED = "not-installed"  # the openai client library is missing
+    SERVER_DOWN = "server-down"  # nothing listens at the base URL
+    BAD_URL = "bad-url"  # something answers, but not an OpenAI-compatible API
+    BAD_MODEL = "bad-model"  # the server does not know the model name
+    AUTH = "auth"  # the API key is missing or refused
+    TIMEOUT = "timeout"
+    STREAM_CUT = "stream-cut"  # the connection broke in the middle of the answer
+    SERVER_ERROR = "server-error"
+
+
+class GenerationStatus(StrEnum):
+    """How a generated answer ended."""
+
+    COMPLETE = "complete"
+    CAPPED = "capped"  # stopped at the max-tokens cap
+    STOPPED = "stopped"  # the user pressed Stop
+    FAILED = "failed"
+
+
+class RewriteMethod(StrEnum):
+    """How a follow-up question was made standalone (the `rewrite` stage)."""
+
+    NONE = "none"  # the first question of a conversation, or already standalone
+    TERMS = "terms"  # the previous question's key terms and scope carried over
+    MODEL = "model"  # rewritten by the language model
+
+
+class NoteFlag(StrEnum):
+    """A note whose text tries to give orders to a language model (flagged at index time)."""
+
+    IGNORE_INSTRUCTIONS = "ignore-instructions"  # "ignore the previous instructions…"
+    FAKE_TAG = "fake-tag"  # </document>, <document_content>, <|im_start|>, [INST]…
+    ROLE_MARKER = "role-marker"  # a line starting "system:" / "assistant:"
+
+
 class ThresholdSource(StrEnum):
     """Where the refusal threshold came from (the first that applies, top to bottom)."""
 

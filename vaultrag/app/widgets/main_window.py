@@ -525,6 +525,18 @@ class MainWindow(QMainWindow):
         self.error.show()
         self.status.setText(message.split(":")[0])
 
+    # -- issue 12: the language model's answer (streamed), Stop, new conversation ------------------------
+    def connect_answer_stream(self, view: Any) -> None:
+        """Wire a view with the AnswerView API (begin_stream, append_stream, show_stream_error, show_answer;
+        stop_requested, new_conversation_requested) to the controller's answer_* signals and actions."""
+        c = self.c
+        c.answer_started.connect(view.begin_stream)
+        c.answer_delta.connect(view.append_stream)
+        c.answer_finished.connect(view.show_answer)
+        c.answer_failed.connect(view.show_stream_error)
+        view.stop_requested.connect(c.stop_answer)
+        view.new_conversation_requested.connect(c.new_conversation)
+
     def closeEvent(self, event: Any) -> None:
         self.state.setValue("geometry", self.saveGeometry())
         self.state.sync()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultrag.core import tokens
+from vaultrag.core.index import hostile
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import Chunker
 from vaultrag.core.index.markdown import parse
@@ -54,7 +55,7 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
         return Prepared(f, None, digest=digest)
     parsed = parse(text, Path(f.path).stem)
     fields = {"title": parsed.title, "aliases": parsed.aliases, "tags": parsed.tags, "links": parsed.wikilinks,
-              "frontmatter": parsed.frontmatter}
+              "frontmatter": parsed.frontmatter, "flags": hostile.flags(text)}
     rule = vaultmod.exclusion_rule(parsed, opts.private_tag)
     if rule:  # nothing of an excluded note is kept but its path and the rule: no title, links or frontmatter
         return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0])

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from vaultrag.core.embed import Embedder
 from vaultrag.core.language import detect_language
+from vaultrag.core.llm import LLMConfig
 from vaultrag.core.model import QueryTrace
 from vaultrag.core.query.ranker import LearnedRanker
+from vaultrag.core.query.conversation import Conversation, RewriteStage
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.stages.answer import AnswerStage
 from vaultrag.core.query.stages.bm25 import Bm25Stage
 from vaultrag.core.query.stages.context import ContextStage
 from vaultrag.core.query.stages.decide import DecideStage, VaultBackground
 from vaultrag.core.query.stages.fuse import FuseStage
+from vaultrag.core.query.stages.generate import GenerateStage
 from vaultrag.core.query.stages.prompt import PromptStage
 from vaultrag.core.query.stages.rerank import RerankStage
 from vaultrag.core.query.stages.vector import MAX_EMBED_CHARS, VectorStage
@@ -33,6 +37,16 @@ PIPELINE: tuple[StageUnit, ...] = (
     Bm25Stage(), VectorStage(), FuseStage(), RerankStage(), DecideStage(), ContextStage(), PromptStage(),
     AnswerStage(),
 )
+
+
+def conversation_pipeline(conversation: Conversation | None, config: LLMConfig | None,
+                          on_delta: Callable[[str], None] | None = None,
+                          cancel: threading.Event | None = None) -> tuple[StageUnit, ...]:
+    """PIPELINE with a `rewrite` of follow-ups first (in a conversation) and a `generate` answer last (with a
+    language model): what the CLI's `ask --generate` and the window run."""
+    head: tuple[StageUnit, ...] = (RewriteStage(conversation, config),) if conversation is not None else ()
+    tail: tuple[StageUnit, ...] = (GenerateStage(config, on_delta, cancel),) if config is not None else ()
+    return (*head, *PIPELINE, *tail)
 
 
 class Searcher:
@@ -54,9 +68,10 @@ class Searcher:
         return self.reranker.model_id if self.reranker else "none"
 
     def ask(self, question: str, scope: Scope | None = None, k: int | None = None,
-            threshold: float | None = None) -> QueryTrace:
-        """Run `question` through every stage and return the full trace (never raises for bad questions
-        that can be explained: those become warnings; empty questions raise UserFacingError)."""
+            threshold: float | None = None, pipeline: Sequence[StageUnit] | None = None) -> QueryTrace:
+        """Run `question` through every stage (this Searcher's, or `pipeline` for this question: a conversation's
+        rewrite, a language model's generate) and return the full trace (never raises for bad questions that can
+        be explained: those become warnings; empty questions raise UserFacingError)."""
         if not question or not question.strip():
             raise UserFacingError("The question is empty: type what you want to find in your notes.")
         warnings: list[str] = []
@@ -74,7 +89,7 @@ class Searcher:
                 scope_sql=self.store.scope_sql(scope),
                 index_state=self.store.index_state(self.store.meta("embed_model") or ""), warnings=warnings,
             )
-            for unit in self.pipeline:
+            for unit in pipeline if pipeline is not None else self.pipeline:
                 unit.run(q)
             return q.trace()
 

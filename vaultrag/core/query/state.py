@@ -15,7 +15,9 @@ from vaultrag.core.model import (
     Candidate,
     ContextDoc,
     Decision,
+    Generation,
     QueryTrace,
+    Rewrite,
     Stage,
     StoredChunk,
 )
@@ -76,6 +78,8 @@ class QueryState:
     prompt: str = ""
     prompt_tokens: dict[str, int] = field(default_factory=dict)
     answer: Answer | None = None
+    rewrite: Rewrite | None = None
+    generation: Generation | None = None
     started: float = field(default_factory=time.perf_counter)
 
     @property
@@ -148,4 +152,7 @@ class QueryState:
             timings_ms=self.timings,
             index_state=self.index_state,
             warnings=self.warnings,
+            rewrite=self.rewrite,
+            generation=self.generation,
+            flagged=self.store.note_flags(sorted({c.note for s in self.stages.values() for c in s.candidates})),
         )

@@ -173,6 +173,7 @@ class IndexStore(QueryReads):
         tags: Sequence[str] = (),
         links: Sequence[str] = (),
         frontmatter: dict[str, Any] | None = None,
+        flags: Sequence[str] = (),
         indexed_at: float | None = None,
         language: str = "",
     ) -> int:
@@ -181,16 +182,17 @@ class IndexStore(QueryReads):
         fm = json.dumps(frontmatter or {}, ensure_ascii=False, default=str)
         self.db.execute(
             """insert into notes(path, folder, mtime_ns, size, content_hash, title, aliases, tags, links,
-                                 frontmatter, status, reason, reason_code, indexed_at, language)
-               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 frontmatter, status, reason, reason_code, flags, indexed_at, language)
+               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                on conflict(path) do update set folder=excluded.folder, mtime_ns=excluded.mtime_ns,
                  size=excluded.size, content_hash=excluded.content_hash, title=excluded.title,
                  aliases=excluded.aliases, tags=excluded.tags, links=excluded.links,
                  frontmatter=excluded.frontmatter, status=excluded.status, reason=excluded.reason,
-                 reason_code=excluded.reason_code, indexed_at=excluded.indexed_at, language=excluded.language""",
+                 reason_code=excluded.reason_code, flags=excluded.flags, indexed_at=excluded.indexed_at,
+                 language=excluded.language""",
             (path, folder, mtime_ns, size, content_hash, title, json.dumps(list(aliases), ensure_ascii=False),
              json.dumps(list(tags), ensure_ascii=False), json.dumps(list(links), ensure_ascii=False), fm,
-             str(status), reason, str(reason_code), indexed_at, language),
+             str(status), reason, str(reason_code), json.dumps(list(flags)), indexed_at, language),
         )
         note_id = int(self.db.execute("select id from notes where path = ?", (path,)).fetchone()[0])
         self.db.execute("delete from note_tags where note_id = ?", (note_id,))
@@ -198,6 +200,12 @@ class IndexStore(QueryReads):
             "insert or ignore into note_tags(note_id, tag) values (?, ?)", [(note_id, t) for t in tags]
         )
         return note_id
+
+    def note_flags(self, paths: Sequence[str] | None = None) -> dict[str, list[str]]:
+        """Flagged notes (all, or among `paths`) → their NoteFlag codes."""
+        rows = self.db.execute("select path, flags from notes where flags != '[]' order by path").fetchall()
+        wanted = set(paths) if paths is not None else None
+        return {r[0]: json.loads(r[1]) for r in rows if wanted is None or r[0] in wanted}
 
     def touch_note(self, note_id: int, mtime_ns: int, size: int) -> None:
         """Record a new mtime/size for a note whose content did not change."""

@@ -113,6 +113,11 @@ def _note_language(db: Connection) -> None:
     # (their chunks and vectors are kept: the chunks' own hashes do not change)
     db.execute("alter table notes add column language text not null default ''")
     db.execute("update notes set content_hash = '' where status = 'indexed'")
+def _note_flags(db: Connection) -> None:
+    # notes whose text tries to give a language model orders (a JSON list of NoteFlag codes); indexed notes
+    # written before this migration are re-read on the next run (chunks are diffed by hash: no re-embedding)
+    db.execute("alter table notes add column flags text not null default '[]'")
+    db.execute("update notes set mtime_ns = 0, content_hash = '' where status = 'indexed'")
 
 
 MIGRATIONS: list[Migration] = [
@@ -120,6 +125,7 @@ MIGRATIONS: list[Migration] = [
     ("0002_vector_stats", _vector_stats),
     ("0003_reason_codes", _reason_codes),
     ("0004_note_language", _note_language),
+    ("0005_note_flags", _note_flags),  # 0004 is issue 11's (ranking)
     ("0006_secure_delete", _secure_delete),
     # int8 vectors in vec0 (a shortlist re-scored with exact float32 cosines from a plain table): KNN at 1M chunks
     ("0007_quantized_vectors", vectors.migrate_float_table),

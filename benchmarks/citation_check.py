@@ -1,0 +1,114 @@
+"""How well the citation check's support test separates supported from unsupported cited sentences.
+
+A labelled set is built from the dev data in ../shared/eval (faquad-pt, xquad-en; nothing is copied into the
+repo). For each sampled answerable question, two claims are written as a model would write them:
+  copied      — the gold passage's sentence that holds the answer;
+  paraphrase  — the question's words with the answer ("Onde é sediada a UFMS: Campo Grande.").
+Each claim is labelled SUPPORTED when cited to its gold passage, and UNSUPPORTED when cited to
+  other-note  — a paragraph of another note;
+  same-note   — another paragraph of the same note without the answer (the model cites the wrong document);
+  wrong-fact  — (paraphrase only) its gold passage, but with another question's answer (a hallucinated fact).
+Prints precision/recall of "supported" (and the share of each unsupported kind caught) per threshold.
+
+    .venv/bin/python benchmarks/citation_check.py [--per-set 150]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._common import EVAL
+from vaultrag.core.query import citations
+
+SENT = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def paragraphs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each paragraph after the frontmatter and the title."""
+    body_at = text.find("\n# ")
+    body_at = text.find("\n", body_at + 1) if body_at >= 0 else 0
+    out = []
+    for m in re.finditer(r"[^\n]+(?:\n[^\n]+)*", text[body_at:]):
+        out.append((body_at + m.start(), body_at + m.end()))
+    return out
+
+
+def labelled(set_name: str, n: int, rng: random.Random) -> list[tuple[str, str, str, bool]]:
+    """(kind, claim with its [1], the cited document's text, supported?) rows."""
+    root = EVAL / set_name
+    golden = [json.loads(line) for line in (root / "golden.jsonl").read_text(encoding="utf-8").splitlines()]
+    golden = [g for g in golden if g["answerable"]]
+    rng.shuffle(golden)
+    notes = {p.name: p.read_text(encoding="utf-8") for p in (root / "vault").glob("*.md")}
+    answers = [g["answer_text"] for g in golden]
+    rows = []
+    for g in golden[:n]:
+        text = notes[g["gold_note"]]
+        gold = text[g["passage_char_start"]:g["passage_char_end"]]
+        at = g["answer_char_start"] - g["passage_char_start"]
+        sentence = next((m.group(0).strip() for m in SENT.finditer(gold) if m.start() <= at < m.end()), "")
+        if not sentence:
+            continue
+        claims = {"copied": sentence.rstrip(".") + " [1].",
+                  "paraphrase": f"{g['question'].rstrip(' ?')}: {g['answer_text']} [1]."}
+        same = [text[s:e] for s, e in paragraphs(text)
+                if g["answer_text"].lower() not in text[s:e].lower() and e - s > 200]
+        other_note = rng.choice([k for k in notes if k != g["gold_note"] and k not in g.get("alt_gold_notes", [])])
+        other = [text2 for s, e in paragraphs(notes[other_note]) if e - s > 200
+                 for text2 in [notes[other_note][s:e]]]
+        for kind, claim in claims.items():
+            rows.append((f"{kind}/gold", claim, gold, True))
+            if other:
+                rows.append((f"{kind}/other-note", claim, rng.choice(other), False))
+            if same:
+                rows.append((f"{kind}/same-note", claim, rng.choice(same), False))
+        wrong = rng.choice([a for a in answers if a.lower() != g["answer_text"].lower()
+                            and a.lower() not in gold.lower()])
+        rows.append(("paraphrase/wrong-fact", f"{g['question'].rstrip(' ?')}: {wrong} [1].", gold, False))
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--per-set", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=12)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    rows = [(s, *r) for s in ("faquad-pt", "xquad-en") for r in labelled(s, args.per_set, rng)]
+    scored = [(s, kind, citations.support(claim, doc), ok) for s, kind, claim, doc, ok in rows]
+    pos = sum(ok for *_, ok in scored)
+    print(f"labelled set: {len(scored)} cited sentences ({pos} supported, {len(scored) - pos} unsupported), "
+          f"seed {args.seed}, {args.per_set} questions per set")
+    print("\n| threshold | precision (supported) | recall (supported) | unsupported caught | F1 |")
+    print("|---|---|---|---|---|")
+    for t in (0.4, 0.5, 0.6, 0.7, 0.8):
+        tp = sum(sc >= t and ok for *_, sc, ok in scored)
+        fp = sum(sc >= t and not ok for *_, sc, ok in scored)
+        fn = pos - tp
+        tn = len(scored) - pos - fp
+        p, r = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
+        mark = " (shipped)" if t == citations.SUPPORT_THRESHOLD else ""
+        f1 = 2 * p * r / max(p + r, 1e-9)
+        print(f"| {t:.1f}{mark} | {p:.3f} | {r:.3f} | {tn / max(tn + fp, 1):.3f} | {f1:.3f} |")
+    t = citations.SUPPORT_THRESHOLD
+    print(f"\nat the shipped threshold {t}: share judged supported, per set and kind")
+    print("| set | kind | n | judged supported | label |")
+    print("|---|---|---|---|---|")
+    for s in ("faquad-pt", "xquad-en"):
+        for kind in sorted({k for _, k, *_ in scored}):
+            group = [(sc, ok) for ss, k, sc, ok in scored if ss == s and k == kind]
+            if group:
+                share = sum(sc >= t for sc, _ in group) / len(group)
+                label = "supported" if group[0][1] else "unsupported"
+                print(f"| {s} | {kind} | {len(group)} | {share:.3f} | {label} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""`vaultrag ask --generate` end to end: the real CLI and default embedder, a scripted OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DEMO_VAULT
+from tests.llm_server import ScriptedServer
+from tests.test_e2e_ask import run
+from tests.test_llm import free_port
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    home, vault = tmp_path_factory.mktemp("home"), tmp_path_factory.mktemp("v") / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    assert run(home, "index", str(vault)).returncode == 0
+    return home, vault
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    s = ScriptedServer().start()
+    yield s
+    s.stop()
+
+
+def configure(home: Path, base_url: str, model: str = "tiny-model") -> None:
+    (home / "settings.toml").write_text(f'llm_base_url = "{base_url}"\nllm_model = "{model}"\nllm_timeout = 5\n',
+                                        encoding="utf-8")
+
+
+def test_ask_generate_streams_checks_and_records(demo: tuple[Path, Path], server: ScriptedServer):
+    home, vault = demo
+    configure(home, server.base_url)
+    server.reply = "O prazo do reembolso é de 7 dias úteis [1]. O dinheiro volta em ouro [1]."
+    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(server.reply), "the answer is streamed first"
+    assert "check: not backed by its document: O dinheiro volta em ouro [1]." in r.stdout
+    assert "citations: 1 of 2 sentence(s) backed" in r.stdout
+    assert "[1] Casa/Reembolso e cancelamentos.md" in r.stdout and "tiny-model: first token" in r.stdout
+
+    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate", "--json")
+    trace = json.loads(r.stdout)
+    assert server.requests[-1]["messages"][0]["content"] == trace["prompt"]
+    assert trace["answer"]["kind"] == "generated" and trace["answer"]["model"] == "tiny-model"
+    g = trace["generation"]
+    assert g["status"] == "complete" and g["completion_tokens"] == 15 and g["prompt_tokens"] == 321
+    assert g["ttft_ms"] > 0 and g["tokens_per_s"] > 0 and g["total_ms"] >= g["ttft_ms"]
+    assert [s["verdict"] for s in trace["answer"]["sentences"]] == ["supported", "unsupported"]
+
+
+def test_a_follow_up_is_read_with_the_earlier_question(demo: tuple[Path, Path]):
+    home, vault = demo
+    (home / "settings.toml").write_text("", encoding="utf-8")
+    r = run(home, "ask", str(vault), "e para cancelar?", "--after", "Qual o prazo do reembolso?", "--json")
+    trace = json.loads(r.stdout)
+    assert trace["rewrite"]["method"] == "terms" and "reembolso" in trace["rewrite"]["carried"]
+    assert trace["question"] == trace["rewrite"]["question"] != "e para cancelar?"
+
+
+def test_model_failures_keep_the_extractive_answer(demo: tuple[Path, Path], server: ScriptedServer):
+    home, vault = demo
+    configure(home, f"http://127.0.0.1:{free_port()}/v1")
+    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    assert r.returncode == 1 and "Cannot reach a language model server" in r.stderr
+    assert "extractive answer (the language model failed)" in r.stdout and "7 dias úteis" in r.stdout
+    configure(home, server.base_url, "nope")
+    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    assert r.returncode == 1 and "does not know the model 'nope'" in r.stderr
+    r = run(home, "llm", "models")
+    assert r.returncode == 0 and r.stdout.split() == ["tiny-model"]
+    (home / "settings.toml").write_text("", encoding="utf-8")
+    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    assert r.returncode == 2 and "--generate needs a language model" in r.stderr

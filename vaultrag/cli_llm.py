@@ -1,0 +1,115 @@
+"""CLI for the language model: `ask --generate` (streamed, citation-checked), follow-ups, and `llm models|detect`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from vaultrag.core.model import QueryTrace, to_dict
+from vaultrag.core.vocab import AnswerKind, SupportVerdict
+from vaultrag.errors import UserFacingError
+
+MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document", SupportVerdict.UNCITED: "no citation",
+        SupportVerdict.BAD_CITATION: "cites a document that is not in the prompt"}
+
+
+def ask_generating(args: argparse.Namespace, searcher: Any, scope: Any) -> int:
+    """`ask` with a conversation (--after) and/or the language model (--generate); 1 when the model failed."""
+    from vaultrag.core.llm import LLMConfig
+    from vaultrag.core.query.conversation import Conversation
+    from vaultrag.core.query.search import conversation_pipeline
+
+    config = LLMConfig.from_settings(searcher.settings) if args.generate else None
+    if args.generate and config is None:
+        raise UserFacingError("--generate needs a language model: set llm_base_url and llm_model in the settings "
+                              "(`vaultrag llm detect` finds a server running on this machine).")
+    conversation = Conversation() if args.after else None
+    for earlier in args.after or []:  # the earlier questions are searched (not answered) to build the context
+        assert conversation is not None
+        conversation.add(searcher.ask(earlier, scope, k=args.k, threshold=args.threshold,
+                                      pipeline=conversation_pipeline(conversation, None)))
+    streaming = not (args.json or args.explain)
+
+    def show(piece: str) -> None:
+        sys.stdout.write(piece)
+        sys.stdout.flush()
+
+    trace = searcher.ask(args.question, scope, k=args.k, threshold=args.threshold,
+                         pipeline=conversation_pipeline(conversation, config, show if streaming else None))
+    if args.json:
+        print(json.dumps(to_dict(trace), ensure_ascii=False, indent=2))
+    elif args.explain:
+        from vaultrag.cli_query import explain
+
+        print(explain(trace))
+    else:
+        print(format_generated(trace, streamed=True))
+    failed = trace.generation is not None and trace.generation.failure is not None
+    return 1 if failed else 0
+
+
+def format_generated(trace: QueryTrace, streamed: bool) -> str:
+    """What follows the streamed answer: the checks that failed, the sources, the model's figures."""
+    from vaultrag.cli_query import format_answer
+
+    a, g = trace.answer, trace.generation
+    lines = [""] if streamed and g is not None and g.failure is None else []
+    if trace.rewrite is not None and trace.rewrite.question != trace.rewrite.original:
+        lines.insert(0, f"(read as: {trace.rewrite.question})")
+    if g is None or g.failure is not None:  # refused before any model, no model, or the model failed
+        if g is not None:
+            print(f"vaultrag: {g.error}", file=sys.stderr)
+            lines.append("extractive answer (the language model failed):")
+        return "\n".join([*lines, format_answer(trace)])
+    if not streamed:
+        lines.append(a.text)
+    lines += [f"warning: {w}" for w in trace.warnings]
+    for s in a.sentences:
+        if s.verdict in MARK:
+            lines.append(f"check: {MARK[s.verdict]}: {s.text}")
+    if a.kind == AnswerKind.GENERATED:
+        ok = sum(s.verdict == SupportVerdict.SUPPORTED for s in a.sentences)
+        lines.append(f"citations: {ok} of {len(a.sentences)} sentence(s) backed by the document they cite")
+    lines += [f"[{d.index}] {d.source} (lines {d.line_start + 1}–{d.line_end})" for d in trace.context]
+    ttft = f"{g.ttft_ms / 1000:.2f} s" if g.ttft_ms is not None else "—"
+    rate = f"{g.tokens_per_s:.1f} tokens/s" if g.tokens_per_s is not None else "— tokens/s"
+    lines.append(f"({g.model}: first token {ttft}, total {g.total_ms / 1000:.2f} s, {g.completion_tokens} tokens, "
+                 f"{rate})")
+    return "\n".join(lines)
+
+
+def cmd_llm(args: argparse.Namespace) -> int:
+    from vaultrag import settings as settings_mod
+    from vaultrag.core import llm
+    from vaultrag.paths import Paths
+
+    if args.action == "detect":
+        found = llm.detect_local_servers()
+        if args.json:
+            print(json.dumps([to_dict(f) for f in found], indent=2))
+        for f in found if not args.json else []:
+            print(f"{f.name}: {f.base_url} — models: {', '.join(f.models) or '(none loaded)'}")
+        if not found and not args.json:
+            print("no language model server answers on this machine's usual ports "
+                  f"({', '.join(f'{n} {p}' for n, p in llm.LOCAL_SERVERS)})")
+        return 0 if found else 1
+    s = settings_mod.load(Paths(args.home).settings_file)
+    if args.base_url:
+        s = s.replace(llm_base_url=args.base_url)
+    if not s.llm_base_url:
+        raise UserFacingError("No language model server set: set llm_base_url in the settings, or pass --base-url "
+                              "(`vaultrag llm detect` finds one running here).")
+    cfg = llm.LLMConfig(s.llm_base_url.rstrip("/"), s.llm_model, llm.api_key(s), timeout=s.llm_timeout)
+    models = llm.list_models(cfg)
+    print(json.dumps(models) if args.json else "\n".join(models) or "(the server lists no model)")
+    return 0
+
+
+def register(sub: Any) -> None:
+    s = sub.add_parser("llm", help="the language model server: list its models, or detect a local one")
+    s.add_argument("action", choices=["models", "detect"])
+    s.add_argument("--base-url", help="ask this server instead of the configured one (models)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_llm)

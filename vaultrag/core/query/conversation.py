@@ -1,0 +1,138 @@
+"""A conversation: the questions asked so far, and the `rewrite` stage that makes a follow-up standalone."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from vaultrag.core.language import detect_language
+from vaultrag.core.llm import LLMConfig, LLMError, Stream
+from vaultrag.core.model import QueryTrace, Rewrite
+from vaultrag.core.query.scope import Scope
+from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.terms import STOPWORDS, WORD
+from vaultrag.core.vocab import RewriteMethod
+
+# Openings and words that lean on the previous question ("and the deadline?", "e o prazo?", "what about it?")
+FOLLOW_UP_START = re.compile(
+    r"^\s*(?:and|also|but|what about|how about|and what about|then|e|mas|também|tambem|e quanto|e sobre|e o|e a|"
+    r"e os|e as|então|entao)\b", re.I)
+BACK_REFERENCE = frozenset(["it", "its", "that", "this", "those", "these", "they", "them", "there", "isso", "disso",
+                            "nisso", "dele", "dela", "deles", "delas", "nele", "nela", "esse", "essa", "aquilo"])
+QUESTION_WORDS = frozenset(["what", "which", "who", "when", "where", "why", "how", "qual", "quais", "quem",
+                            "quando", "onde", "como", "porque", "quanto", "quantos", "quantas", "many", "much"])
+MIN_OWN_TERMS = 3  # a question with fewer content words of its own rarely stands alone
+MAX_CARRIED = 6
+REWRITE_PROMPT = {
+    "en": "Rewrite the last question so that it can be understood without the conversation. Keep its language. "
+          "Reply with the rewritten question only.\n\nConversation:\n{history}\n\nLast question: {question}\n",
+    "pt": "Reescreva a última pergunta para que ela possa ser entendida sem a conversa. Mantenha o idioma. "
+          "Responda apenas com a pergunta reescrita.\n\nConversa:\n{history}\n\nÚltima pergunta: {question}\n",
+}
+
+
+@dataclass
+class Turn:
+    """One question of a conversation: as asked, as searched (standalone), its scope and its answer."""
+
+    asked: str
+    question: str
+    scope: Scope
+    answer: str = ""
+
+
+@dataclass
+class Conversation:
+    """The questions asked so far in one window (or one CLI session); `reset` starts a new conversation."""
+
+    turns: list[Turn] = field(default_factory=list)
+    max_turns: int = 6  # what the rewrite looks back on
+
+    @property
+    def last(self) -> Turn | None:
+        return self.turns[-1] if self.turns else None
+
+    def add(self, trace: QueryTrace, asked: str | None = None) -> None:
+        """Record a finished question (its standalone form is what later follow-ups build on)."""
+        original = trace.rewrite.original if trace.rewrite else (asked or trace.question)
+        scope = Scope(trace.scope.get("folders", []), trace.scope.get("tags", []), trace.scope.get("notes", []))
+        self.turns.append(Turn(original, trace.question, scope, trace.answer.text))
+        del self.turns[: -self.max_turns]
+
+    def reset(self) -> None:
+        self.turns.clear()
+
+
+def key_terms(question: str) -> list[str]:
+    """A question's content words, in order (no stop-words, question words or back-references)."""
+    words = [w for w in WORD.findall(question) if not w.isdigit() or len(w) > 1]
+    skip = STOPWORDS | QUESTION_WORDS | BACK_REFERENCE
+    return list(dict.fromkeys(w for w in words if w.lower() not in skip))
+
+
+def is_follow_up(question: str) -> bool:
+    """Whether a question leans on the one before (an opening like "and…", a back-reference, or too few words)."""
+    words = [w.lower() for w in WORD.findall(question)]
+    return (bool(FOLLOW_UP_START.match(question)) or any(w in BACK_REFERENCE for w in words)
+            or len(key_terms(question)) < MIN_OWN_TERMS)
+
+
+def carry_terms(question: str, previous: str) -> tuple[str, list[str]]:
+    """`question` with the previous question's key terms it lacks, appended in brackets, and those terms."""
+    own = {w.lower() for w in key_terms(question)}
+    carried = [w for w in key_terms(previous) if w.lower() not in own][:MAX_CARRIED]
+    if not carried:
+        return question, []
+    return f"{question.rstrip().rstrip('?')} ({' '.join(carried)})?", carried
+
+
+class RewriteStage:
+    """Before bm25: a follow-up question becomes standalone (by the model when one is set, else by carrying the
+    previous question's key terms), and inherits the previous scope when it has none of its own."""
+
+    name = "rewrite"
+
+    def __init__(self, conversation: Conversation, config: LLMConfig | None = None) -> None:
+        self.conversation = conversation
+        self.config = config
+
+    def run(self, q: QueryState) -> None:
+        t = time.perf_counter()
+        original = q.question
+        prev = self.conversation.last
+        if prev is None or not is_follow_up(original):
+            q.rewrite = Rewrite(original, original, RewriteMethod.NONE, ms=_ms(t))
+            return
+        method, carried = RewriteMethod.TERMS, []
+        question = ""
+        if self.config is not None:
+            try:
+                question = self._by_model(original, q.language)
+                method = RewriteMethod.MODEL
+            except LLMError as e:
+                q.warnings.append(f"rewrite: the language model could not rewrite the question ({e}); the "
+                                  "previous question's terms were carried instead")
+        if not question:
+            question, carried = carry_terms(original, prev.question)
+        if q.scope.is_empty() and not prev.scope.is_empty():
+            q.scope = prev.scope
+            q.scope_sql = q.store.scope_sql(prev.scope)
+        q.question = question
+        q.language = detect_language(question)
+        q.rewrite = Rewrite(original, question, method, carried, _ms(t))
+
+    def _by_model(self, question: str, language: str) -> str:
+        assert self.config is not None
+        history = "\n".join(f"- {t.question}" for t in self.conversation.turns)
+        prompt = REWRITE_PROMPT[language].format(history=history, question=question)
+        stream = Stream(LLMConfig(self.config.base_url, self.config.model, self.config.api_key, 0.0, 96,
+                                  self.config.timeout), prompt)
+        for _ in stream:
+            pass
+        text = stream.text.strip().strip('"“”').splitlines()[0].strip() if stream.text.strip() else ""
+        return text if len(WORD.findall(text)) >= 2 else ""
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 3)
