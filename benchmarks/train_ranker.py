@@ -14,6 +14,7 @@ Reads ../shared/eval/data; copies nothing into the repository.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import subprocess
@@ -62,7 +63,7 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
     vault_set, golden_set = SETS[name]
     home = ensure_index(work, vault_set)
     ws = Workspace.load(EVAL / vault_set / "vault", home)
-    ws.settings.bm25_n = ws.settings.vector_n = n
+    ws.settings = dataclasses.replace(ws.settings, bm25_n=n, vector_n=n)
     store, _ = ws.open_store(readonly=True)
     items, _ = golden.load(EVAL / golden_set / "golden.jsonl")
     items = [i for i in items if i.answerable][: limit or None]
@@ -198,9 +199,10 @@ def main() -> None:
         for name in ("faquad-pt", "xquad-en", "xquad-xl"):
             for line in (EVAL / name / "golden.jsonl").read_text(encoding="utf-8").splitlines():
                 rec = json.loads(line)
-                confusion[rec.get("lang") or name[-2:], detect_language(rec["question"])] += 1
+                vault_language = name[-2:] if name != "xquad-xl" else "en"
+                confusion[rec.get("lang") or name[-2:], detect_language(rec["question"], [vault_language])] += 1
         right = sum(c for (a, b), c in confusion.items() if a == b)
-        print(f"question language: {right} of {sum(confusion.values())} right; errors: "
+        print(f"question language (the vault's as the likely one): {right} of {sum(confusion.values())} right; errors: "
               f"{[(k, c) for k, c in confusion.most_common() if k[0] != k[1]]}")
     if args.gate:
         print("| BM25 weight, other-language notes | xquad-xl fused hit@1 | hit@5 | MRR |\n|---|---|---|---|")

@@ -186,7 +186,8 @@ class AppController(QObject):
                 raise UserFacingError(self.tr("Indexing has just started: ask again in a moment (keyword search "
                                               "works as soon as the first notes are in)."))
             store, _ = self.ws.open_store(readonly=True)
-            self._searcher = Searcher(store, self.settings, self.embedder, rerank.from_settings(self.settings))
+            self._searcher = Searcher(store, self.settings, self.embedder,
+                                      rerank.from_settings(self.settings, self.paths.models_dir))
             self._searcher_key = key
         return self._searcher
 

@@ -39,6 +39,7 @@ class Health:
     versions: dict[str, str] = field(default_factory=dict)  # schema migration, chunker, app
     notes: dict[str, list[NoteState]] = field(default_factory=dict)
     problems: list[str] | None = None  # from --check
+    languages: dict[str, int] = field(default_factory=dict)  # indexed notes per detected language ('' unknown)
 
     def to_json(self) -> str:
         from dataclasses import asdict
@@ -80,6 +81,7 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
             notes["stale"].append(NoteState(r.path, "stale", "deleted since indexing"))
     counts = {**counts, "notes_stale": len(notes["stale"]), "notes_on_disk": len(scanned.notes)}
     return Health(
+        languages=store.language_counts(),
         vault=str(vault),
         index_file=str(store.path),
         counts=counts,
