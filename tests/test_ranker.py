@@ -71,3 +71,26 @@ def test_the_rerank_stage_explains_every_candidate(vault: Path, tmp_path: Path):
     assert scores == sorted(scores, reverse=True)
     assert stage.candidates[0].note == "n4.md"  # the only chunk with every content word ("4" included)
     assert trace.settings["reranker"] == "test-lr"
+
+
+def test_why_names_the_features_behind_a_rank_change(vault: Path, tmp_path: Path):
+    from vaultrag.core.quality.diagnose import diagnose
+
+    for i in range(4):
+        write(vault, f"n{i}.md", f"# Note {i}\n\nThe refund deadline for case {i} is {i + 3} days.\n")
+    filler = " ".join(f"word{i}" for i in range(150))
+    write(vault, "long.md", f"# Long\n\nA refund, among many other things: {filler}.\n")
+    embedder = CountingEmbedder()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+        searcher = Searcher(store, Settings(), embedder, LearnedRanker(model({"log_length": 1.0})))
+        trace = searcher.ask("refund deadline", threshold=-1)
+        d = diagnose(searcher, vault, "refund deadline", "long.md", threshold=-1)
+    finally:
+        store.close()
+    fused_rank = next(c.rank for c in trace.stages["fused"].candidates if c.note == "long.md")
+    assert trace.final[0].note == "long.md" and fused_rank > 1  # the longest chunk wins under this model
+    change = d.evidence["rank_change"]
+    assert (change["fused_rank"], change["reranked_rank"]) == (fused_rank, 1)
+    assert list(change["features"]) == ["log_length"] and "moved it up" in d.message
