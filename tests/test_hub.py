@@ -136,3 +136,18 @@ def test_offline_download_is_a_clear_message(tmp_path: Path, monkeypatch: pytest
         hub.download(REPO, tmp_path, endpoint="http://127.0.0.1:9")
     with pytest.raises(UserFacingError, match="not a Hugging Face model id"):
         hub.download("../etc", tmp_path)
+
+
+def test_the_controller_downloads_with_progress_signals(local_hub: LocalHub, qtbot, tmp_path: Path):
+    from vaultrag.app.controller import AppController
+
+    c = AppController(tmp_path / "home")
+    progress: list[Progress] = []
+    c.model_download_progress.connect(progress.append)
+    try:
+        with qtbot.waitSignal(c.model_download_finished, timeout=60_000) as done:
+            c.download_cross_encoder(REPO, endpoint=local_hub.url)
+    finally:
+        c.shutdown()
+    assert done.args == [str(hub.model_folder(c.paths.models_dir, REPO))]
+    assert progress and progress[-1].done == progress[-1].total
