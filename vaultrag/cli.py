@@ -99,6 +99,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(
             f"chunks: {c['chunks']} total, {c['chunks_embedded']} with vectors, {c['chunks_truncated']} truncated"
         )
+        if h.languages:
+            print("languages: " + ", ".join(f"{lang or 'unknown'} {n}" for lang, n in h.languages.items()))
         for reason in h.stale_reasons:
             print(f"stale: {reason}")
         for warning in h.warnings:

@@ -24,7 +24,8 @@ def open_searcher(args: argparse.Namespace) -> Any:
 
     ws = Workspace.load(args.vault, args.home)
     store, _ = ws.open_store(readonly=True)
-    return Searcher(store, ws.settings, embed.from_settings(ws.settings), rerank.from_settings(ws.settings))
+    return Searcher(store, ws.settings, embed.from_settings(ws.settings),
+                    rerank.from_settings(ws.settings, ws.paths.models_dir))
 
 
 def positive_int(value: str) -> int:

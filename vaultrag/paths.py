@@ -37,6 +37,11 @@ class Paths:
         return self.home / "indexes"
 
     @property
+    def models_dir(self) -> Path:
+        """Models downloaded on demand (cross-encoders from the hub), one folder each."""
+        return self.home / "models"
+
+    @property
     def tiktoken_cache(self) -> Path:
         return self.home / "cache" / "tiktoken"
 

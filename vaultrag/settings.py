@@ -73,7 +73,8 @@ class Settings:
                              "Context budget (tokens)")
     threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.",
                                  Group.SEARCH, "Refusal threshold")
-    reranker: str = _f("none", "Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.",
+    reranker: str = _f("builtin", "Reranker: builtin (the learned ranker, offline, milliseconds), none, or a "
+                       "sentence-transformers CrossEncoder hub id / folder.",
                        Group.MODELS, "Reranker")
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
                               "Whole parent section")

@@ -61,6 +61,8 @@ class AppController(QObject):
     answer_failed = Signal(str)
     note_read = Signal(object)
     failed = Signal(str)
+    model_download_progress = Signal(object)  # Progress (bytes) of a cross-encoder download
+    model_download_finished = Signal(str)  # the folder of the downloaded model
 
     def __init__(self, home: str | Path | None = None) -> None:
         super().__init__()
@@ -79,6 +81,8 @@ class AppController(QObject):
         self._loader: threading.Thread | None = None
         self._reapers: list[threading.Thread] = []
         self._init_conversation()
+        self._download: threading.Thread | None = None
+        self._download_cancel = threading.Event()
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
         except UserFacingError as e:  # a broken settings file: say so once, run on defaults
@@ -152,8 +156,39 @@ class AppController(QObject):
         reaper.start()
         self._reapers.append(reaper)
 
+    def download_cross_encoder(self, repo_id: str, endpoint: str | None = None) -> None:
+        """Download a hub cross-encoder into the app's models folder on a helper thread (progress and the result
+        come as signals; a failure or a cancel as `failed` with its message). One download at a time."""
+        from vaultrag.core import hub
+
+        if self._download is not None and self._download.is_alive():
+            self.failed.emit(self.tr("A model download is already running."))
+            return
+        self._download_cancel.clear()
+
+        def run() -> None:
+            try:
+                folder = hub.download(repo_id, self.paths.models_dir,
+                                      lambda p: self.bridge.run_on_main(lambda: self.model_download_progress.emit(p)),
+                                      self._download_cancel.is_set, endpoint)
+            except UserFacingError as e:
+                message = str(e)
+                self.bridge.run_on_main(lambda: self.failed.emit(message))
+                return
+            self.bridge.run_on_main(lambda: self.model_download_finished.emit(str(folder)))
+
+        self._download = threading.Thread(target=run, name="vaultrag-model-download", daemon=True)
+        self._download.start()
+
+    def cancel_model_download(self) -> None:
+        """Stop the running download at its next chunk (finished files are kept for the next attempt)."""
+        self._download_cancel.set()
+
     def shutdown(self) -> None:
         """Close the vault and wait for every thread: the clean exit of the app."""
+        self.cancel_model_download()
+        if self._download is not None:
+            self._download.join(30)
         self.close_vault()
         for reaper in self._reapers:
             reaper.join(30)
@@ -201,7 +236,8 @@ class AppController(QObject):
                 raise UserFacingError(self.tr("Indexing has just started: ask again in a moment (keyword search "
                                               "works as soon as the first notes are in)."))
             store, _ = self.ws.open_store(readonly=True)
-            self._searcher = Searcher(store, self.settings, self.embedder, rerank.from_settings(self.settings))
+            self._searcher = Searcher(store, self.settings, self.embedder,
+                                      rerank.from_settings(self.settings, self.paths.models_dir))
             self._searcher_key = key
         return self._searcher
 

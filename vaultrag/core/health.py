@@ -40,6 +40,7 @@ class Health:
     notes: dict[str, list[NoteState]] = field(default_factory=dict)
     problems: list[str] | None = None  # from --check
     warnings: list[str] = field(default_factory=list)  # ignore-pattern lines that were skipped
+    languages: dict[str, int] = field(default_factory=dict)  # indexed notes per detected language ('' unknown)
 
     def to_json(self) -> str:
         from dataclasses import asdict
@@ -84,6 +85,7 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
             notes["stale"].append(NoteState(r.path, "stale", "deleted since indexing"))
     counts = {**counts, "notes_stale": len(notes["stale"]), "notes_on_disk": len(scanned.notes)}
     return Health(
+        languages=store.language_counts(),
         vault=str(vault),
         index_file=str(store.path),
         counts=counts,

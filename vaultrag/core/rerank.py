@@ -23,7 +23,7 @@ class Reranker(Protocol):
 class CrossEncoderReranker:
     """Any sentence-transformers CrossEncoder (hub id or local folder); reads the prefixed chunk text."""
 
-    def __init__(self, model: str, threads: int = 0) -> None:
+    def __init__(self, model: str, threads: int = 0, model_id: str | None = None) -> None:
         try:
             import torch
             from sentence_transformers import CrossEncoder
@@ -39,7 +39,7 @@ class CrossEncoderReranker:
         except Exception as e:  # missing files, no network for a hub id, a folder that is not a model
             where = "folder" if Path(model).exists() else "model id (is it downloaded, are you online?)"
             raise ModelUnavailable(f"Cannot load cross-encoder {where} {model!r}: {e}") from e
-        self.model_id = f"ce/{Path(model).name if Path(model).exists() else model}"
+        self.model_id = f"ce/{model_id or (Path(model).name if Path(model).exists() else model)}"
         self._lock = threading.Lock()
 
     def score(self, question: str, texts: list[str]) -> list[float]:
@@ -50,9 +50,11 @@ class CrossEncoderReranker:
         return [float(s) for s in scores]
 
 
-def from_settings(settings: Any) -> Reranker | LearnedRanker | None:
+def from_settings(settings: Any, models_dir: Path | None = None) -> Reranker | LearnedRanker | None:
     """The configured reranker: None for `reranker = "none"` (the stage is then marked skipped), the built-in
-    ranker for "builtin", else a cross-encoder (hub id or folder)."""
+    ranker for "builtin", else a cross-encoder: a folder, or a hub id (its copy downloaded into `models_dir` when
+    there is one, see core/hub.py)."""
+    from vaultrag.core import hub
     from vaultrag.core.query.ranker import BUILTIN, LearnedRanker
 
     name = (settings.reranker or "none").strip()
@@ -60,5 +62,6 @@ def from_settings(settings: Any) -> Reranker | LearnedRanker | None:
         return None
     if name.lower() == BUILTIN:
         return LearnedRanker.load()
-    return CrossEncoderReranker(name)
+    local = hub.downloaded(models_dir, name) if models_dir is not None and not Path(name).exists() else None
+    return CrossEncoderReranker(str(local) if local else name, model_id=name if local else None)
 

@@ -107,6 +107,7 @@ class Phase(StrEnum):
     TEXT = "text"
     EMBED = "embed"
     EVAL = "eval"
+    DOWNLOAD = "download"  # bytes of a model from the hub
     DONE = "done"
 
 

@@ -132,7 +132,46 @@ def _evidence(searcher: Searcher, trace: QueryTrace, question: str, ids: list[in
         if hits:
             ev.setdefault("in_lists", {})[str(name)] = {"rank": hits[0].rank, "score": hits[0].score,
                                                         "chunk_id": hits[0].chunk_id}
+    change = rank_change(trace, ids)
+    if change:
+        ev["rank_change"] = change
     return ev
+
+
+RANK_CHANGE_FEATURES = 3  # the features named as the cause of a move
+
+
+def rank_change(trace: QueryTrace, ids: list[int]) -> dict[str, Any] | None:
+    """How the reranker moved the best of the chunks `ids` from its fused rank, and the features that moved it
+    most: those whose contribution to its score stands furthest above (moved up) or below (moved down) their mean
+    over the reranked candidates."""
+    reranked = trace.stages.get(StageName.RERANKED)
+    fused = trace.stages.get(StageName.FUSED)
+    if reranked is None or fused is None or not reranked.candidates:
+        return None
+    mine = next((c for c in reranked.candidates if c.chunk_id in ids), None)
+    before = next((c.rank for c in fused.candidates if mine is not None and c.chunk_id == mine.chunk_id), None)
+    if mine is None or before is None or before == mine.rank:
+        return None
+    out: dict[str, Any] = {"chunk_id": mine.chunk_id, "fused_rank": before, "reranked_rank": mine.rank, "features": {}}
+    if mine.contributions:
+        parts = [c.contributions for c in reranked.candidates if c.contributions]
+        mean = {f: sum(p.get(f, 0.0) for p in parts) / len(parts) for f in mine.contributions}
+        delta = {f: v - mean[f] for f, v in mine.contributions.items()}
+        up = mine.rank < before
+        causes = sorted(delta.items(), key=lambda fd: -fd[1] if up else fd[1])[:RANK_CHANGE_FEATURES]
+        out["features"] = {f: round(d, 4) for f, d in causes if (d > 0) == up and d != 0}
+    return out
+
+
+def _rank_change_sentence(ev: dict[str, Any]) -> str:
+    change = ev.get("rank_change")
+    if not change:
+        return ""
+    way = "up" if change["reranked_rank"] < change["fused_rank"] else "down"
+    why = ", ".join(f"{f} {d:+.2f}" for f, d in change["features"].items())
+    return (f" The reranker moved it {way} from fused rank {change['fused_rank']} to {change['reranked_rank']}"
+            + (f" (features that moved it, against the candidates' mean: {why})." if why else "."))
 
 
 def _verdict(trace: QueryTrace, note: str, ids: list[int], ev: dict[str, Any],
@@ -182,17 +221,19 @@ def _verdict(trace: QueryTrace, note: str, ids: list[int], ev: dict[str, Any],
     included = [doc for doc in trace.context if set(doc.chunk_ids) & set(ids)]
     if included:
         return Diagnosis(note, Verdict.REACHED_PROMPT, 3, "prompt",
-                         f"It reached the prompt as document [{included[0].index}] (rank {rank} after {final}).",
+                         f"It reached the prompt as document [{included[0].index}] (rank {rank} after {final})."
+                         + _rank_change_sentence(ev),
                          "Retrieval worked: if the answer is still wrong, the model (or the note's wording) is the "
                          "suspect.", ev)
     if ContextStatus.CUT_BY_BUDGET in statuses:
         used = trace.prompt_tokens.get("documents", 0)
         return Diagnosis(note, Verdict.CUT_BY_BUDGET, 1, "budget",
                          f"Ranked {rank}, but the token budget ({trace.prompt_tokens.get('budget')}) was full "
-                         f"({used} tokens of documents).",
+                         f"({used} tokens of documents)." + _rank_change_sentence(ev),
                          "Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.", ev)
     return Diagnosis(note, Verdict.BELOW_K, 1, "rerank",
-                     f"Ranked {rank} after {final}, below the k={k} documents given to the answer.",
+                     f"Ranked {rank} after {final}, below the k={k} documents given to the answer."
+                     + _rank_change_sentence(ev),
                      f"Raise k to {rank} to include it.", {**ev, "rank": rank, "k": k})
 
 

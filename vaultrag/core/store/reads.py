@@ -200,14 +200,18 @@ class QueryReads:
                                         line_start=r[8], line_end=r[9], id=r[0], prefix=r[3], lead=r[4], body=r[5])
         return out
 
-    def vault_languages(self, min_share: float = 0.1) -> list[str]:
-        """The languages of at least `min_share` of the indexed notes (most notes first)."""
+    def language_counts(self) -> dict[str, int]:
+        """How many indexed notes are in each detected language, most first ('' = not known)."""
         rows = self.db.execute(
-            "select language, count(*) from notes where status = 'indexed' and language != '' group by language "
-            "order by count(*) desc"
+            "select language, count(*) from notes where status = 'indexed' group by language order by count(*) desc"
         ).fetchall()
-        total = sum(r[1] for r in rows)
-        return [r[0] for r in rows if r[1] >= min_share * total]
+        return {r[0]: int(r[1]) for r in rows}
+
+    def vault_languages(self, min_share: float = 0.1) -> list[str]:
+        """The languages of at least `min_share` of the indexed notes whose language is known."""
+        counts = {k: v for k, v in self.language_counts().items() if k}
+        total = sum(counts.values())
+        return [k for k, v in counts.items() if v >= min_share * total]
 
     def note_languages(self, paths: list[str]) -> dict[str, str]:
         """The language detected at index time of each note in `paths` ('' unknown; unknown paths left out)."""

@@ -1,0 +1,153 @@
+"""Cross-encoders on demand: the real huggingface_hub download path against a local hub serving a tiny model."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from vaultrag.core import hub, rerank
+from vaultrag.core.model import Progress
+from vaultrag.errors import ModelUnavailable, UserFacingError
+from vaultrag.settings import Settings
+
+pytestmark = pytest.mark.st
+REPO = "acme/tiny-ce"
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+class LocalHub:
+    """Serves one model repository the way the hub API does (repo info, file tree, HEAD and GET of each file)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.files = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+        self.gets: dict[str, int] = dict.fromkeys(self.files, 0)
+        hub_ = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def _file(self) -> tuple[str, bytes] | None:
+                prefix = f"/{REPO}/resolve/"
+                if not self.path.startswith(prefix):
+                    return None
+                name = self.path[len(prefix):].split("/", 1)[1].split("?")[0]
+                return (name, hub_.files[name]) if name in hub_.files else None
+
+            def _headers(self, name: str, data: bytes) -> None:
+                self.send_header("X-Repo-Commit", SHA)
+                self.send_header("ETag", '"' + hashlib.sha256(data).hexdigest() + '"')
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+
+            def do_HEAD(self) -> None:
+                found = self._file()
+                if found is None:
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self._headers(*found)
+
+            def do_GET(self) -> None:
+                if self.path.startswith(f"/api/models/{REPO}"):
+                    if "/tree/" in self.path:  # the file listing
+                        info: object = [{"type": "file", "path": n, "size": len(d),
+                                         "oid": hashlib.sha1(d).hexdigest()} for n, d in hub_.files.items()]
+                    else:
+                        info = {"id": REPO, "sha": SHA, "siblings": [{"rfilename": n} for n in hub_.files]}
+                    body = json.dumps(info).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                found = self._file()
+                if found is None:
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                name, data = found
+                hub_.gets[name] += 1
+                self.send_response(200)
+                self._headers(name, data)
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+@pytest.fixture
+def local_hub(tiny_cross_encoder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalHub]:
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)  # the suite runs offline; this test has a hub
+    monkeypatch.setattr(constants, "DOWNLOAD_CHUNK_SIZE", 64 * 1024)  # small reads: a cancel lands mid-file
+    server = LocalHub(tiny_cross_encoder)
+    yield server
+    server.close()
+
+
+def test_download_reports_progress_cancels_and_resumes(local_hub: LocalHub, tmp_path: Path):
+    models = tmp_path / "models"
+    weights = "model.safetensors"
+    reports: list[Progress] = []
+    small = sum(len(d) for n, d in local_hub.files.items() if n != weights)
+
+    def cancel() -> bool:  # stop once the small files are in and a part of the weights arrived
+        return bool(reports) and reports[-1].done > small + 100_000
+
+    with pytest.raises(hub.DownloadCancelled, match="files it finished are kept"):
+        hub.download(REPO, models, reports.append, cancel, endpoint=local_hub.url)
+    assert hub.downloaded(models, REPO) is None and not (hub.model_folder(models, REPO) / weights).exists()
+    assert reports and all(r.total == sum(len(d) for d in local_hub.files.values()) for r in reports)
+    folder = hub.download(REPO, models, reports.append, endpoint=local_hub.url)
+    # the second attempt fetched only the unfinished file
+    assert local_hub.gets == {n: 2 if n == weights else 1 for n in local_hub.files}
+    assert hub.downloaded(models, REPO) == folder == hub.model_folder(models, REPO)
+    for name, data in local_hub.files.items():
+        assert (folder / name).read_bytes() == data
+    assert reports[-1].phase == "done" and reports[-1].done == reports[-1].total
+    ce = rerank.from_settings(Settings(reranker=REPO), models)
+    assert isinstance(ce, rerank.CrossEncoderReranker) and ce.model_id == f"ce/{REPO}"
+    assert len(ce.score("refund deadline", ["The refund takes seven days."])) == 1
+
+
+def test_offline_download_is_a_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    with pytest.raises(ModelUnavailable, match=r"Cannot reach the Hugging Face hub.*built-in ranker keeps working"):
+        hub.download(REPO, tmp_path, endpoint="http://127.0.0.1:9")
+    with pytest.raises(UserFacingError, match="not a Hugging Face model id"):
+        hub.download("../etc", tmp_path)
+
+
+def test_the_controller_downloads_with_progress_signals(local_hub: LocalHub, qtbot, tmp_path: Path):
+    from vaultrag.app.controller import AppController
+
+    c = AppController(tmp_path / "home")
+    progress: list[Progress] = []
+    c.model_download_progress.connect(progress.append)
+    try:
+        with qtbot.waitSignal(c.model_download_finished, timeout=60_000) as done:
+            c.download_cross_encoder(REPO, endpoint=local_hub.url)
+    finally:
+        c.shutdown()
+    assert done.args == [str(hub.model_folder(c.paths.models_dir, REPO))]
+    assert progress and progress[-1].done == progress[-1].total
