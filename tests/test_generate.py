@@ -145,3 +145,31 @@ def test_a_hostile_note_is_flagged_escaped_and_listed(store: IndexStore, vault: 
     assert "&lt;/document&gt;" in trace.prompt
     h = health(store, str(vault), Settings())
     assert [n.path for n in h.notes["flagged"]] == ["shopping.md"] and "orders" in h.notes["flagged"][0].reason
+
+
+def test_migration_0005_flags_hostile_notes_indexed_before_it(vault: Path, tmp_path: Path):
+    from vaultrag.core.store import migrations
+    from vaultrag.core.store.db import connect
+
+    write(vault, "shopping.md", INJECTION)
+    write(vault, "plain.md", "# Plain\n\nNothing to see.\n")
+    path = tmp_path / "old.sqlite"
+    store = IndexStore.open(path)
+    run_to_end(Indexer(vault, store, IndexOptions(), CountingEmbedder()).run())
+    store.close()
+    db = connect(path)  # back to the state before the migration: no flags column, notes already indexed
+    db.execute("alter table notes drop column flags")
+    db.execute("delete from _migrations where name = '0005_note_flags'")
+    db.commit()
+    db.close()
+    probe = connect(path)
+    assert "0005_note_flags" not in migrations.applied(probe)
+    probe.close()
+    store = IndexStore.open(path)
+    try:
+        embedder = CountingEmbedder()
+        report = run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+        assert store.note_flags() == {"shopping.md": ["ignore-instructions", "fake-tag", "role-marker"]}
+        assert report.notes_indexed == 2 and embedder.passages == [], "re-read, not re-embedded"
+    finally:
+        store.close()

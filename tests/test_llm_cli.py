@@ -51,7 +51,8 @@ def test_ask_generate_streams_checks_and_records(demo: tuple[Path, Path], server
     assert server.requests[-1]["messages"][0]["content"] == trace["prompt"]
     assert trace["answer"]["kind"] == "generated" and trace["answer"]["model"] == "tiny-model"
     g = trace["generation"]
-    assert g["status"] == "complete" and g["completion_tokens"] == 15 and g["prompt_tokens"] == 321
+    assert g["status"] == "complete" and g["prompt_tokens"] == 321
+    assert g["completion_tokens"] == len(server.reply.split())
     assert g["ttft_ms"] > 0 and g["tokens_per_s"] > 0 and g["total_ms"] >= g["ttft_ms"]
     assert [s["verdict"] for s in trace["answer"]["sentences"]] == ["supported", "unsupported"]
 

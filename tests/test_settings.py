@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
+from vaultrag.errors import UserFacingError
 from vaultrag.settings import Group, Settings
 
 
@@ -15,3 +18,11 @@ def test_every_shown_field_has_a_label_a_description_and_one_section():
         assert f.metadata["label"] and f.metadata["desc"].endswith("."), f.name
     hidden = {f.name for f in dataclasses.fields(Settings)} - {f.name for f in shown}
     assert hidden == {"schema_version"}
+
+
+def test_language_model_settings_are_checked():
+    s = Settings().replace(llm_temperature="0.7", llm_timeout=30)  # a text box gives text, TOML an int
+    assert s.llm_temperature == 0.7 and s.llm_timeout == 30.0 and isinstance(s.llm_timeout, float)
+    for bad in ({"llm_temperature": "warm"}, {"llm_temperature": 3}, {"llm_timeout": 0}, {"llm_max_tokens": 0}):
+        with pytest.raises(UserFacingError):
+            Settings().replace(**bad)

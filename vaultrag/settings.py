@@ -125,9 +125,10 @@ def _validated(s: Settings) -> Settings:
     for name in FLOAT_FIELDS:  # a text box gives a string; TOML may give an int
         value = getattr(s, name)
         try:
-            s = dataclasses.replace(s, **{name: float(value)})
+            number = float(value)
         except (TypeError, ValueError) as e:
             raise UserFacingError(f"Setting {name} must be a number, got {value!r}.") from e
+        object.__setattr__(s, name, number)  # frozen: set once, while validating the new instance
     if not 0.0 <= s.llm_temperature <= 2.0:
         raise UserFacingError(f"Setting llm_temperature must be between 0 and 2, got {s.llm_temperature}.")
     if s.llm_timeout <= 0:

@@ -264,7 +264,7 @@ class AppController(QObject):
 
         def work() -> Any:
             return self._searcher_for().ask(question, scope, k=k, threshold=threshold,
-                                            pipeline=conversation_pipeline(earlier, config))
+                                            pipeline=conversation_pipeline(earlier, config, generate=False))
 
         def done(trace: Any) -> None:
             self.conversation.add(trace, question)

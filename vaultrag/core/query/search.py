@@ -41,11 +41,11 @@ PIPELINE: tuple[StageUnit, ...] = (
 
 def conversation_pipeline(conversation: Conversation | None, config: LLMConfig | None,
                           on_delta: Callable[[str], None] | None = None,
-                          cancel: threading.Event | None = None) -> tuple[StageUnit, ...]:
+                          cancel: threading.Event | None = None, generate: bool = True) -> tuple[StageUnit, ...]:
     """PIPELINE with a `rewrite` of follow-ups first (in a conversation) and a `generate` answer last (with a
-    language model): what the CLI's `ask --generate` and the window run."""
+    language model, unless `generate` is False: the window generates after showing the trace)."""
     head: tuple[StageUnit, ...] = (RewriteStage(conversation, config),) if conversation is not None else ()
-    tail: tuple[StageUnit, ...] = (GenerateStage(config, on_delta, cancel),) if config is not None else ()
+    tail: tuple[StageUnit, ...] = (GenerateStage(config, on_delta, cancel),) if config and generate else ()
     return (*head, *PIPELINE, *tail)
 
 
