@@ -139,6 +139,13 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
                 rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
                 assert rows >= 8, f"{name}: only {rows} rows visible at 1280×800"
         assert clipped_labels(w) == []
+        # [1] in the answer opens the cited note at its lines in the preview (read on the query lane)
+        doc = trace.context[0]
+        preview = w.inspector.panes["preview"]
+        preview.clear()
+        with qtbot.waitSignal(w.c.note_read, timeout=10_000):
+            w.answer_view.citation_activated.emit(doc.index)
+        assert preview.note == doc.note and preview.highlighted_text()
         if language == "pt":
             texts = visible_texts(w, skip={"answer", "prompt-tree"})
             texts += [("menu", a.text()) for a in w.menu_actions]
