@@ -297,7 +297,9 @@ def main() -> None:
         root.remove(old)
     ctx = ET.SubElement(root, "context")
     ET.SubElement(ctx, "name").text = "Settings"
-    for source in settings_sources():
+    # every translated settings' word, not only today's fields: a branch that adds a field (with its Portuguese
+    # here) then needs no re-run of this script after a merge
+    for source in dict.fromkeys([*settings_sources(), *SETTINGS_PT]):
         msg = ET.SubElement(ctx, "message")
         ET.SubElement(msg, "source").text = source
         ET.SubElement(msg, "translation", type="unfinished")
