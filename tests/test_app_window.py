@@ -87,7 +87,12 @@ def clipped_labels(root: QWidget) -> list[str]:
     """Visible single-line labels whose text is wider than the label (elided or cut by the layout)."""
     bad = []
     for label in root.findChildren(QLabel):
-        if not label.isVisibleTo(root) or label.wordWrap() or not label.text():
+        if not label.isVisibleTo(root) or not label.text():
+            continue
+        if label.wordWrap():  # a wrapped label must get the height its lines need
+            need, have = label.heightForWidth(label.contentsRect().width()), label.contentsRect().height()
+            if need > have + 1:
+                bad.append(f"{label.objectName() or 'label'}: {plain(label.text())[:60]!r} needs {need} px, has {have}")
             continue
         text = plain(label.text())
         if "\n" in text or "\u2029" in text:
@@ -134,6 +139,13 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
                 rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
                 assert rows >= 8, f"{name}: only {rows} rows visible at 1280×800"
         assert clipped_labels(w) == []
+        # [1] in the answer opens the cited note at its lines in the preview (read on the query lane)
+        doc = trace.context[0]
+        preview = w.inspector.panes["preview"]
+        preview.clear()
+        with qtbot.waitSignal(w.c.note_read, timeout=10_000):
+            w.answer_view.citation_activated.emit(doc.index)
+        assert preview.note == doc.note and preview.highlighted_text()
         if language == "pt":
             texts = visible_texts(w, skip={"answer", "prompt-tree"})
             texts += [("menu", a.text()) for a in w.menu_actions]
@@ -163,6 +175,16 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
     finally:
         if translator is not None:
             app.removeTranslator(translator)
+
+
+def test_welcome_text_is_whole_at_1280x800(qtbot, home: Path):
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    w.show()
+    w.resize(1280, 800)
+    qtbot.wait(30)
+    assert w.pages.currentIndex() == 0 and clipped_labels(w) == []
+    w.close()
 
 
 def test_menus_show_shortcuts_and_help_lists_them(qtbot, home: Path):

@@ -251,6 +251,27 @@ SETTINGS_PT = {
         "Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.",
     "Whole parent section": "Seção inteira", "Deliver the whole parent section instead of the chunk.":
         "Entregar a seção inteira em vez do trecho.",
+    # the language model (issue 12's fields)
+    "Server address": "Endereço do servidor",
+    "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no language model, the answer is "
+    "the best passage.":
+        "Servidor compatível com a OpenAI, p. ex. http://localhost:11434/v1 (Ollama); vazio: sem modelo de "
+        "linguagem, a resposta é o melhor trecho.",
+    "Model": "Modelo", "Model name as the server lists it at /v1/models.":
+        "Nome do modelo como o servidor o lista em /v1/models.",
+    "API key variable": "Variável da chave de API",
+    "Environment variable that holds the API key (if unset, the OS keyring entry 'vaultrag' / server address is "
+    "read); the key is never saved here.":
+        "Variável de ambiente com a chave de API (se não existir, lê-se a entrada 'vaultrag' / endereço do servidor "
+        "no chaveiro do sistema); a chave nunca é salva aqui.",
+    "Temperature": "Temperatura", "Sampling temperature (0 = always the most likely word).":
+        "Temperatura de amostragem (0 = sempre a palavra mais provável).",
+    "Longest answer (tokens)": "Resposta mais longa (tokens)",
+    "Longest answer in tokens; a longer one is cut there and marked.":
+        "Resposta mais longa em tokens; uma mais longa é cortada ali e marcada.",
+    "Timeout (seconds)": "Tempo limite (segundos)",
+    "Seconds to wait for the server (to connect, or between two pieces of the answer).":
+        "Segundos de espera pelo servidor (para conectar, ou entre dois pedaços da resposta).",
     "Window language": "Idioma da janela", "Language of the window: en, pt, or empty to follow the system.":
         "Idioma da janela: en, pt, ou vazio para seguir o sistema.",
 }
@@ -276,7 +297,9 @@ def main() -> None:
         root.remove(old)
     ctx = ET.SubElement(root, "context")
     ET.SubElement(ctx, "name").text = "Settings"
-    for source in settings_sources():
+    # every translated settings' word, not only today's fields: a branch that adds a field (with its Portuguese
+    # here) then needs no re-run of this script after a merge
+    for source in dict.fromkeys([*settings_sources(), *SETTINGS_PT]):
         msg = ET.SubElement(ctx, "message")
         ET.SubElement(msg, "source").text = source
         ET.SubElement(msg, "translation", type="unfinished")

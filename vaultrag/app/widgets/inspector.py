@@ -57,6 +57,8 @@ class Inspector(QSplitter):
         self.setObjectName("inspector")
         self.specs = specs
         columns = [QSplitter(Qt.Orientation.Vertical) for _ in Column]
+        self.columns = columns
+        self._sizes: tuple[list[int], list[list[int]]] | None = None  # the layout before "full size"
         for col in columns:
             self.addWidget(col)
         self.panes: dict[str, QWidget] = {}
@@ -99,6 +101,19 @@ class Inspector(QSplitter):
         self.chunk_selected.emit(cand)
 
     def show_only(self, key: str | None) -> None:
-        """One pane alone (full size), or every pane again with None."""
+        """One pane alone (full size), or every pane again with None (at the sizes they had before).
+
+        A column whose panes are all hidden is hidden too: a splitter otherwise squeezes it to zero and keeps it
+        there when its panes come back."""
+        if key is not None and self._sizes is None:
+            self._sizes = (self.sizes(), [col.sizes() for col in self.columns])
         for name, pane in self.panes.items():
             pane.setVisible(key is None or name == key)
+        for spec_column, col in zip(Column, self.columns, strict=True):
+            col.setVisible(any(not self.panes[s.key].isHidden() for s in self.specs if s.column == spec_column))
+        if key is None and self._sizes is not None:
+            outer, inner = self._sizes
+            self._sizes = None
+            self.setSizes(outer)
+            for col, sizes in zip(self.columns, inner, strict=True):
+                col.setSizes(sizes)

@@ -105,13 +105,20 @@ class MainWindow(QMainWindow):
                                "works as it is). Nothing leaves this machine and your notes are never written."))
         title.setWordWrap(True)
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        title.setMinimumWidth(560)  # a wrapped label in a centred layout otherwise gets a too-narrow width
         title.setObjectName("welcome-text")
+        # a wrapped label added with an alignment gets its one-line width and loses the rest: a stretched row
+        # with a bounded width lets it wrap to its full height
+        title.setMaximumWidth(620)
+        centred = QHBoxLayout()
+        centred.addStretch(1)
+        centred.addWidget(title, 4)
+        centred.addStretch(1)
+        wl.addLayout(centred)
         self.open_button = QPushButton(self.tr("Open a vault folder…"))
         self.demo_button = QPushButton(self.tr("Open the demo vault"))
         self.recent_box = QComboBox()
         self.recent_box.setObjectName("recent-vaults")
-        for wdg in (title, self.open_button, self.demo_button, self.recent_box):
+        for wdg in (self.open_button, self.demo_button, self.recent_box):
             wl.addWidget(wdg, 0, Qt.AlignmentFlag.AlignHCenter)
         wl.addStretch(2)
         return welcome

@@ -121,6 +121,12 @@ class SettingsDialog(QDialog):
             w.setSingleStep(0.01)
             w.setSpecialValueText(self.tr("calibrated / shipped"))
             w.setValue(value if value is not None else -1.0)
+        elif isinstance(value, float):
+            w = QDoubleSpinBox()
+            w.setRange(0.0, 1_000_000.0)
+            w.setDecimals(2)
+            w.setSingleStep(0.1)
+            w.setValue(value)
         elif isinstance(value, list):
             w = QLineEdit(", ".join(value))
             w.setPlaceholderText(self.tr("comma-separated"))
@@ -135,8 +141,10 @@ class SettingsDialog(QDialog):
                 out[name] = w.currentData()
             elif isinstance(w, QCheckBox):
                 out[name] = w.isChecked()
-            elif isinstance(w, QDoubleSpinBox):
+            elif isinstance(w, QDoubleSpinBox) and name == "threshold":
                 out[name] = None if w.value() <= -1.0 else round(w.value(), 4)
+            elif isinstance(w, QDoubleSpinBox):
+                out[name] = round(w.value(), 4)
             elif isinstance(w, QSpinBox):
                 out[name] = w.value()
             elif isinstance(getattr(self.original, name), list):
