@@ -55,3 +55,24 @@ def test_purged_text_is_gone_from_the_file_and_wal(vault: Path, tmp_path: Path, 
     for w in words:
         assert w.encode() not in raw, f"{w} is still in the index bytes after {how}"
         assert w not in caplog.text
+
+
+def test_an_index_from_before_secure_delete_is_scrubbed_on_upgrade(vault: Path, tmp_path: Path):
+    """Text deleted before migration 0006 (FTS tombstones, freed pages) is gone once the index is upgraded."""
+    from vaultrag.core.store import migrations
+    from vaultrag.core.store.db import connect
+
+    db = tmp_path / "old.sqlite"
+    con = connect(db)
+    con.execute("pragma secure_delete=off")
+    migrations.apply(con, migrations.MIGRATIONS[:3])  # an index as the previous release wrote it
+    old = IndexStore(con, db)
+    write(vault, "keep.md", f"# Keep\n\n{FILLER}\n")
+    gone = write(vault, "gone.md", f"# Gone\n\n{FILLER} The word qzvoldcanary was here.\n")
+    run_to_end(Indexer(vault, old, IndexOptions(), None).run())
+    gone.unlink()
+    run_to_end(Indexer(vault, old, IndexOptions(), None).run())
+    con.close()
+    assert b"qzvoldcanary" in db.read_bytes(), "the old release left the deleted text in the file"
+    IndexStore.open(db).close()
+    assert b"qzvoldcanary" not in raw_bytes(db)

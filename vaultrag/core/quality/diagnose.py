@@ -248,6 +248,9 @@ EXCLUSION_FIX: dict[Reason, str] = {
     Reason.UNREADABLE_FOLDER: "Give your user read permission on the folder.",
     Reason.CANNOT_STAT: "Check that the file exists and is readable.",
     Reason.NOT_REGULAR: "Only regular files are indexed (not pipes or devices).",
+    Reason.SYMLINK_OUTSIDE: "Links to places outside the vault are never followed: move the note into the vault.",
+    Reason.SYMLINK_TO_IGNORED: "The link points at a note a rule leaves out: change that rule to index it.",
+    Reason.BAD_FILENAME: "Rename the file: its name is not valid UTF-8.",
 }
 DEFAULT_EXCLUSION_FIX = "Move the note out of that folder to index it."
 FAILURE_FIX: dict[Reason, str] = {

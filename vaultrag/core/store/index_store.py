@@ -78,7 +78,10 @@ class IndexStore(QueryReads):
                 if migrations.pending(db):
                     raise IndexOutdated(f"The index {path} is missing or outdated: run `vaultrag index` first.")
             else:
-                migrations.apply(db)
+                ran = migrations.apply(db)
+                if "0006_secure_delete" in ran and "0001_initial" not in ran:
+                    # pages freed before secure delete was on may still hold deleted text: rewrite the file once
+                    db.execute("vacuum")
         except BaseException:
             db.close()
             raise
