@@ -1,4 +1,4 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0007_quantized_vectors
 -- index chunks_hash on chunks
 CREATE INDEX chunks_hash on chunks(content_hash);
 -- index chunks_note on chunks
@@ -29,6 +29,8 @@ CREATE INDEX notes_folder on notes(folder);
 ;
 -- table _migrations on _migrations
 CREATE TABLE _migrations(name text primary key, applied_at real not null);
+-- table chunk_vectors on chunk_vectors
+CREATE TABLE chunk_vectors(chunk_id integer primary key, vector blob not null);
 -- table chunks on chunks
 CREATE TABLE chunks(
             id integer primary key,
@@ -57,7 +59,7 @@ CREATE TABLE 'chunks_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
 CREATE TABLE 'chunks_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 -- table chunks_vec on chunks_vec
 CREATE VIRTUAL TABLE chunks_vec using vec0(chunk_id integer primary key,
-                   embedding float[384] distance_metric=cosine, note_id integer, folder text);
+               embedding int8[384] distance_metric=l2, note_id integer, folder text);
 -- table chunks_vec_chunks on chunks_vec_chunks
 CREATE TABLE "chunks_vec_chunks"(chunk_id INTEGER PRIMARY KEY AUTOINCREMENT,size INTEGER NOT NULL,validity BLOB NOT NULL,rowids BLOB NOT NULL);
 -- table chunks_vec_info on chunks_vec_info
@@ -117,4 +119,4 @@ CREATE TRIGGER chunks_au after update of prefix, lead, body on chunks begin
              insert into chunks_fts(rowid, prefix, lead, body) values (new.id, new.prefix, new.lead, new.body);
            end;
 -- trigger chunks_vec_ad on chunks
-CREATE TRIGGER chunks_vec_ad after delete on chunks begin delete from chunks_vec where chunk_id = old.id; end;
+CREATE TRIGGER chunks_vec_ad after delete on chunks begin delete from chunks_vec where chunk_id = old.id; delete from chunk_vectors where chunk_id = old.id; end;

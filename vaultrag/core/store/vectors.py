@@ -1,4 +1,4 @@
-"""How chunk vectors are stored: scaled int8 in vec0 for the KNN shortlist, float32 in a plain table for exact scores."""
+"""How chunk vectors are stored: scaled int8 in vec0 for the KNN shortlist, float32 in a plain table to re-score."""
 
 from __future__ import annotations
 
