@@ -203,6 +203,42 @@ def measure(path: Path, nq: int) -> dict:
     return res
 
 
+def compare_float(path: Path, nq: int) -> None:
+    """The int8 shortlist + rescore against the previous layout (exact float32 cosine vec0), alternating queries
+    in one process: a same-run ratio that holds on a busy machine. The float table goes to a side file."""
+    from vaultrag.core.embed import E5Embedder
+    from vaultrag.core.store.index_store import IndexStore
+    from vaultrag.core.store.reads import ScopeSQL
+    from vaultrag.core.store.vectors import float_bytes
+
+    side = path.with_name(path.stem + "-float32.sqlite")
+    store = IndexStore.open(path, readonly=True)
+    db = store.db
+    db.execute("attach database ? as f", (str(side),))
+    if db.execute("select 1 from f.sqlite_master where name = 'v'").fetchone() is None:
+        dim = len(db.execute("select vector from chunk_vectors limit 1").fetchone()[0]) // 4
+        db.execute(f"create virtual table f.v using vec0(chunk_id integer primary key, "
+                   f"embedding float[{dim}] distance_metric=cosine)")
+        db.execute("insert into f.v(chunk_id, embedding) select chunk_id, vector from main.chunk_vectors")
+    embedder = E5Embedder()
+    qvecs = [embedder.embed_query(q) for q in questions(nq)]
+    def both(q: np.ndarray) -> tuple[float, float, bool]:
+        t = time.perf_counter()
+        got = {i for i, _ in store.knn(q, 20, ScopeSQL())}
+        t1 = time.perf_counter()
+        old = {r[0] for r in db.execute("select chunk_id from f.v where embedding match ? and k = 20",
+                                        (float_bytes(q),))}
+        return (t1 - t) * 1000, (time.perf_counter() - t1) * 1000, got == old
+
+    for q in qvecs[:2]:
+        both(q)  # warm-up: page cache
+    runs = [both(q) for q in qvecs]
+    new_p50, old_p50 = median([r[0] for r in runs]), median([r[1] for r in runs])
+    print(f"  int8 + rescore p50 {new_p50:.1f} ms vs float32 cosine vec0 (the previous layout) p50 {old_p50:.1f} ms, "
+          f"alternating in one process: {old_p50 / new_p50:.2f}x; same top-20 {sum(r[2] for r in runs)}/{len(runs)}")
+    store.close()
+
+
 _FIRST = """
 import sys, time, json
 t0 = time.perf_counter()
@@ -235,6 +271,8 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--source", nargs="*", default=None, help="indexes holding real e5 vectors")
     ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--compare-float", action="store_true",
+                    help="also time the previous float32 vec0 layout against the int8 one (builds a side file)")
     ap.add_argument("--_measure", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._measure:
@@ -273,6 +311,8 @@ def main() -> None:
               f"query process peak RSS {m['query_rss_mb']:.0f} MB")
         print(f"  open + first answer in a fresh process: {first['process_s']:.2f} s (imports+open "
               f"{first['open_s']:.2f}, model {first['model_s']:.2f}, first question {first['first_ask_s']:.2f})")
+        if args.compare_float:
+            compare_float(path, args.queries)
     print(f"load average at end: {os.getloadavg()}")
 
 
