@@ -1,4 +1,4 @@
-"""How chunk vectors are stored: scaled int8 in vec0 for the KNN shortlist, float32 in a plain table for exact scores."""
+"""How chunk vectors are stored: scaled int8 in vec0 for the KNN shortlist, float32 in a plain table to re-score."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import numpy as np
 from vaultrag.core.store.db import Connection
 
 # The int8 KNN is a shortlist: its top SHORTLIST (at least; more when more results are asked for) are re-scored
-# with the exact float32 cosine. 200 gave recall@20 1.00 on real e5 vectors at 100k and 1M chunks
-# (docs/benchmarks.md); a shortlist that holds the whole index makes the search exact.
+# with the exact float32 cosine. 200 gave recall@20 1.00 on real e5 vectors at 100k chunks (docs/benchmarks.md);
+# a shortlist that holds the whole index makes the search exact.
 SHORTLIST = 200
 SHORTLIST_FACTOR = 4
 KNN_MAX_K = 4096  # sqlite-vec's limit
@@ -38,10 +38,9 @@ def float_bytes(vector: np.ndarray) -> bytes:
     return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
 
 
-def shortlist_size(n: int, total: int | None = None) -> int:
+def shortlist_size(n: int) -> int:
     """How many int8 neighbours to fetch for n results."""
-    k = max(n * SHORTLIST_FACTOR, SHORTLIST)
-    return min(KNN_MAX_K, k if total is None else min(k, max(total, n)))
+    return min(KNN_MAX_K, max(n * SHORTLIST_FACTOR, SHORTLIST))
 
 
 def create_tables(db: Connection, dim: int) -> None:
