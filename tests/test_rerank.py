@@ -49,4 +49,4 @@ def test_reranker_stage_reorders_the_fused_list(tiny_cross_encoder: Path, vault:
 def test_a_missing_cross_encoder_is_a_clear_error(tmp_path: Path):
     with pytest.raises(ModelUnavailable, match="Cannot load cross-encoder folder"):
         rerank.CrossEncoderReranker(str(tmp_path))
-    assert rerank.from_settings(Settings()) is None
+    assert rerank.from_settings(Settings(reranker="none")) is None

@@ -7,7 +7,6 @@ only the unfinished ones again. The small files go first, the weights last.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -16,8 +15,6 @@ from typing import Any
 from vaultrag.core.model import Progress
 from vaultrag.core.vocab import Phase
 from vaultrag.errors import ModelUnavailable, UserFacingError
-
-log = logging.getLogger(__name__)
 
 DEFAULT_CROSS_ENCODER = "cross-encoder/mmarco-mMiniLMv2-L12-H384-v1"  # multilingual (MODELS.md)
 # what a sentence-transformers CrossEncoder needs; not the ONNX/OpenVINO/TF copies many repos also hold
