@@ -64,6 +64,8 @@ class AppController(QObject):
     model_download_progress = Signal(object)  # Progress (bytes) of a cross-encoder download
     model_download_finished = Signal(str)  # the folder of the downloaded model
 
+    _cancel: threading.Event | None  # set while a language model writes an answer: Stop sets it
+
     def __init__(self, home: str | Path | None = None) -> None:
         super().__init__()
         from vaultrag.paths import Paths
@@ -280,7 +282,7 @@ class AppController(QObject):
 
         self.conversation = Conversation()
         self._generators: list[threading.Thread] = []
-        self._cancel: threading.Event | None = None
+        self._cancel = None
 
     def _llm_config(self) -> Any:
         from vaultrag.core.llm import LLMConfig

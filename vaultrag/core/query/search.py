@@ -11,8 +11,8 @@ from vaultrag.core.embed import Embedder
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm import LLMConfig
 from vaultrag.core.model import QueryTrace
-from vaultrag.core.query.ranker import LearnedRanker
 from vaultrag.core.query.conversation import Conversation, RewriteStage
+from vaultrag.core.query.ranker import LearnedRanker
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.stages.answer import AnswerStage
 from vaultrag.core.query.stages.bm25 import Bm25Stage
