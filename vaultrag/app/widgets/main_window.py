@@ -291,6 +291,7 @@ class MainWindow(QMainWindow):
         c.failed.connect(self._search_done)
         self.tabs.currentChanged.connect(lambda _i: self.error.hide())
         self.answer_view.citation_activated.connect(self.open_citation)
+        self.connect_answer_stream(self.answer_view)
         self.open_button.clicked.connect(self.choose_vault)
         self.demo_button.clicked.connect(lambda: self.open_vault(DEMO_VAULT))
         self.recent_box.activated.connect(lambda i: self.open_vault(self.recent_box.itemText(i)))
