@@ -216,6 +216,7 @@ def test_bm25_only_while_vectors_fill_then_confidence_once_they_land(vault: Path
 TRACE_KEYS = {
     "question", "language", "scope", "settings", "stages", "final_stage", "final", "decision", "context",
     "context_status", "prompt", "prompt_tokens", "answer", "timings_ms", "index_state", "warnings", "version",
+    "rewrite", "generation", "flagged",
 }
 CANDIDATE_KEYS = {"chunk_id", "note", "heading_path", "char_start", "char_end", "line_start", "line_end", "rank",
                   "score", "contributions", "cosine"}
@@ -235,7 +236,8 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
                                        "answer", "total"}
     assert set(data["context"][0]) == {"index", "chunk_ids", "note", "heading_path", "source", "text", "tokens",
                                        "char_start", "char_end", "line_start", "line_end"}
-    assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line"}
+    assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line", "model", "sentences"}
+    assert data["rewrite"] is None and data["generation"] is None and data["flagged"] == {}
     assert set(data["prompt_tokens"]) == {"instructions", "documents", "question", "total", "budget"}
     assert data["stages"]["reranked"]["status"] == "skipped"
 
