@@ -89,7 +89,8 @@ def test_why_names_the_features_behind_a_rank_change(vault: Path, tmp_path: Path
         d = diagnose(searcher, vault, "refund deadline", "long.md", threshold=-1)
     finally:
         store.close()
-    fused_rank = next(c.rank for c in trace.stages["fused"].candidates if c.note == "long.md")
+    top = trace.final[0]  # the note's winning chunk (a long note may have more than one)
+    fused_rank = next(c.rank for c in trace.stages["fused"].candidates if c.chunk_id == top.chunk_id)
     assert trace.final[0].note == "long.md" and fused_rank > 1  # the longest chunk wins under this model
     change = d.evidence["rank_change"]
     assert (change["fused_rank"], change["reranked_rank"]) == (fused_rank, 1)
