@@ -75,7 +75,11 @@ class AppController(QObject):
         self._searcher_key: Any = None
         self._loader: threading.Thread | None = None
         self._reapers: list[threading.Thread] = []
-        self._init_conversation()
+        from vaultrag.core.query.conversation import Conversation
+
+        self.conversation = Conversation()  # the window's questions so far (follow-ups build on them)
+        self._generators: list[threading.Thread] = []  # the language model's answers being written
+        self._cancel: threading.Event | None = None  # Stop for the current answer
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
         except UserFacingError as e:  # a broken settings file: say so once, run on defaults
@@ -236,13 +240,6 @@ class AppController(QObject):
         self.queries.submit("ask", work, done, self.failed.emit)
 
     # -- the language model's answer (its own thread: the query lane stays free for other reads) -------
-    def _init_conversation(self) -> None:
-        from vaultrag.core.query.conversation import Conversation
-
-        self.conversation = Conversation()
-        self._generators: list[threading.Thread] = []
-        self._cancel: threading.Event | None = None
-
     def _llm_config(self) -> Any:
         from vaultrag.core.llm import LLMConfig
 
