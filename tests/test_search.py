@@ -216,6 +216,7 @@ def test_bm25_only_while_vectors_fill_then_confidence_once_they_land(vault: Path
 TRACE_KEYS = {
     "question", "language", "scope", "settings", "stages", "final_stage", "final", "decision", "context",
     "context_status", "prompt", "prompt_tokens", "answer", "timings_ms", "index_state", "warnings", "version",
+    "rewrite", "generation", "flagged",
 }
 CANDIDATE_KEYS = {"chunk_id", "note", "heading_path", "char_start", "char_end", "line_start", "line_end", "rank",
                   "score", "contributions", "cosine"}

@@ -104,7 +104,7 @@ class RewriteStage:
         if prev is None or not is_follow_up(original):
             q.rewrite = Rewrite(original, original, RewriteMethod.NONE, ms=_ms(t))
             return
-        method, carried = RewriteMethod.TERMS, []
+        method, carried = RewriteMethod.TERMS, list[str]()
         question = ""
         if self.config is not None:
             try:
