@@ -236,7 +236,7 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
                                        "answer", "total"}
     assert set(data["context"][0]) == {"index", "chunk_ids", "note", "heading_path", "source", "text", "tokens",
                                        "char_start", "char_end", "line_start", "line_end"}
-    assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line"}
+    assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line", "model", "sentences"}
     assert set(data["prompt_tokens"]) == {"instructions", "documents", "question", "total", "budget"}
     assert data["stages"]["reranked"]["status"] == "skipped"
 
