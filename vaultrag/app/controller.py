@@ -85,6 +85,11 @@ class AppController(QObject):
         self._init_conversation()
         self._download: threading.Thread | None = None
         self._download_cancel = threading.Event()
+        from vaultrag.core.query.conversation import Conversation
+
+        self.conversation = Conversation()  # the window's questions so far (follow-ups build on them)
+        self._generators: list[threading.Thread] = []  # the language model's answers being written
+        self._cancel: threading.Event | None = None  # Stop for the current answer
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
         except UserFacingError as e:  # a broken settings file: say so once, run on defaults

@@ -106,6 +106,7 @@ class RewriteStage:
             return
         method = RewriteMethod.TERMS
         carried: list[str] = []
+        method, carried = RewriteMethod.TERMS, list[str]()
         question = ""
         if self.config is not None:
             try:
