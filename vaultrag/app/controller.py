@@ -64,8 +64,6 @@ class AppController(QObject):
     model_download_progress = Signal(object)  # Progress (bytes) of a cross-encoder download
     model_download_finished = Signal(str)  # the folder of the downloaded model
 
-    _cancel: threading.Event | None  # set while a language model writes an answer: Stop sets it
-
     def __init__(self, home: str | Path | None = None) -> None:
         super().__init__()
         from vaultrag.paths import Paths
@@ -82,7 +80,6 @@ class AppController(QObject):
         self._searcher_key: Any = None
         self._loader: threading.Thread | None = None
         self._reapers: list[threading.Thread] = []
-        self._init_conversation()
         self._download: threading.Thread | None = None
         self._download_cancel = threading.Event()
         from vaultrag.core.query.conversation import Conversation
@@ -282,13 +279,6 @@ class AppController(QObject):
         self.queries.submit("ask", work, done, self.failed.emit)
 
     # -- the language model's answer (its own thread: the query lane stays free for other reads) -------
-    def _init_conversation(self) -> None:
-        from vaultrag.core.query.conversation import Conversation
-
-        self.conversation = Conversation()
-        self._generators: list[threading.Thread] = []
-        self._cancel = None
-
     def _llm_config(self) -> Any:
         from vaultrag.core.llm import LLMConfig
 

@@ -104,8 +104,6 @@ class RewriteStage:
         if prev is None or not is_follow_up(original):
             q.rewrite = Rewrite(original, original, RewriteMethod.NONE, ms=_ms(t))
             return
-        method = RewriteMethod.TERMS
-        carried: list[str] = []
         method, carried = RewriteMethod.TERMS, list[str]()
         question = ""
         if self.config is not None:
