@@ -14,7 +14,8 @@ from vaultrag.core.query import citations
 from vaultrag.core.query.state import QueryState
 from vaultrag.core.vocab import AnswerKind, GenerationStatus
 
-LANGUAGE_NAME = {"en": "English", "pt": "Portuguese"}
+# names for the languages the app writes prompts in; any other detected language is named by its ISO code
+LANGUAGE_NAME = {"en": "English", "pt": "Portuguese", "es": "Spanish", "de": "German"}
 MIN_WORDS_FOR_LANGUAGE = 8  # a short answer ("Campo Grande [1].") says nothing about its language
 
 
@@ -43,8 +44,8 @@ def generate(prompt: str, context: list[ContextDoc], language: str, config: LLMC
     if kind == AnswerKind.GENERATED and len(text.split()) >= MIN_WORDS_FOR_LANGUAGE:
         said = detect_language(citations.CITATION.sub("", text))
         if said != language:
-            warnings.append(f"language model: the answer is in {LANGUAGE_NAME[said]} but the question is in "
-                            f"{LANGUAGE_NAME[language]}; a small model may not follow the prompt's language: try a "
+            warnings.append(f"language model: the answer is in {LANGUAGE_NAME.get(said, said)} but the question is in "
+                            f"{LANGUAGE_NAME.get(language, language)}; a small model may not follow the prompt's language: try a "
                             "larger one")
     return answer, stream.result, warnings
 
