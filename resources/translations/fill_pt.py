@@ -236,6 +236,10 @@ SETTINGS_PT = {
         "Trechos vetorizados por lote (uma transação cada).",
     "Reranker": "Reordenador", "Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.":
         "Reordenador: none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).",
+    "Reranker: builtin (the learned ranker, offline, milliseconds), none, or a sentence-transformers "
+    "CrossEncoder hub id / folder.":
+        "Reordenador: builtin (o ordenador aprendido, offline, em milissegundos), none (nenhum), ou um "
+        "CrossEncoder do sentence-transformers (id do hub ou pasta).",
     "Keyword candidates": "Candidatos por palavras-chave", "BM25 candidates taken from FTS5.":
         "Candidatos BM25 tirados do FTS5.",
     "Vector candidates": "Candidatos por vetores", "Vector candidates taken from the KNN search.":
