@@ -413,6 +413,17 @@ class IndexStore(QueryReads):
             if lost:
                 q("update chunks set embedded = 0 where embedded = 1 and id not in (select chunk_id from chunks_vec)")
                 done.append(f"{lost} chunk(s) had lost their vector: they are embedded again")
+            # the float32 copies used for the exact rescore must match too (two writers, a broken trigger)
+            stray_f = q("select count(*) from chunk_vectors where chunk_id not in (select id from chunks)"
+                        ).fetchone()[0]
+            if stray_f:
+                q("delete from chunk_vectors where chunk_id not in (select id from chunks)")
+                done.append(f"deleted {stray_f} float vector(s) of no chunk")
+            missing_f = "embedded = 1 and id not in (select chunk_id from chunk_vectors)"
+            lost_f = q(f"select count(*) from chunks where {missing_f}").fetchone()[0]
+            if lost_f:
+                q(f"update chunks set embedded = 0 where {missing_f}")
+                done.append(f"{lost_f} chunk(s) had lost their float vector: they are embedded again")
         fts_rows = q("select count(*) from chunks_fts_docsize").fetchone()[0]
         chunks = q("select count(*) from chunks").fetchone()[0]
         fts_bad = fts_rows != chunks

@@ -44,9 +44,9 @@ def generate(prompt: str, context: list[ContextDoc], language: str, config: LLMC
     if kind == AnswerKind.GENERATED and len(text.split()) >= MIN_WORDS_FOR_LANGUAGE:
         said = detect_language(citations.CITATION.sub("", text))
         if said != language:
-            warnings.append(f"language model: the answer is in {LANGUAGE_NAME.get(said, said)} but the question is in "
-                            f"{LANGUAGE_NAME.get(language, language)}; a small model may not follow the prompt's language: try a "
-                            "larger one")
+            named, asked = LANGUAGE_NAME.get(said, said), LANGUAGE_NAME.get(language, language)
+            warnings.append(f"language model: the answer is in {named} but the question is in {asked}; a small "
+                            "model may not follow the prompt's language: try a larger one")
     return answer, stream.result, warnings
 
 
