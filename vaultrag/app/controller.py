@@ -163,7 +163,7 @@ class AppController(QObject):
     def download_cross_encoder(self, repo_id: str, endpoint: str | None = None) -> None:
         """Download a hub cross-encoder into the app's models folder on a helper thread (progress and the result
         come as signals; a failure or a cancel as `failed` with its message). One download at a time."""
-        from vaultrag.core import hub
+        from vaultrag.core import download as hub
 
         if self._download is not None and self._download.is_alive():
             self.failed.emit(self.tr("A model download is already running."))

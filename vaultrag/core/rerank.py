@@ -53,8 +53,8 @@ class CrossEncoderReranker:
 def from_settings(settings: Any, models_dir: Path | None = None) -> Reranker | LearnedRanker | None:
     """The configured reranker: None for `reranker = "none"` (the stage is then marked skipped), the built-in
     ranker for "builtin", else a cross-encoder: a folder, or a hub id (its copy downloaded into `models_dir` when
-    there is one, see core/hub.py)."""
-    from vaultrag.core import hub
+    there is one, see core/download.py)."""
+    from vaultrag.core import download as hub
     from vaultrag.core.query.ranker import BUILTIN, LearnedRanker
 
     name = (settings.reranker or "none").strip()

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from vaultrag.core import hub, rerank
+from vaultrag.core import download as hub
+from vaultrag.core import rerank
 from vaultrag.core.model import Progress
 from vaultrag.errors import ModelUnavailable, UserFacingError
 from vaultrag.settings import Settings
