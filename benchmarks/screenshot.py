@@ -58,7 +58,7 @@ def save(app: Any, window: Any, out: Path, name: str, dialog: Any = None) -> Non
 
 
 def shoot(out: Path, language: str) -> None:
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QScrollArea
 
     from vaultrag.app.controller import AppController
     from vaultrag.app.main import _install_translator
@@ -128,6 +128,10 @@ def shoot(out: Path, language: str) -> None:
         w.show_settings()
         w.settings_dialog.move(W // 2 - w.settings_dialog.width() // 2, 60)
         save(app, w, out, "settings", w.settings_dialog)
+        editor = w.settings_dialog.reranker  # the reranker's hub choice, as a user about to download it sees it
+        editor.kind.setCurrentIndex(editor.kind.findData("hub"))
+        w.settings_dialog.findChild(QScrollArea).ensureWidgetVisible(editor, 0, 200)
+        save(app, w, out, "settings-reranker", w.settings_dialog)
         w.settings_dialog.reject()
         # indexing in progress: a bigger vault, caught while its vectors fill
         big = Path(tmp) / "bigger"

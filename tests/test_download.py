@@ -14,6 +14,7 @@ import pytest
 from vaultrag.core import download as hub
 from vaultrag.core import rerank
 from vaultrag.core.model import Progress
+from vaultrag.core.vocab import StageName, StageStatus
 from vaultrag.errors import ModelUnavailable, UserFacingError
 from vaultrag.settings import Settings
 
@@ -152,3 +153,95 @@ def test_the_controller_downloads_with_progress_signals(local_hub: LocalHub, qtb
         c.shutdown()
     assert done.args == [str(hub.model_folder(c.paths.models_dir, REPO))]
     assert progress and progress[-1].done == progress[-1].total
+
+
+def settings_dialog(qtbot, c, value: str = "builtin"):
+    from vaultrag.app.widgets.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(reranker=value), None, c, c.paths.models_dir)
+    qtbot.addWidget(dialog)
+    return dialog, dialog.reranker
+
+
+def test_settings_downloads_the_chosen_cross_encoder_with_a_progress_bar(local_hub: LocalHub, qtbot, tmp_path: Path):
+    """Settings › Reranker as a user meets it: the multilingual model preselected, another id typed, Download,
+    the bar filling, OK refused until it is there, then the setting saved; Cancel keeps what arrived."""
+    from vaultrag.app.controller import AppController
+
+    c = AppController(tmp_path / "home")
+    try:
+        dialog, editor = settings_dialog(qtbot, c)
+        dialog.show()
+        assert editor.value() == "builtin" and editor.hub_box.isHidden()
+        editor.kind.setCurrentIndex(editor.kind.findData("hub"))
+        assert editor.model.text() == hub.DEFAULT_CROSS_ENCODER and editor.download.isVisible()
+        editor.model.setText(REPO)
+        editor.endpoint = local_hub.url
+        dialog._accept()
+        assert dialog.result_settings is None and "Download the cross-encoder first" in dialog.problem.text()
+        # Cancel mid-way: the bar stops, the message says so, nothing is marked downloaded
+        c.model_download_progress.connect(lambda p: p.done > 200_000 and editor.cancel.click())
+        with qtbot.waitSignal(c.model_download_failed, timeout=60_000):
+            editor.download.click()
+            assert editor.cancel.isVisible() and not editor.download.isVisible()
+        assert "kept" in editor.state.text() and not editor.downloading and not editor.ready()
+        c.model_download_progress.disconnect()
+        c.model_download_progress.connect(editor._on_progress)
+        values: list[int] = []
+        c.model_download_progress.connect(lambda p: values.append(editor.bar.value()))
+        with qtbot.waitSignal(c.model_download_finished, timeout=60_000):
+            editor.download.click()
+        assert values and values == sorted(values) and editor.bar.value() == editor.bar.maximum()
+        assert editor.ready() and "Downloaded" in editor.state.text() and not editor.download.isVisible()
+        dialog._accept()
+        assert dialog.result_settings is not None and dialog.result_settings.reranker == REPO
+    finally:
+        c.shutdown()
+
+
+def test_settings_says_why_a_download_failed_offline(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from huggingface_hub import constants
+
+    from vaultrag.app.controller import AppController
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    c = AppController(tmp_path / "home")
+    try:
+        dialog, editor = settings_dialog(qtbot, c, REPO)
+        assert editor.kind.currentData() == "hub" and editor.model.text() == REPO
+        editor.endpoint = "http://127.0.0.1:9"
+        with qtbot.waitSignal(c.model_download_failed, timeout=60_000):
+            editor.download.click()
+        assert "Cannot reach the Hugging Face hub" in editor.state.text() and editor.download.isEnabled()
+        dialog._accept()
+        assert dialog.result_settings is None, "a model that is not there is not saved as the reranker"
+    finally:
+        c.shutdown()
+
+
+def test_a_cross_encoder_that_cannot_load_falls_back_to_the_built_in_ranker(qtbot, home: Path, tmp_path: Path):
+    """The setting names a hub model that is not downloaded and there is no network: the question is answered
+    by the built-in ranker and the user is told why, once."""
+    import shutil
+
+    from tests.conftest import DEMO_VAULT
+    from vaultrag.app.controller import AppController
+    from vaultrag.core.query.scope import Scope
+
+    (home / "settings.toml").write_text(f'reranker = "{REPO}"\n', encoding="utf-8")
+    c = AppController(home)
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    errors: list[str] = []
+    c.failed.connect(errors.append)
+    try:
+        with qtbot.waitSignal(c.index_changed, timeout=120_000, check_params_cb=lambda e: e.kind == "applied"):
+            c.open_vault(vault)
+        with qtbot.waitSignal(c.search_finished, timeout=60_000) as done:
+            c.ask("Qual o prazo do reembolso?", Scope(), None, None)
+    finally:
+        c.shutdown()
+    stage = done.args[0].stages[StageName.RERANKED]
+    assert stage.status in (StageStatus.OK, StageStatus.PARTIAL) and stage.candidates
+    assert stage.candidates[0].contributions, "scored by the built-in ranker, feature by feature"
+    assert [e for e in errors if REPO in e and "built-in ranker is used meanwhile" in e]

@@ -281,6 +281,36 @@ SETTINGS_PT = {
 }
 
 
+PT.update({
+    # the reranker's editor in Settings (reranker_editor.py) and its download
+    "Built-in ranker (default: offline, milliseconds, explains its scores)":
+        "Reordenador embutido (padrão: offline, milissegundos, explica suas notas)",
+    "A cross-encoder from the Hugging Face hub (or a local folder)":
+        "Um cross-encoder do hub Hugging Face (ou uma pasta local)",
+    "None (keep the fused order)": "Nenhum (mantém a ordem fundida)",
+    "A model id on the Hugging Face hub, or the folder of a sentence-transformers CrossEncoder on this computer":
+        "O id de um modelo no hub Hugging Face, ou a pasta de um CrossEncoder do sentence-transformers neste "
+        "computador",
+    "Download": "Baixar", "Cancel download": "Cancelar download",
+    "A model is still downloading: wait for it, or cancel the download.":
+        "Um modelo ainda está sendo baixado: espere por ele ou cancele o download.",
+    "Download the cross-encoder first (or give the folder of one on this computer), or choose the built-in ranker.":
+        "Baixe o cross-encoder antes (ou indique a pasta de um neste computador), ou escolha o reordenador embutido.",
+    "asking the hub…": "consultando o hub…",
+    "Downloading {model} into the app's models folder…": "Baixando {model} para a pasta de modelos do app…",
+    ", about {s} s left": ", faltam cerca de {s} s", "downloaded": "baixado", "not downloaded": "não baixado",
+    "A cross-encoder folder on this computer.": "Uma pasta de cross-encoder neste computador.",
+    "Downloaded: it runs offline (needs the sentence-transformers extra).":
+        "Baixado: roda offline (precisa do extra sentence-transformers).",
+    "Not downloaded yet.": "Ainda não baixado.",
+    "Not downloaded yet: Download fetches it once (a few hundred MB) with progress; the built-in ranker stays in use "
+    "until it is there.":
+        "Ainda não baixado: Baixar o traz uma vez (algumas centenas de MB) com progresso; o reordenador embutido "
+        "continua em uso até lá.",
+    "A model download is already running.": "Já há um download de modelo em andamento.",
+    "{why} The built-in ranker is used meanwhile.": "{why} Enquanto isso, usa-se o reordenador embutido.",
+})
+
 def settings_sources() -> list[str]:
     """Every word of vaultrag/settings.py the dialog shows: group names, field names, descriptions."""
     sys.path.insert(0, str(HERE.parents[1]))

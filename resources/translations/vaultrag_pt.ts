@@ -204,24 +204,34 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="90" />
+        <location filename="../../vaultrag/app/controller.py" line="108" />
         <source>loading model…</source>
         <translation>carregando o modelo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="122" />
+        <location filename="../../vaultrag/app/controller.py" line="140" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="166" />
+        <location filename="../../vaultrag/app/controller.py" line="170" />
+        <source>A model download is already running.</source>
+        <translation>Já há um download de modelo em andamento.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/controller.py" line="218" />
         <source>ready</source>
         <translation>pronto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="189" />
+        <location filename="../../vaultrag/app/controller.py" line="241" />
         <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
         <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/controller.py" line="246" />
+        <source>{why} The built-in ranker is used meanwhile.</source>
+        <translation>{why} Enquanto isso, usa-se o reordenador embutido.</translation>
     </message>
 </context>
 <context>
@@ -434,326 +444,326 @@
         <translation>&lt;h2&gt;Pergunte às suas notas&lt;/h2&gt;&lt;p&gt;Abra uma pasta de notas Markdown (um cofre do Obsidian funciona como está). Nada sai desta máquina e suas notas nunca são alteradas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="110" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="117" />
         <source>Open a vault folder…</source>
         <translation>Abrir uma pasta de cofre…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="111" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="118" />
         <source>Open the demo vault</source>
         <translation>Abrir o cofre de demonstração</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="123" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="130" />
         <source>Ask your notes… (Enter; ↑/↓ for history)</source>
         <translation>Pergunte às suas notas… (Enter; ↑/↓ para o histórico)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="125" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="132" />
         <source>Ask</source>
         <translation>Perguntar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="130" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="137" />
         <source>How many documents go into the answer's prompt</source>
         <translation>Quantos documentos entram no prompt da resposta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="135" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="142" />
         <source>threshold: auto</source>
         <translation>limiar: automático</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="137" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="144" />
         <source>Refusal threshold for this question; auto uses the calibrated or shipped one</source>
         <translation>Limiar de recusa desta pergunta; automático usa o calibrado ou o padrão</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="149" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="156" />
         <source>folder…</source>
         <translation>pasta…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="149" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="156" />
         <source>tag…</source>
         <translation>tag…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="153" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="160" />
         <source>+ folder</source>
         <translation>+ pasta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="154" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="161" />
         <source>+ tag</source>
         <translation>+ tag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="155" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="162" />
         <source>whole vault</source>
         <translation>o cofre inteiro</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="158" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="165" />
         <source>Scope:</source>
         <translation>Escopo:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="178" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="185" />
         <source>Inspector</source>
         <translation>Inspetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="179" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="186" />
         <source>Index health</source>
         <translation>Saúde do índice</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="180" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="187" />
         <source>Evaluation</source>
         <translation>Avaliação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="184" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="191" />
         <source>No vault open</source>
         <translation>Nenhum cofre aberto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="193" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="471" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="200" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="479" />
         <source>Pause</source>
         <translation>Pausar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="205" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="212" />
         <source>&amp;File</source>
         <translation>&amp;Arquivo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="206" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="213" />
         <source>&amp;Open vault…</source>
         <translation>&amp;Abrir cofre…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="207" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="214" />
         <source>Open the &amp;demo vault</source>
         <translation>Abrir o cofre de &amp;demonstração</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="208" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="215" />
         <source>&amp;Recent vaults</source>
         <translation>Cofres &amp;recentes</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="210" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="217" />
         <source>&amp;Quit</source>
         <translation>&amp;Sair</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="211" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="213" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="218" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="220" />
         <source>&amp;Ask</source>
         <translation>&amp;Perguntar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="212" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="219" />
         <source>&amp;Focus the question</source>
         <translation>&amp;Ir para a pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="214" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="221" />
         <source>&amp;Stop the answer</source>
         <translation>Pa&amp;rar a resposta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="215" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="222" />
         <source>&amp;New conversation</source>
         <translation>&amp;Nova conversa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="217" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="224" />
         <source>&amp;Clear the scope</source>
         <translation>&amp;Limpar o escopo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="218" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="225" />
         <source>&amp;Tools</source>
         <translation>&amp;Ferramentas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="219" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="226" />
         <source>&amp;Why not this note?</source>
         <translation>&amp;Por que não esta nota?</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="220" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="227" />
         <source>Index &amp;health</source>
         <translation>&amp;Saúde do índice</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="221" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="228" />
         <source>&amp;Evaluation</source>
         <translation>&amp;Avaliação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="224" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="231" />
         <source>&amp;Settings…</source>
         <translation>&amp;Configurações…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="225" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="232" />
         <source>&amp;View</source>
         <translation>&amp;Exibir</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="441" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="472" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="449" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="480" />
         <source>paused</source>
         <translation>pausado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="447" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="455" />
         <source>{s:.0f} s left</source>
         <translation>faltam {s:.0f} s</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="450" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="458" />
         <source>vectors filling: keyword (BM25) answers work meanwhile</source>
         <translation>vetores em preparo: respostas por palavra-chave (BM25) já funcionam</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="467" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="475" />
         <source>ready: every chunk has its vector</source>
         <translation>pronto: todos os trechos têm vetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="508" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="516" />
         <source>Settings saved; the new language shows at the next start.</source>
         <translation>Configurações salvas; o novo idioma aparece na próxima abertura.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="231" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="238" />
         <source>Show all panes</source>
         <translation>Mostrar todos os painéis</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="232" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="239" />
         <source>&amp;Help</source>
         <translation>Aj&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="233" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="240" />
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Atalhos de teclado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="234" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="241" />
         <source>&amp;About vaultrag</source>
         <translation>&amp;Sobre o vaultrag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="254" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="261" />
         <source>In the question box: ↑/↓ walk the history. In a table: ↑/↓ pick a candidate.</source>
         <translation>Na caixa da pergunta: ↑/↓ percorrem o histórico. Numa tabela: ↑/↓ escolhem um candidato.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="255" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="262" />
         <source>Keyboard shortcuts</source>
         <translation>Atalhos de teclado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="260" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="267" />
         <source>About vaultrag</source>
         <translation>Sobre o vaultrag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="261" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="268" />
         <source>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Answers questions about your Markdown notes on this machine and shows why each note was or wasn't found.</source>
         <translation>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Responde perguntas sobre suas notas Markdown nesta máquina e mostra por que cada nota foi ou não encontrada.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="305" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="313" />
         <source>Open a vault folder</source>
         <translation>Abrir uma pasta de cofre</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="346" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="354" />
         <source>Type a question first.</source>
         <translation>Digite uma pergunta primeiro.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="353" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="361" />
         <source>searching…</source>
         <translation>buscando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="355" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="363" />
         <source>Searching: {q}</source>
         <translation>Buscando: {q}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="368" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="376" />
         <source>answered in {ms:.0f} ms</source>
         <translation>respondida em {ms:.0f} ms</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="323" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="438" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="331" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="446" />
         <source>scanning</source>
         <translation>varrendo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="226" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="233" />
         <source>&amp;Inspector</source>
         <translation>&amp;Inspetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="229" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="236" />
         <source>{pane}: full size</source>
         <translation>{pane}: tamanho inteiro</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="374" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="382" />
         <source>The answer cites document [{n}], which is not in the prompt.</source>
         <translation>A resposta cita o documento [{n}], que não está no prompt.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="404" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="412" />
         <source>Remove from the scope</source>
         <translation>Remover do escopo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="438" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="446" />
         <source>indexing text</source>
         <translation>indexando texto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="439" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="447" />
         <source>embedding</source>
         <translation>gerando vetores</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="471" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="479" />
         <source>Resume</source>
         <translation>Retomar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="472" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="480" />
         <source>resuming</source>
         <translation>retomando</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="474" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="482" />
         <source>indexing paused</source>
         <translation>indexação pausada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="474" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="482" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="488" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="496" />
         <source>Type a question and pick the note you expected.</source>
         <translation>Digite uma pergunta e escolha a nota esperada.</translation>
     </message>
@@ -864,49 +874,137 @@
     </message>
 </context>
 <context>
+    <name>RerankerEditor</name>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="42" />
+        <source>Built-in ranker (default: offline, milliseconds, explains its scores)</source>
+        <translation>Reordenador embutido (padrão: offline, milissegundos, explica suas notas)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="43" />
+        <source>A cross-encoder from the Hugging Face hub (or a local folder)</source>
+        <translation>Um cross-encoder do hub Hugging Face (ou uma pasta local)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="44" />
+        <source>None (keep the fused order)</source>
+        <translation>Nenhum (mantém a ordem fundida)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="48" />
+        <source>A model id on the Hugging Face hub, or the folder of a sentence-transformers CrossEncoder on this computer</source>
+        <translation>O id de um modelo no hub Hugging Face, ou a pasta de um CrossEncoder do sentence-transformers neste computador</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="50" />
+        <source>Download</source>
+        <translation>Baixar</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="52" />
+        <source>Cancel download</source>
+        <translation>Cancelar download</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="109" />
+        <source>A model is still downloading: wait for it, or cancel the download.</source>
+        <translation>Um modelo ainda está sendo baixado: espere por ele ou cancele o download.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="111" />
+        <source>Download the cross-encoder first (or give the folder of one on this computer), or choose the built-in ranker.</source>
+        <translation>Baixe o cross-encoder antes (ou indique a pasta de um neste computador), ou escolha o reordenador embutido.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="121" />
+        <source>asking the hub…</source>
+        <translation>consultando o hub…</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="122" />
+        <source>Downloading {model} into the app's models folder…</source>
+        <translation>Baixando {model} para a pasta de modelos do app…</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="135" />
+        <source>, about {s} s left</source>
+        <translation>, faltam cerca de {s} s</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="144" />
+        <source>downloaded</source>
+        <translation>baixado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="153" />
+        <source>not downloaded</source>
+        <translation>não baixado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="176" />
+        <source>A cross-encoder folder on this computer.</source>
+        <translation>Uma pasta de cross-encoder neste computador.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="178" />
+        <source>Downloaded: it runs offline (needs the sentence-transformers extra).</source>
+        <translation>Baixado: roda offline (precisa do extra sentence-transformers).</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="180" />
+        <source>Not downloaded yet.</source>
+        <translation>Ainda não baixado.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="182" />
+        <source>Not downloaded yet: Download fetches it once (a few hundred MB) with progress; the built-in ranker stays in use until it is there.</source>
+        <translation>Ainda não baixado: Baixar o traz uma vez (algumas centenas de MB) com progresso; o reordenador embutido continua em uso até lá.</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="41" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="46" />
         <source>Settings</source>
         <translation>Configurações</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="58" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="64" />
         <source>Takes effect at the next start.</source>
         <translation>Vale a partir da próxima abertura.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="96" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="104" />
         <source>e5 (multilingual, default)</source>
         <translation>e5 (multilíngue, padrão)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="96" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="104" />
         <source>USE (fast)</source>
         <translation>USE (rápido)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="97" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="105" />
         <source>sentence-transformers model</source>
         <translation>Modelo sentence-transformers</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="102" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="110" />
         <source>System</source>
         <translation>Sistema</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="113" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="121" />
         <source>automatic</source>
         <translation>automático</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="122" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="130" />
         <source>calibrated / shipped</source>
         <translation>calibrado / padrão</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="126" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="140" />
         <source>comma-separated</source>
         <translation>separados por vírgula</translation>
     </message>

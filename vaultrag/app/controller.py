@@ -14,7 +14,7 @@ from vaultrag.app.tasks import MainThreadBridge, QueryLane
 from vaultrag.core.index.lane import IndexLane, LaneEvent
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.vocab import LaneEventKind
-from vaultrag.errors import UserFacingError
+from vaultrag.errors import ModelUnavailable, UserFacingError
 from vaultrag.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,7 @@ class AppController(QObject):
     failed = Signal(str)
     model_download_progress = Signal(object)  # Progress (bytes) of a cross-encoder download
     model_download_finished = Signal(str)  # the folder of the downloaded model
+    model_download_failed = Signal(str)  # why a download stopped (no network, cancelled, a wrong id)
 
     def __init__(self, home: str | Path | None = None) -> None:
         super().__init__()
@@ -162,11 +163,11 @@ class AppController(QObject):
 
     def download_cross_encoder(self, repo_id: str, endpoint: str | None = None) -> None:
         """Download a hub cross-encoder into the app's models folder on a helper thread (progress and the result
-        come as signals; a failure or a cancel as `failed` with its message). One download at a time."""
+        come as signals; a failure or a cancel as `model_download_failed` with its message). One at a time."""
         from vaultrag.core import download as hub
 
         if self._download is not None and self._download.is_alive():
-            self.failed.emit(self.tr("A model download is already running."))
+            self.model_download_failed.emit(self.tr("A model download is already running."))
             return
         self._download_cancel.clear()
 
@@ -177,7 +178,7 @@ class AppController(QObject):
                                       self._download_cancel.is_set, endpoint)
             except UserFacingError as e:
                 message = str(e)
-                self.bridge.run_on_main(lambda: self.failed.emit(message))
+                self.bridge.run_on_main(lambda: self.model_download_failed.emit(message))
                 return
             self.bridge.run_on_main(lambda: self.model_download_finished.emit(str(folder)))
 
@@ -239,9 +240,14 @@ class AppController(QObject):
             if not self.ws.index_path.exists():
                 raise UserFacingError(self.tr("Indexing has just started: ask again in a moment (keyword search "
                                               "works as soon as the first notes are in)."))
+            try:
+                reranker = rerank.from_settings(self.settings, self.paths.models_dir)
+            except ModelUnavailable as e:  # a cross-encoder that cannot load: say why, rank with the built-in one
+                message = self.tr("{why} The built-in ranker is used meanwhile.").format(why=str(e))
+                self.bridge.run_on_main(lambda: self.failed.emit(message))
+                reranker = rerank.from_settings(self.settings.replace(reranker="builtin"))
             store, _ = self.ws.open_store(readonly=True)
-            self._searcher = Searcher(store, self.settings, self.embedder,
-                                      rerank.from_settings(self.settings, self.paths.models_dir))
+            self._searcher = Searcher(store, self.settings, self.embedder, reranker)
             self._searcher_key = key
         return self._searcher
 

@@ -500,7 +500,7 @@ class MainWindow(QMainWindow):
 
     def show_settings(self) -> None:
         """The settings dialog, window-modal without blocking the event loop (indexing keeps reporting)."""
-        self.settings_dialog = dialog = SettingsDialog(self.c.settings, self)
+        self.settings_dialog = dialog = SettingsDialog(self.c.settings, self, self.c, self.c.paths.models_dir)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._settings_accepted(dialog))
         dialog.open()

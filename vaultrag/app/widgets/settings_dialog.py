@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app.widgets.reranker_editor import RerankerEditor
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Group, Settings
 
@@ -36,10 +38,14 @@ def tr(text: str) -> str:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    """`downloader` (the AppController) and `models_dir` let the reranker field download a hub cross-encoder."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None, downloader: Any = None,
+                 models_dir: Path | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Settings"))
         self.original = settings
+        self.downloader, self.models_dir = downloader, models_dir
         self.fields: dict[str, QWidget] = {}
         body = QWidget()
         sections = QVBoxLayout(body)
@@ -91,7 +97,9 @@ class SettingsDialog(QDialog):
 
     def _editor(self, f: dataclasses.Field[Any], value: Any) -> QWidget:
         w: QWidget
-        if f.name == "embedder":
+        if f.name == "reranker":
+            w = self.reranker = RerankerEditor(value, self.downloader, self.models_dir)
+        elif f.name == "embedder":
             w = QComboBox()
             for key, words in (("e5", self.tr("e5 (multilingual, default)")), ("use", self.tr("USE (fast)")),
                                ("st", self.tr("sentence-transformers model"))):
@@ -137,7 +145,9 @@ class SettingsDialog(QDialog):
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, w in self.fields.items():
-            if isinstance(w, QComboBox):
+            if isinstance(w, RerankerEditor):
+                out[name] = w.value()
+            elif isinstance(w, QComboBox):
                 out[name] = w.currentData()
             elif isinstance(w, QCheckBox):
                 out[name] = w.isChecked()
@@ -155,6 +165,10 @@ class SettingsDialog(QDialog):
 
     def _accept(self) -> None:
         """Validate through core Settings; a problem is shown in the dialog, which stays open with the values."""
+        if self.reranker.problem():
+            self.problem.setText(self.reranker.problem())
+            self.problem.show()
+            return
         try:
             self.result_settings = self.original.replace(**self.values())
         except UserFacingError as e:
@@ -162,3 +176,8 @@ class SettingsDialog(QDialog):
             self.problem.show()
             return
         self.accept()
+
+    def reject(self) -> None:
+        """Cancel also stops a model download started here (what arrived is kept for the next attempt)."""
+        self.reranker.cancel_download()
+        super().reject()
