@@ -80,12 +80,12 @@ def ours(vault_src: Path, golden: list[dict], threads: int, latency_n: int, edit
 
 
 def _found(searcher, question: str, note: str) -> bool:  # type: ignore[no-untyped-def]
-    """Whether a chunk of `note` is among the 5 nearest by vector (our chunks can hold more than the new
-    paragraph, so the check is the top 5, not the top 1 the peers' one-paragraph chunks allow)."""
-    from vaultrag.core.store.reads import ScopeSQL
-
-    hits = [i for i, _ in searcher.store.knn(searcher.embedder.embed_query(question), 5, ScopeSQL())]
-    return any(c.note == note for c in searcher.store.stored_chunks(hits).values())
+    """Whether the whole pipeline puts a chunk of `note` holding the new paragraph among its final top 3 (our
+    chunks pack the new paragraph with the one before it, so the peers' top-1-is-exactly-the-paragraph check
+    does not apply; a vector-only top 5 missed it on faquad-pt while the pipeline ranks it first)."""
+    trace = searcher.ask(question)
+    top = [c.chunk_id for c in trace.final[:3]]
+    return any(c.note == note and question in c.body for c in searcher.store.stored_chunks(top).values())
 
 
 def peer(python: str, name: str, vault: Path, golden: Path, threads: int, latency_n: int, edit_note: str) -> dict:
