@@ -7,10 +7,12 @@ import signal
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vaultrag.core.index.lane import LaneEvent
 from vaultrag.core.vocab import LaneEventKind
+
+if TYPE_CHECKING:  # the lane (indexer, parser, embedder) loads only when `watch` runs, not for every command
+    from vaultrag.core.index.lane import LaneEvent
 
 
 def _printer(out: Any) -> Any:

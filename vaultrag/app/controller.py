@@ -118,6 +118,9 @@ class AppController(QObject):
                 self.bridge.run_on_main(lambda: self._start_lane(ws, None, message))
                 return
             self.bridge.run_on_main(lambda: self._start_lane(ws, model, ""))
+            from vaultrag.core.query.search import warm_up
+
+            warm_up()  # after the lane has started: the first question then waits for no table to load
 
         self._loader = threading.Thread(target=load, name="vaultrag-model-loader", daemon=True)
         self._loader.start()
