@@ -105,7 +105,7 @@ class AnswerView(QWidget):
             body = self._sentences_html(a.sentences) if a.sentences else link_citations(note_markdown_to_html(a.text))
             cited = {n for s in a.sentences for n in s.citations} if a.sentences else \
                 {int(n) for n in _CITATION.findall(a.text)}
-            self.browser.setHtml(body + self._flag_warnings(trace, cited))
+            self.browser.setHtml(self._flag_warnings(trace, cited) + body)
             return
         self.kind.setText(self.tr("<b>Extractive</b>: no language model configured — the best passage of the "
                                   "top note, its best sentence marked"))
@@ -114,12 +114,12 @@ class AnswerView(QWidget):
         if doc is not None:
             where = f"<a href='cite:{doc.index}'>[{doc.index}] {where}</a>"
         line = self.tr("line {n}").format(n=a.line) if a.line else ""
-        self.browser.setHtml(f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>"
-                             + self._flag_warnings(trace, {doc.index} if doc is not None else set()))
+        self.browser.setHtml(self._flag_warnings(trace, {doc.index} if doc is not None else set())
+                             + f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>")
 
     @staticmethod
     def _flag_warnings(trace: QueryTrace, cited: set[int]) -> str:
-        """A warning under the answer for each cited document whose note tries to give the model orders."""
+        """A warning above the answer (always in view) for each cited document whose note tries to give orders."""
         flagged = flagged_documents(trace)
         docs = {d.index: d for d in trace.context}
         lines = [f"{WARNING_SIGN} [{n}] {escape(flag_warning(docs[n].note, flagged[n]))}"
