@@ -18,7 +18,7 @@ def flag_words(codes: list[str]) -> str:
 
 
 def flag_warning(note: str, codes: list[str]) -> str:
-    """What the user should know about a flagged note (a tooltip, a line under the answer)."""
+    """What the user should know about a flagged note (a tooltip, a line above the answer)."""
     return tr("{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but "
               "read what it says with care.").format(note=note, what=flag_words(codes))
 
