@@ -118,6 +118,20 @@ def with_embedder(scored: list[tuple[str, str, float, bool]], rows: list[tuple[s
             shown = f"{best[0]:.2f}, —" if name == "lexical" else f"—, {best[1]:.2f}" if name == "cosine" \
                 else f"{best[0]:.2f}, {best[1]:.2f}"
             print(f"| {name} | {tune} | {test} | {shown} | {p:.3f} | {r:.3f} | {f:.3f} |")
+    t = citations.SUPPORT_THRESHOLD
+    gold = [ok for *_, ok in scored]
+    print(f"\nthe shipped lexical threshold {t} alone, and rescued by a high cosine (both sets)")
+    print("| rule | precision | recall | F1 | unsupported caught | wrong facts caught |")
+    print("|---|---|---|---|---|---|")
+    wrong = [i for i, r in enumerate(scored) if r[1] == "paraphrase/wrong-fact"]
+    for c in (None, 0.88, 0.89, 0.90, 0.91, 0.92):
+        pred = [sc >= t or (c is not None and cos[i] >= c) for i, (_, _, sc, _) in enumerate(scored)]
+        p, r, f = prf(pred, gold)
+        neg = [i for i, g in enumerate(gold) if not g]
+        caught = sum(not pred[i] for i in neg) / len(neg)
+        name = "lexical" if c is None else f"lexical OR cosine ≥ {c:.2f}"
+        print(f"| {name} | {p:.3f} | {r:.3f} | {f:.3f} | {caught:.3f} | "
+              f"{sum(not pred[i] for i in wrong) / len(wrong):.3f} |")
 
 
 def describe(model: object) -> str:
