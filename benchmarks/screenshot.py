@@ -3,8 +3,9 @@
 Run: python benchmarks/screenshot.py [out_dir]      (default docs/screenshots)
 Under Xvfb (`apt-get install xvfb xauth`) the whole 1280×800 screen is grabbed, dialogs included; without it the
 window renders offscreen (dialogs are then saved on their own).
-States: answer, refusal, cross-stage selection, why-not (irrelevant note, excluded note), health, evaluation,
-settings, indexing in progress, and the answer in Portuguese.
+States: answer, refusal, cross-stage selection, a follow-up with its rewrite, a note flagged as hostile, the
+offer of a local language model server, why-not (irrelevant note, excluded note), health, evaluation, settings,
+indexing in progress, and the answer, the follow-up and the offer in Portuguese.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# the seeds' injection case: a note that tries to give the language model orders (flagged at index time)
+HOSTILE = (ROOT / "tests" / "data" / "hostile-note.md").read_text(encoding="utf-8")
 W, H = 1280, 800
 GOLDEN = [  # a tiny golden set for the demo vault (the evaluation view warns that it is too small to calibrate)
     {"question": "Qual o prazo do reembolso?", "gold_note": "Casa/Reembolso e cancelamentos.md"},
@@ -63,6 +66,7 @@ def shoot(out: Path, language: str) -> None:
     from vaultrag.app.controller import AppController
     from vaultrag.app.main import _install_translator
     from vaultrag.app.widgets.main_window import DEMO_VAULT, MainWindow
+    from vaultrag.core.llm import FoundServer
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     translator = _install_translator(app, language)  # noqa: F841  (kept alive for the window's lifetime)
@@ -87,9 +91,15 @@ def shoot(out: Path, language: str) -> None:
 
         w.open_vault(vault)
         wait(app, lambda: "ready" in done)
+        # what the first-run detection shows when a server answers (a real one is found by
+        # `w.offer_local_llm()`; here the bar is fed what Ollama with two models would list)
+        offer = [FoundServer("Ollama", "http://127.0.0.1:11434/v1", ["llama3.2:3b", "qwen2.5:7b"])]
         if language == "pt":
             ask("Qual o prazo do reembolso?")
             save(app, w, out, "pt-answer")
+            ask("e para cancelar?")
+            w.llm_offer.show_found(offer)
+            save(app, w, out, "pt-follow-up")
             w.close()
             return
         trace = ask("Qual o prazo do reembolso?")
@@ -100,6 +110,27 @@ def shoot(out: Path, language: str) -> None:
         save(app, w, out, "selection")
         ask("Qual a capital da Mongólia?")
         save(app, w, out, "refusal")
+        w.answer_view.new_conversation_requested.emit()
+        ask("Qual o prazo do reembolso?")
+        ask("e para cancelar?")  # no language model here: the previous question's terms are carried
+        save(app, w, out, "follow-up")
+        # a hostile note arrives in the vault (the watcher indexes it), then a question that finds it
+        done.pop("ready", None)
+        (vault / "shopping.md").write_text(HOSTILE, encoding="utf-8")
+        wait(app, lambda: "ready" in done)
+        w.answer_view.new_conversation_requested.emit()
+        trace = ask("When do I buy milk and bread?")
+        hostile = next((d for d in trace.context if d.note == "shopping.md"), None)
+        if hostile is not None:
+            w.inspector.panes["prompt"].tree.topLevelItem(hostile.index - 1).setExpanded(True)
+        save(app, w, out, "hostile-note")
+        w.llm_offer.show_found(offer)
+        save(app, w, out, "llm-offer")
+        w.llm_offer.hide()
+        (vault / "shopping.md").unlink()  # the later states show the demo vault as it ships
+        done.pop("ready", None)
+        wait(app, lambda: "ready" in done, 30)
+        w.answer_view.new_conversation_requested.emit()
         # why not: an irrelevant note, then an excluded one
         ask("Qual o prazo do reembolso?")
         w.show_why()

@@ -11,13 +11,16 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
-from tests.conftest import DEMO_VAULT
+from tests.conftest import DEMO_VAULT, write
 from tests.llm_server import ScriptedServer
 from tests.test_app import open_and_wait
+from tests.test_generate import INJECTION
 from tests.test_llm import free_port
+from vaultrag import settings as settings_mod
 from vaultrag.app.controller import AppController
+from vaultrag.app.widgets.flags import WARNING_SIGN
 from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.core.vocab import AnswerKind, GenerationStatus, RewriteMethod
 
@@ -56,7 +59,12 @@ def server() -> Iterator[ScriptedServer]:
 
 
 @pytest.fixture
-def window(qtbot, home: Path, server: ScriptedServer, tmp_path: Path):
+def extra_notes() -> dict[str, str]:
+    return {}  # notes written beside the demo vault's (a test parametrizes this name to add some)
+
+
+@pytest.fixture
+def window(qtbot, home: Path, server: ScriptedServer, tmp_path: Path, extra_notes: dict[str, str]):
     (home / "settings.toml").write_text(f'llm_base_url = "{server.base_url}"\nllm_model = "tiny-model"\n'
                                         "llm_timeout = 5\n", encoding="utf-8")
     w = MainWindow(AppController(home))
@@ -65,6 +73,8 @@ def window(qtbot, home: Path, server: ScriptedServer, tmp_path: Path):
     w.connect_answer_stream(w.view)  # type: ignore[attr-defined]
     vault = tmp_path / "demo"
     shutil.copytree(DEMO_VAULT, vault)
+    for rel, text in extra_notes.items():
+        write(vault, rel, text)
     open_and_wait(qtbot, w, vault)
     yield w
     w.close()
@@ -109,3 +119,102 @@ def window_scope():
     from vaultrag.core.query.scope import Scope
 
     return Scope()
+
+
+@pytest.mark.parametrize("extra_notes", [{"shopping.md": INJECTION}])  # the seeds' injection case
+def test_the_rewrite_and_a_cited_hostile_note_show_in_the_inspector_and_the_answer(qtbot, window: MainWindow,
+                                                                                  server: ScriptedServer,
+                                                                                  extra_notes: dict[str, str]):
+    c = window.c
+    with qtbot.waitSignal(c.answer_finished, timeout=30_000):
+        c.ask("Qual o prazo do reembolso?", window_scope(), None, None)
+    stages = window.inspector.panes["candidates"]
+    assert not stages.rewrite.isVisibleTo(window), "the first question is searched as asked"
+
+    def cite_the_hostile_note(trace) -> None:  # runs before the answer is asked for (same emit)
+        doc = next(d for d in trace.context if d.note == "shopping.md")
+        server.reply = f"The refund deadline is one year [{doc.index}]."
+
+    server.reply = "What is the refund deadline, and is milk bought on Friday?"  # the model's rewrite
+    c.search_finished.connect(cite_the_hostile_note)
+    with qtbot.waitSignal(c.answer_finished, timeout=30_000) as done:
+        window.question.setText("and what about milk on Friday?")
+        window.ask()
+    c.search_finished.disconnect(cite_the_hostile_note)
+    trace = done.args[0]
+    assert trace.rewrite.method == RewriteMethod.MODEL and trace.flagged == {
+        "shopping.md": ["ignore-instructions", "fake-tag", "role-marker"]}
+    bar = stages.rewrite
+    assert bar.isVisibleTo(window) and "by the language model" in bar.text()
+    assert "and what about milk on Friday?" in bar.text()
+    assert "What is the refund deadline, and is milk bought on Friday?" in bar.text()
+    # the flagged note's rows in the stage tables, its prompt document, and the answer that cites it
+    table = stages.tables[trace.final_stage]
+    rows = [table.item(r, 2) for r in range(table.rowCount())]
+    marked = [i.text() for i in rows if i.text().startswith(WARNING_SIGN)]
+    assert marked and all("shopping" in m for m in marked)
+    assert all("shopping" not in i.text() for i in rows if not i.text().startswith(WARNING_SIGN))
+    prompt = window.inspector.panes["prompt"]
+    doc = next(d for d in trace.context if d.note == "shopping.md")
+    item = prompt.tree.topLevelItem(doc.index - 1)
+    assert item.text(0).startswith(f"{WARNING_SIGN} [{doc.index}]") and "orders" in item.child(0).text(0)
+    answer = window.answer_view.browser.toPlainText()
+    assert "The refund deadline is one year" in answer
+    assert f"{WARNING_SIGN} [{doc.index}] shopping.md tries to give the language model orders" in answer
+    # the health panel lists the flagged note
+    with qtbot.waitSignal(c.health_ready, timeout=30_000):
+        window._tab(1, refresh=True)
+    flagged = window.health.lists["flagged"]
+    assert [flagged.item(i).text().split(" — ")[0] for i in range(flagged.count())] == ["shopping.md"]
+
+
+def offer_window(qtbot, home: Path, *ports: int) -> MainWindow:
+    (home / "settings.toml").write_text(f"llm_detect_ports = {list(ports)}\n", encoding="utf-8")
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def test_a_local_server_found_at_start_is_offered_and_taken(qtbot, home: Path, server: ScriptedServer):
+    assert server.httpd is not None
+    server.models = ["tiny-model", "other-model"]
+    w = offer_window(qtbot, home, free_port(), server.httpd.server_address[1])  # the first port: nobody there
+    with qtbot.waitSignal(w.c.local_llm_found, timeout=10_000):
+        w.offer_local_llm()
+    bar = w.llm_offer
+    assert bar.isVisible() and not bar.isWindow(), "an info bar in the window, not a dialog"
+    assert server.base_url in bar.text.text() and "other-model, tiny-model" in bar.text.text()
+    assert bar.choice.isVisible() and bar.choice.count() == 2
+    bar.choice.setCurrentIndex(1)
+    qtbot.mouseClick(bar.use, Qt.MouseButton.LeftButton)
+    assert not bar.isVisible()
+    saved = settings_mod.load(home / "settings.toml")
+    assert (saved.llm_base_url, saved.llm_model) == (server.base_url, "tiny-model")
+    assert w.c.settings == saved
+    assert not w.c.look_for_local_llm(), "a server is set: nothing is offered any more"
+    w.close()
+
+
+def test_not_now_asks_again_next_time_and_never_does_not(qtbot, home: Path, server: ScriptedServer):
+    assert server.httpd is not None
+    port = server.httpd.server_address[1]
+    w = offer_window(qtbot, home, port)
+    with qtbot.waitSignal(w.c.local_llm_found, timeout=10_000):
+        w.offer_local_llm()
+    assert not w.llm_offer.choice.isVisible(), "one model: nothing to pick"
+    qtbot.mouseClick(w.llm_offer.later, Qt.MouseButton.LeftButton)
+    assert not w.llm_offer.isVisible() and settings_mod.load(home / "settings.toml").llm_offer_local
+    w.close()
+    w = MainWindow(AppController(home))  # the next start: offered again
+    qtbot.addWidget(w)
+    w.show()
+    with qtbot.waitSignal(w.c.local_llm_found, timeout=10_000):
+        w.offer_local_llm()
+    qtbot.mouseClick(w.llm_offer.never, Qt.MouseButton.LeftButton)
+    saved = settings_mod.load(home / "settings.toml")
+    assert not saved.llm_offer_local and saved.llm_base_url == "" and saved.llm_detect_ports == [port]
+    w.close()
+    again = AppController(home)  # and never again
+    assert not again.look_for_local_llm()
+    again.shutdown()

@@ -26,3 +26,11 @@ def test_language_model_settings_are_checked():
     for bad in ({"llm_temperature": "warm"}, {"llm_temperature": 3}, {"llm_timeout": 0}, {"llm_max_tokens": 0}):
         with pytest.raises(UserFacingError):
             Settings().replace(**bad)
+
+
+def test_local_server_ports_are_numbers():
+    assert Settings().replace(llm_detect_ports=["11434", " 8080"]).llm_detect_ports == [11434, 8080]  # the dialog
+    assert Settings().replace(llm_detect_ports=[]).llm_detect_ports == [], "no port: nothing is looked for"
+    for bad in (["ollama"], [0], [70000]):
+        with pytest.raises(UserFacingError, match="llm_detect_ports"):
+            Settings().replace(llm_detect_ports=bad)

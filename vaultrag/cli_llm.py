@@ -85,17 +85,18 @@ def cmd_llm(args: argparse.Namespace) -> int:
     from vaultrag.core import llm
     from vaultrag.paths import Paths
 
+    s = settings_mod.load(Paths(args.home).settings_file)
     if args.action == "detect":
-        found = llm.detect_local_servers()
+        ports = llm.named_ports(s.llm_detect_ports)
+        found = llm.detect_local_servers(ports=ports)
         if args.json:
             print(json.dumps([to_dict(f) for f in found], indent=2))
         for f in found if not args.json else []:
             print(f"{f.name}: {f.base_url} — models: {', '.join(f.models) or '(none loaded)'}")
         if not found and not args.json:
             print("no language model server answers on this machine's usual ports "
-                  f"({', '.join(f'{n} {p}' for n, p in llm.LOCAL_SERVERS)})")
+                  f"({', '.join(f'{n} {p}' for n, p in ports)})")
         return 0 if found else 1
-    s = settings_mod.load(Paths(args.home).settings_file)
     if args.base_url:
         s = s.replace(llm_base_url=args.base_url)
     if not s.llm_base_url:

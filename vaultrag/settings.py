@@ -91,6 +91,12 @@ class Settings:
                              "Longest answer (tokens)")
     llm_timeout: float = _f(60.0, "Seconds to wait for the server (to connect, or between two pieces of the "
                             "answer).", Group.LLM, "Timeout (seconds)")
+    llm_offer_local: bool = _f(True, "At start, when no server is set, look for one running on this machine (Ollama, "
+                               "llama.cpp, LM Studio) and offer it; 'Never' in the offer turns this off.", Group.LLM,
+                               "Offer a local server")
+    llm_detect_ports: list[int] = _f([11434, 8080, 1234], "Ports of this machine where a local server is looked for "
+                                     "(Ollama 11434, llama.cpp 8080, LM Studio 1234).", Group.LLM,
+                                     "Local server ports")
     # app
     ui_language: str = _f("", "Language of the window: en, pt, or empty to follow the system.", Group.INTERFACE,
                           "Window language")
@@ -133,6 +139,15 @@ def _validated(s: Settings) -> Settings:
         raise UserFacingError(f"Setting llm_temperature must be between 0 and 2, got {s.llm_temperature}.")
     if s.llm_timeout <= 0:
         raise UserFacingError(f"Setting llm_timeout must be a positive number of seconds, got {s.llm_timeout}.")
+    bad_ports = UserFacingError(f"Setting llm_detect_ports must list port numbers (1–65535), got "
+                                f"{s.llm_detect_ports}.")
+    try:  # the dialog gives text, TOML gives numbers
+        ports = [int(p) for p in s.llm_detect_ports]
+    except (TypeError, ValueError) as e:
+        raise bad_ports from e
+    if not all(0 < p < 65536 for p in ports):
+        raise bad_ports
+    object.__setattr__(s, "llm_detect_ports", ports)
     if s.embedder not in ("e5", "use", "st"):
         raise UserFacingError(f"Unknown embedder {s.embedder!r}: use e5, use or st.")
     if s.embedder == "st" and not s.st_model:

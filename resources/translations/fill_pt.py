@@ -311,6 +311,38 @@ PT.update({
     "{why} The built-in ranker is used meanwhile.": "{why} Enquanto isso, usa-se o reordenador embutido.",
 })
 
+PT.update({
+    # issue 12: the follow-up's rewrite (rewrite_bar.py), flagged notes (flags.py), the local server's offer
+    "by the language model": "pelo modelo de linguagem",
+    "carried from the previous question: {terms}": "trazendo da pergunta anterior: {terms}",
+    "<b>Follow-up rewritten</b> ({how}):": "<b>Pergunta seguinte reescrita</b> ({how}):",
+    "Every stage below searched the rewritten question.": "Todas as etapas abaixo buscaram a pergunta reescrita.",
+    "'ignore the instructions'": "'ignore as instruções'", "fake prompt tags": "marcas falsas de prompt",
+    "role markers": "marcadores de papel",
+    "{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it "
+    "says with care.":
+        "{note} tenta dar ordens ao modelo de linguagem ({what}): seu texto vai escapado no prompt, mas leia o que "
+        "ela diz com cuidado.",
+    "Use it": "Usar", "Not now": "Agora não", "Never": "Nunca",
+    "Do not look for a local server again (Settings › Language model turns it back on)":
+        "Não procurar mais um servidor local (Configurações › Modelo de linguagem religa isso)",
+    "Found {name} at {url} with models {models}: use it to write the answers?":
+        "{name} encontrado em {url} com os modelos {models}: usá-lo para escrever as respostas?",
+    "({n} servers found: pick one)": "({n} servidores encontrados: escolha um)",
+    "Answers will be written by {model} ({url}).": "As respostas serão escritas por {model} ({url}).",
+})
+SETTINGS_PT.update({
+    "Offer a local server": "Oferecer um servidor local",
+    "At start, when no server is set, look for one running on this machine (Ollama, llama.cpp, LM Studio) and offer "
+    "it; 'Never' in the offer turns this off.":
+        "Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e "
+        "oferecê-lo; 'Nunca' na oferta desliga isso.",
+    "Local server ports": "Portas de servidor local",
+    "Ports of this machine where a local server is looked for (Ollama 11434, llama.cpp 8080, LM Studio 1234).":
+        "Portas desta máquina onde se procura um servidor local (Ollama 11434, llama.cpp 8080, LM Studio 1234).",
+})
+
+
 def settings_sources() -> list[str]:
     """Every word of vaultrag/settings.py the dialog shows: group names, field names, descriptions."""
     sys.path.insert(0, str(HERE.parents[1]))

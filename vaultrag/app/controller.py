@@ -42,6 +42,7 @@ class AppController(QObject):
         answer_failed: a message (server down, timeout…); the trace already shown keeps the extractive answer.
         notes_listed: the indexed note paths (for pickers and scope chips), with folders and tags.
         note_read: a NoteText (a note's text for the preview), read on the query lane.
+        local_llm_found: the FoundServers with models answering on this machine (offered when none is set).
         failed: a message a person can act on (shown once).
     """
 
@@ -64,6 +65,7 @@ class AppController(QObject):
     model_download_progress = Signal(object)  # Progress (bytes) of a cross-encoder download
     model_download_finished = Signal(str)  # the folder of the downloaded model
     model_download_failed = Signal(str)  # why a download stopped (no network, cancelled, a wrong id)
+    local_llm_found = Signal(object)
 
     def __init__(self, home: str | Path | None = None) -> None:
         super().__init__()
@@ -88,6 +90,7 @@ class AppController(QObject):
         self.conversation = Conversation()  # the window's questions so far (follow-ups build on them)
         self._generators: list[threading.Thread] = []  # the language model's answers being written
         self._cancel: threading.Event | None = None  # Stop for the current answer
+        self._detector: threading.Thread | None = None  # looking for a local language model server
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
         except UserFacingError as e:  # a broken settings file: say so once, run on defaults
@@ -204,6 +207,8 @@ class AppController(QObject):
         self.stop_answer()
         for gen in self._generators:
             gen.join(30)
+        if self._detector is not None:
+            self._detector.join(30)
         if self._loader is not None:
             self._loader.join(10)
 
@@ -326,6 +331,40 @@ class AppController(QObject):
         thread = threading.Thread(target=work, name="vaultrag-generate")
         self._generators.append(thread)
         thread.start()
+
+    def look_for_local_llm(self) -> bool:
+        """When no language model is set and the offer was not turned off, look for a local server on a helper
+        thread (each port answers or refuses within a second); `local_llm_found` brings those with a model.
+        Returns whether it looks."""
+        from vaultrag.core import llm
+
+        s = self.settings
+        if s.llm_base_url.strip() or not s.llm_offer_local:
+            return False
+        if self._detector is not None and self._detector.is_alive():
+            return True
+        ports = llm.named_ports(s.llm_detect_ports)
+
+        def work() -> None:
+            found = [f for f in llm.detect_local_servers(ports=ports) if f.models]  # no model: nothing to use
+            if found:
+                self.bridge.run_on_main(lambda: self._offer_found(found))
+
+        self._detector = threading.Thread(target=work, name="vaultrag-detect-llm", daemon=True)
+        self._detector.start()
+        return True
+
+    def _offer_found(self, found: list[Any]) -> None:
+        if not self.settings.llm_base_url.strip() and self.settings.llm_offer_local:  # not set meanwhile
+            self.local_llm_found.emit(found)
+
+    def use_local_llm(self, base_url: str, model: str) -> None:
+        """The user took the offered server: answers come from it from the next question on."""
+        self.save_settings(self.settings.replace(llm_base_url=base_url, llm_model=model))
+
+    def never_offer_local_llm(self) -> None:
+        """The user said Never: no more looking at start (Settings › Language model turns it back on)."""
+        self.save_settings(self.settings.replace(llm_offer_local=False))
 
     def stop_answer(self) -> None:
         """Stop the answer being written (the part written so far is kept and marked stopped)."""

@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     _install_translator(app, controller.settings.ui_language)
     window = MainWindow(controller)
     window.show()
+    window.offer_local_llm()  # no language model set yet: a local server, if one runs, is offered in a bar
     vault = args.vault or os.environ.get("VAULTRAG_OPEN")
     if vault:
         window.open_vault(vault)

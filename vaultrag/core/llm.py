@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,6 +129,12 @@ class FoundServer:
     name: str
     base_url: str
     models: list[str]
+
+
+def named_ports(ports: Sequence[int]) -> tuple[tuple[str, int], ...]:
+    """(server name, port) for each port: the usual servers by name, any other port as a plain server."""
+    names = {port: name for name, port in LOCAL_SERVERS}
+    return tuple((names.get(p, "OpenAI-compatible server"), p) for p in ports)
 
 
 def detect_local_servers(host: str = "127.0.0.1", timeout: float = 0.5,

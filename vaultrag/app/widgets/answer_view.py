@@ -9,6 +9,7 @@ from markdown_it import MarkdownIt
 from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
+from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
 from vaultrag.app.widgets.words import decision_reason
 from vaultrag.core.model import QueryTrace, SentenceCheck
 from vaultrag.core.vocab import AnswerKind, SupportVerdict
@@ -102,7 +103,9 @@ class AnswerView(QWidget):
             self.kind.setText(self.tr("<b>Written by {model}</b>, checked against the cited notes")
                               .format(model=escape(a.model or self._stream_model)))
             body = self._sentences_html(a.sentences) if a.sentences else link_citations(note_markdown_to_html(a.text))
-            self.browser.setHtml(body)
+            cited = {n for s in a.sentences for n in s.citations} if a.sentences else \
+                {int(n) for n in _CITATION.findall(a.text)}
+            self.browser.setHtml(self._flag_warnings(trace, cited) + body)
             return
         self.kind.setText(self.tr("<b>Extractive</b>: no language model configured — the best passage of the "
                                   "top note, its best sentence marked"))
@@ -111,7 +114,17 @@ class AnswerView(QWidget):
         if doc is not None:
             where = f"<a href='cite:{doc.index}'>[{doc.index}] {where}</a>"
         line = self.tr("line {n}").format(n=a.line) if a.line else ""
-        self.browser.setHtml(f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>")
+        self.browser.setHtml(self._flag_warnings(trace, {doc.index} if doc is not None else set())
+                             + f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>")
+
+    @staticmethod
+    def _flag_warnings(trace: QueryTrace, cited: set[int]) -> str:
+        """A warning above the answer (always in view) for each cited document whose note tries to give orders."""
+        flagged = flagged_documents(trace)
+        docs = {d.index: d for d in trace.context}
+        lines = [f"{WARNING_SIGN} [{n}] {escape(flag_warning(docs[n].note, flagged[n]))}"
+                 for n in sorted(cited) if n in flagged]
+        return "".join(f"<p style='color:{WARNING_COLOUR}'>{line}</p>" for line in lines)
 
     def _sentences_html(self, sentences: list[SentenceCheck]) -> str:
         words = {SupportVerdict.UNSUPPORTED: self.tr("not supported by its source"),

@@ -31,6 +31,7 @@ from vaultrag.app.widgets.answer_view import AnswerView
 from vaultrag.app.widgets.eval_view import EvalView
 from vaultrag.app.widgets.health_panel import HealthPanel
 from vaultrag.app.widgets.inspector import Inspector
+from vaultrag.app.widgets.llm_offer import LlmOfferBar
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.why_dialog import WhyDialog
 from vaultrag.core.model import Candidate, Progress, QueryTrace
@@ -75,6 +76,8 @@ class MainWindow(QMainWindow):
         outer = QVBoxLayout(central)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self._build_error_banner())  # above every page: problems show on the welcome page too
+        self.llm_offer = LlmOfferBar()
+        outer.addWidget(self.llm_offer)
         outer.addWidget(self.pages, 1)
         self.setCentralWidget(central)
         self.pages.addWidget(self._build_welcome())
@@ -288,6 +291,9 @@ class MainWindow(QMainWindow):
         c.eval_progress.connect(self.evaluation.set_progress)
         c.notes_listed.connect(self._on_notes_listed)
         c.failed.connect(self.show_error)
+        c.local_llm_found.connect(self.llm_offer.show_found)
+        self.llm_offer.use_requested.connect(self._use_local_llm)
+        self.llm_offer.never_requested.connect(c.never_offer_local_llm)
         c.failed.connect(self._search_done)
         self.tabs.currentChanged.connect(lambda _i: self.error.hide())
         self.answer_view.citation_activated.connect(self.open_citation)
@@ -544,6 +550,14 @@ class MainWindow(QMainWindow):
         c.answer_failed.connect(view.show_stream_error)
         view.stop_requested.connect(c.stop_answer)
         view.new_conversation_requested.connect(c.new_conversation)
+
+    def offer_local_llm(self) -> None:
+        """At start: no language model set (and not declined)? Look for a local server and offer it in a bar."""
+        self.c.look_for_local_llm()
+
+    def _use_local_llm(self, base_url: str, model: str) -> None:
+        self.c.use_local_llm(base_url, model)
+        self.status.setText(self.tr("Answers will be written by {model} ({url}).").format(model=model, url=base_url))
 
     def closeEvent(self, event: Any) -> None:
         self.state.setValue("geometry", self.saveGeometry())

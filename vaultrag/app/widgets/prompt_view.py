@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QBrush, QColor, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
 from vaultrag.core.model import Candidate, QueryTrace
 
 
@@ -63,6 +64,14 @@ class PromptView(QWidget):
             item = QTreeWidgetItem([self.tr("[{n}] {source} — {t} tokens").format(n=doc.index, source=doc.source,
                                                                                    t=doc.tokens)])
             item.setToolTip(0, doc.source)
+            flags = trace.flagged.get(doc.note)
+            if flags:  # a note that tries to give orders: marked, its warning on hover (its text is escaped)
+                item.setText(0, f"{WARNING_SIGN} {item.text(0)}")
+                item.setToolTip(0, f"{doc.source}\n{flag_warning(doc.note, flags)}")
+                item.setForeground(0, QBrush(QColor(WARNING_COLOUR)))
+                warning = QTreeWidgetItem([f"{WARNING_SIGN} {flag_warning(doc.note, flags)}"])
+                warning.setForeground(0, QBrush(QColor(WARNING_COLOUR)))
+                item.addChild(warning)
             body = QTreeWidgetItem([doc.text])
             body.setFont(0, mono)
             item.addChild(body)

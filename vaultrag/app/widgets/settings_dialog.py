@@ -136,7 +136,7 @@ class SettingsDialog(QDialog):
             w.setSingleStep(0.1)
             w.setValue(value)
         elif isinstance(value, list):
-            w = QLineEdit(", ".join(value))
+            w = QLineEdit(", ".join(str(v) for v in value))
             w.setPlaceholderText(self.tr("comma-separated"))
         else:
             w = QLineEdit(str(value))

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
+from vaultrag.app.widgets.rewrite_bar import RewriteBar
 from vaultrag.app.widgets.words import stage_note, stage_title, status_word
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
@@ -93,6 +95,8 @@ class StagesView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(2)
+        self.rewrite = RewriteBar()  # the `rewrite` stage: shown above the others when a follow-up was rewritten
+        outer.addWidget(self.rewrite)
         row = QHBoxLayout()
         row.setSpacing(4)
         self._row = row
@@ -149,6 +153,7 @@ class StagesView(QWidget):
 
     def set_trace(self, trace: QueryTrace) -> None:
         self._trace = trace
+        self.rewrite.set_trace(trace)
         in_prompt = {cid for cid, st in trace.context_status.items()
                      if st in (ContextStatus.INCLUDED, ContextStatus.MERGED)}
         for name in STAGES:
@@ -173,10 +178,16 @@ class StagesView(QWidget):
                 if before is not None:
                     rank += " " + movement(c.rank, before.get(c.chunk_id)).replace("new", self.tr("new"))
                 tip = " › ".join([c.note, *c.heading_path[1:]]) if c.heading_path else c.note
-                for col, text in enumerate((rank, score_text(c.score), row_label(c))):
+                flags = trace.flagged.get(c.note)
+                label = f"{WARNING_SIGN} {row_label(c)}" if flags else row_label(c)
+                if flags:
+                    tip += "\n" + flag_warning(c.note, flags)
+                for col, text in enumerate((rank, score_text(c.score), label)):
                     item = QTableWidgetItem(text)
                     item.setData(Qt.ItemDataRole.UserRole, c.chunk_id)
                     item.setToolTip(tip)
+                    if flags:
+                        item.setForeground(QBrush(QColor(WARNING_COLOUR)))
                     if col < 2:
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     if c.chunk_id in in_prompt and StageName(name) == trace.final_stage:
@@ -200,6 +211,7 @@ class StagesView(QWidget):
 
     def clear(self) -> None:
         self._trace = None
+        self.rewrite.clear()
         for name, table in self.tables.items():
             table.setRowCount(0)
             self._cands[name] = []
@@ -217,12 +229,13 @@ class StagesView(QWidget):
         if t is None:
             return ""
         parts: list[str] = []
-        label = ""
+        label = note = ""
         for name in STAGES:
             c = next((c for c in t.stages[StageName(name)].candidates if c.chunk_id == chunk_id), None)
             if c is None:
                 continue
             label = label or escape(" › ".join([c.note, *c.heading_path[1:]]))
+            note = c.note
             bit = f"{stage_title(StageName(name))} #{c.rank} ({score_text(c.score)})"
             if c.contributions:
                 terms = ", ".join(f"{escape(k)} {v:+.4f}" for k, v in
@@ -236,7 +249,12 @@ class StagesView(QWidget):
             if conf is not None:
                 extra += " · " + self.tr("confidence {c:.3f}").format(c=conf)
             parts.append(extra)
-        return f"<b>{label}</b><br>" + " · ".join(parts) if label else ""
+        if not label:
+            return ""
+        flags = t.flagged.get(note)
+        warning = (f"<br><span style='color:{WARNING_COLOUR}'>{WARNING_SIGN} {escape(flag_warning(note, flags))}"
+                   "</span>") if flags else ""
+        return f"<b>{label}</b><br>" + " · ".join(parts) + warning
 
     def highlight(self, chunk_id: int) -> list[str]:
         """Colour the rows of `chunk_id` in every column; returns the stages where it appears."""

@@ -74,8 +74,11 @@ def key_terms(question: str) -> list[str]:
 def is_follow_up(question: str) -> bool:
     """Whether a question leans on the one before (an opening like "and…", a back-reference, or too few words)."""
     words = [w.lower() for w in WORD.findall(question)]
-    return (bool(FOLLOW_UP_START.match(question)) or any(w in BACK_REFERENCE for w in words)
-            or len(key_terms(question)) < MIN_OWN_TERMS)
+    if FOLLOW_UP_START.match(question) or any(w in BACK_REFERENCE for w in words):
+        return True
+    # "Qual o prazo do reembolso?" is whole: opening with a question word, two words of its own are enough
+    asks = bool(words) and words[0] in QUESTION_WORDS
+    return len(key_terms(question)) < MIN_OWN_TERMS - (1 if asks else 0)
 
 
 def carry_terms(question: str, previous: str) -> tuple[str, list[str]]:

@@ -1,0 +1,28 @@
+"""Notes flagged at index time as trying to give the language model orders, in the window's language."""
+
+from __future__ import annotations
+
+from vaultrag.app.widgets.words import tr
+from vaultrag.core.model import QueryTrace
+from vaultrag.core.vocab import NoteFlag
+
+WARNING_SIGN = "⚠"
+WARNING_COLOUR = "#b45309"
+
+
+def flag_words(codes: list[str]) -> str:
+    """The flags of one note in words ('fake prompt tags, role markers')."""
+    words: dict[str, str] = {NoteFlag.IGNORE_INSTRUCTIONS: tr("'ignore the instructions'"),
+                             NoteFlag.FAKE_TAG: tr("fake prompt tags"), NoteFlag.ROLE_MARKER: tr("role markers")}
+    return ", ".join(words.get(c, c) for c in codes)  # StrEnum keys: a code looks up as its string
+
+
+def flag_warning(note: str, codes: list[str]) -> str:
+    """What the user should know about a flagged note (a tooltip, a line above the answer)."""
+    return tr("{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but "
+              "read what it says with care.").format(note=note, what=flag_words(codes))
+
+
+def flagged_documents(trace: QueryTrace) -> dict[int, list[str]]:
+    """Prompt document index → the flags of its note, for the documents whose note is flagged."""
+    return {d.index: trace.flagged[d.note] for d in trace.context if trace.flagged.get(d.note)}
