@@ -40,11 +40,8 @@ PIPELINE: tuple[StageUnit, ...] = (
 
 
 def warm_up() -> None:
-    """Load what a first question would otherwise wait for (~3 s on 2 cores: the o200k token table, 1.8 s, and
-    the language identifier, 1.0 s); the app calls it on its loader thread after the embedder."""
-    from vaultrag.core import tokens
-
-    tokens.encoding()
+    """Load the language identifier (1.0 s on 2 cores, mostly decompression that lets other threads run) before
+    the first question needs it; the app calls it on its loader thread after the embedder."""
     detect_language("warm up the language identifier")
 
 
