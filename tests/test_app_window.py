@@ -224,3 +224,35 @@ def test_an_error_banner_goes_away_on_the_next_action(qtbot, home: Path):
     w.tabs.setCurrentIndex(1)
     assert not w.error.isVisible()
     w.close()
+
+
+def test_indexing_progress_continues_after_pause_and_resume(qtbot, home: Path, tmp_path: Path):
+    from tests.conftest import write
+    from tests.test_app import SLOW_MS
+
+    vault = tmp_path / "v"
+    for i in range(30):
+        write(vault, f"n{i}.md", f"# N{i}\n\n" + " ".join(f"Frase {j} da nota {i}." for j in range(40)))
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    w.show()
+    seen = []
+    w.c.index_progress.connect(lambda p: seen.append(p) if p.phase == "embed" else None)
+    with qtbot.waitSignal(w.c.index_progress, timeout=SLOW_MS,
+                          check_params_cb=lambda p: p.phase == "embed" and p.done > 0):
+        w.open_vault(vault)
+    w.pause.click()
+    qtbot.waitUntil(lambda: w.c.lane.idle.is_set() and w.pause.text() == "Resume", timeout=SLOW_MS)
+    qtbot.wait(50)  # the last batch's report reaches the window
+    before = seen[-1]
+    assert 0 < before.done < before.total, "paused half-way through the vectors"
+    seen.clear()
+    with qtbot.waitSignal(w.c.index_progress, timeout=SLOW_MS, check_params_cb=lambda p: p.phase == "embed"):
+        w.pause.click()
+    # the bar goes on from the chunks already embedded, out of the whole index's chunks (not 0 of the rest)
+    assert (seen[0].done, seen[0].total) == (before.done, before.total)
+    assert w.progress.value() >= before.done and w.progress.maximum() == before.total
+    with qtbot.waitSignal(w.c.index_changed, timeout=SLOW_MS, check_params_cb=lambda e: e.kind == "embedded"):
+        pass
+    assert seen[-1].done == seen[-1].total == before.total
+    w.close()
