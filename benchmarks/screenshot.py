@@ -4,7 +4,7 @@ Run: python benchmarks/screenshot.py [out_dir]      (default docs/screenshots)
 Under Xvfb (`apt-get install xvfb xauth`) the whole 1280×800 screen is grabbed, dialogs included; without it the
 window renders offscreen (dialogs are then saved on their own).
 States: answer, refusal, cross-stage selection, why-not (irrelevant note, excluded note), health, evaluation,
-settings, indexing in progress, and the answer in Portuguese.
+settings, indexing in progress, and the answer and index health in Portuguese.
 """
 
 from __future__ import annotations
@@ -90,6 +90,10 @@ def shoot(out: Path, language: str) -> None:
         if language == "pt":
             ask("Qual o prazo do reembolso?")
             save(app, w, out, "pt-answer")
+            w._tab(1, refresh=True)  # index health: the notes left out, each with its reason in Portuguese
+            w.health.tabs.setCurrentIndex(1)
+            wait(app, lambda: w.health.lists["excluded"].count() > 0, 30)
+            save(app, w, out, "pt-health")
             w.close()
             return
         trace = ask("Qual o prazo do reembolso?")
@@ -114,7 +118,8 @@ def shoot(out: Path, language: str) -> None:
             save(app, w, out, name, w.why_dialog)
         w.why_dialog.hide()
         w._tab(1, refresh=True)
-        wait(app, lambda: w.health.lists["indexed"].count() > 0, 30)
+        w.health.tabs.setCurrentIndex(1)  # the notes left out, each with its reason
+        wait(app, lambda: w.health.lists["excluded"].count() > 0, 30)
         save(app, w, out, "health")
         golden = Path(tmp) / "golden.jsonl"
         golden.write_text("\n".join(json.dumps(g, ensure_ascii=False) for g in GOLDEN) + "\n", encoding="utf-8")

@@ -142,7 +142,7 @@ def test_stage_rows_show_title_heading_movement_and_contributions(qtbot):
     assert movement(1, 3) == "↑2" and movement(4, 2) == "↓2" and movement(2, 2) == "=" and movement(1, None) == "new"
     view.select_chunk(a)
     # the fused list's parts by their names in words (the built-in ranker's features likewise)
-    assert "keywords +0.0164" in view.details.text() and "meaning -0.0020" in view.details.text()
+    assert "keywords +0.0164" in view.details.text() and "meaning -0.002" in view.details.text()
     assert view._stacks["reranked"].currentIndex() == 1  # skipped: its reason instead of an empty table
     view.show()
     view.show_first_stages(False)  # View › Keyword and vector lists, unchecked: the later lists get the width

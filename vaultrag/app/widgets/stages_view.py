@@ -158,6 +158,7 @@ class StagesView(QWidget):
         table.setMinimumWidth(120)
         head = table.horizontalHeader()
         head.setMinimumSectionSize(20)
+        head.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)  # cut at the end only
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)  # sized to the numbers in set_trace
         head.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -264,8 +265,9 @@ class StagesView(QWidget):
             label = label or escape(" › ".join([c.note, *c.heading_path[1:]]))
             bit = f"{stage_title(StageName(name))} #{c.rank} ({score_text(c.score)})"
             if c.contributions:
-                terms = ", ".join(f"{escape(feature_name(k))} {v:+.4f}" for k, v in
-                                  sorted(c.contributions.items(), key=lambda kv: -abs(kv[1])))
+                # three significant digits, biggest first, parts that did not count left out: a line, not a table
+                terms = ", ".join(f"{escape(feature_name(k))} {v:+.3g}" for k, v in
+                                  sorted(c.contributions.items(), key=lambda kv: -abs(kv[1])) if abs(v) >= 5e-4)
                 bit += f" = {terms}"
             parts.append(bit)
         final = next((c for c in t.final if c.chunk_id == chunk_id), None)
