@@ -272,12 +272,9 @@ def test_an_error_banner_goes_away_on_the_next_action(qtbot, home: Path):
 
 
 def test_indexing_progress_continues_after_pause_and_resume(qtbot, home: Path, tmp_path: Path):
-    from tests.conftest import write
-    from tests.test_app import SLOW_MS
+    from tests.test_app import SLOW_MS, wordy_vault
 
-    vault = tmp_path / "v"
-    for i in range(30):
-        write(vault, f"n{i}.md", f"# N{i}\n\n" + " ".join(f"Frase {j} da nota {i}." for j in range(40)))
+    vault = wordy_vault(tmp_path / "v", 30)
     w = MainWindow(AppController(home))
     qtbot.addWidget(w)
     w.show()
