@@ -5,7 +5,7 @@ Under Xvfb (`apt-get install xvfb xauth`) the whole 1280×800 screen is grabbed,
 window renders offscreen (dialogs are then saved on their own).
 States: answer, refusal, cross-stage selection, a follow-up with its rewrite, a note flagged as hostile, the
 offer of a local language model server, why-not (irrelevant note, excluded note), health, evaluation, settings,
-indexing in progress, and the answer, the follow-up and the offer in Portuguese.
+indexing in progress, and the answer, the follow-up, the offer and index health in Portuguese.
 """
 
 from __future__ import annotations
@@ -100,6 +100,11 @@ def shoot(out: Path, language: str) -> None:
             ask("e para cancelar?")
             w.llm_offer.show_found(offer)
             save(app, w, out, "pt-follow-up")
+            w.llm_offer.hide()
+            w._tab(1, refresh=True)  # index health: the notes left out, each with its reason in Portuguese
+            w.health.tabs.setCurrentIndex(1)
+            wait(app, lambda: w.health.lists["excluded"].count() > 0, 30)
+            save(app, w, out, "pt-health")
             w.close()
             return
         trace = ask("Qual o prazo do reembolso?")
@@ -145,7 +150,8 @@ def shoot(out: Path, language: str) -> None:
             save(app, w, out, name, w.why_dialog)
         w.why_dialog.hide()
         w._tab(1, refresh=True)
-        wait(app, lambda: w.health.lists["indexed"].count() > 0, 30)
+        w.health.tabs.setCurrentIndex(1)  # the notes left out, each with its reason
+        wait(app, lambda: w.health.lists["excluded"].count() > 0, 30)
         save(app, w, out, "health")
         golden = Path(tmp) / "golden.jsonl"
         golden.write_text("\n".join(json.dumps(g, ensure_ascii=False) for g in GOLDEN) + "\n", encoding="utf-8")

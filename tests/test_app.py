@@ -206,10 +206,15 @@ def test_a_model_that_fails_to_load_leaves_keyword_search(qtbot, home: Path, dem
     w.close()
 
 
-def test_closing_mid_index_shuts_down_cleanly_and_resumes(qtbot, home: Path, tmp_path: Path):
-    vault = tmp_path / "v"
-    for i in range(40):
+def wordy_vault(vault: Path, notes: int) -> Path:
+    """A vault whose vectors take seconds to fill (time to pause or close the window mid-way)."""
+    for i in range(notes):
         write(vault, f"n{i}.md", f"# N{i}\n\n" + " ".join(f"Frase {j} da nota {i}." for j in range(40)))
+    return vault
+
+
+def test_closing_mid_index_shuts_down_cleanly_and_resumes(qtbot, home: Path, tmp_path: Path):
+    vault = wordy_vault(tmp_path / "v", 40)
     w = MainWindow(AppController(home))
     qtbot.addWidget(w)
     with qtbot.waitSignal(w.c.index_progress, timeout=SLOW_MS, check_params_cb=lambda p: p.phase == "embed"):

@@ -7,12 +7,13 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QUrl
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QGroupBox
 
 from vaultrag.app.widgets.answer_view import AnswerView
 from vaultrag.app.widgets.rerank_chart import RerankChart
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
-from vaultrag.app.widgets.stages_view import StagesView, movement, row_label
+from vaultrag.app.widgets.stages_view import StagesView, fit_label, movement, row_label
 from vaultrag.core.model import Answer, Candidate, ContextDoc, Decision, QueryTrace, SentenceCheck, Stage
 from vaultrag.core.vocab import AnswerKind, StageName, StageStatus, SupportVerdict, ThresholdSource
 from vaultrag.settings import Group, Settings
@@ -140,8 +141,27 @@ def test_stage_rows_show_title_heading_movement_and_contributions(qtbot):
     assert view.tables["fused"].item(1, 0).text() == "2 ↓1"
     assert movement(1, 3) == "↑2" and movement(4, 2) == "↓2" and movement(2, 2) == "=" and movement(1, None) == "new"
     view.select_chunk(a)
-    assert "bm25 +0.0164" in view.details.text() and "vector -0.0020" in view.details.text()
+    # the fused list's parts by their names in words (the built-in ranker's features likewise)
+    assert "keywords +0.0164" in view.details.text() and "meaning -0.002" in view.details.text()
     assert view._stacks["reranked"].currentIndex() == 1  # skipped: its reason instead of an empty table
+    view.show()
+    view.show_first_stages(False)  # View › Keyword and vector lists, unchecked: the later lists get the width
+    assert not view.tables["bm25"].isVisible() and not view.headers["vector"].isVisible()
+    assert view.tables["fused"].isVisible() and not view.first_stages_shown()
+    view.show_first_stages(True)
+    assert view.tables["bm25"].isVisible() and view.first_stages_shown()
+
+
+def test_a_squeezed_row_keeps_the_heading_and_a_bit_of_the_title(qtbot):
+    fm = QFontMetrics(QFont())
+    text = "Reembolso e cancelamentos › Prazo do reembolso"
+    width = fm.horizontalAdvance("Re… › Prazo do reembolso") + 4
+    drawn = fit_label(text, fm, width)
+    title, _, head = drawn.partition("\u2009›\u2009")  # a squeezed row's separator has thin spaces
+    assert head == "Prazo do reembolso" and title.startswith("Re") and title.endswith("…")
+    assert fm.horizontalAdvance(drawn) <= width
+    tight = fit_label(text, fm, fm.horizontalAdvance("Re… › Prazo…") + 4)  # too narrow even so: the title keeps
+    assert tight == "Re…\u2009›\u2009Prazo…"  # two letters, the heading gets the rest
 
 
 def test_settings_are_grouped_named_in_words_and_keep_auto_threads(qtbot):

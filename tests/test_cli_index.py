@@ -59,7 +59,7 @@ def test_index_and_status_on_the_demo_vault_with_the_default_model(home: Path, t
     write(vault, "Travel/Lisbon trip.md", "# Changed\n\nNew text.\n")
     stale = json.loads(run(home, "status", str(vault), "--json").stdout)["notes"]["stale"]
     assert stale == [{"path": "Travel/Lisbon trip.md", "state": "stale", "reason": "changed since indexing",
-                      "chunks": 0}]
+                      "chunks": 0, "code": "changed-since-indexing", "truncated": 0, "flags": []}]
     text = run(home, "status", str(vault), "--list", "excluded").stdout
     assert "Diário secreto.md  — private tag #private" in text
     after = {p: p.read_bytes() for p in vault.rglob("*") if p.is_file() and p.name != "Lisbon trip.md"}

@@ -128,7 +128,7 @@ def test_vector_damage_is_repaired_and_re_embedded(home: Path, vault: Path, kind
     store.close()
 
     store, message = ws.open_store(repair=True)
-    assert message.startswith("The index was repaired") or kind == "vectors-marked-missing"
+    assert str(message).startswith("The index was repaired") or kind == "vectors-marked-missing"
     run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
     assert store.check() == [] and store.counts()["notes_indexed"] == NOTES
     assert store.db.execute("select count(*) from chunks_vec").fetchone()[0] == store.counts()["chunks"]

@@ -269,6 +269,26 @@ def test_cancel_then_resume_does_not_redo_work(vault: Path, db: Path):
     assert not set(first.passages) & set(second.passages)
 
 
+def test_embedding_progress_continues_from_the_chunks_already_embedded(vault: Path, db: Path):
+    """After a pause (or an edit) the count goes on from what is embedded: 2/6 → 6/6, not 0/4 → 4/4."""
+    for i in range(6):
+        write(vault, f"n{i}.md", f"# Note {i}\n\nText number {i} about topic {i}.\n")
+    store = IndexStore.open(db)
+    cancel = CancelToken()
+    for p in Indexer(vault, store, IndexOptions(embed_batch=2), CountingEmbedder()).run(cancel):
+        if p.phase == "embed" and p.done >= 2:
+            cancel.cancel()
+    resumed = [p for p in Indexer(vault, store, IndexOptions(embed_batch=2), CountingEmbedder()).run()
+               if p.phase == "embed"]
+    assert [(p.done, p.total) for p in resumed] == [(2, 6), (4, 6), (6, 6)]
+    assert resumed[-1].eta_s == 0 and resumed[1].rate > 0
+    write(vault, "n0.md", "# Note 0\n\nAn edited text.\n")  # an edit: one chunk to embed, five kept
+    edited = [p for p in Indexer(vault, store, IndexOptions(embed_batch=2), CountingEmbedder()).run()
+              if p.phase == "embed"]
+    store.close()
+    assert [(p.done, p.total) for p in edited] == [(5, 6), (6, 6)]
+
+
 def test_embedder_crash_leaves_a_consistent_resumable_index(vault: Path, db: Path):
     for i in range(5):
         write(vault, f"n{i}.md", f"# Note {i}\n\nText number {i}.\n")

@@ -46,7 +46,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             return 130
         finally:
             store.close()
-        report.rebuilt_reason = note
+        report.rebuilt_reason = str(note or "")
     finally:
         lock.release()
     if args.json:

@@ -1,11 +1,36 @@
-"""Errors a person can act on (environment problems), as opposed to bugs."""
+"""Errors a person can act on (environment problems), as opposed to bugs; and notices of what was done for them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vaultrag.core.vocab import Problem
 
 
 class UserFacingError(Exception):
     """A problem in the user's environment, with a message that says what to do.
 
-    The CLI prints the message without a traceback and exits with status 2; the GUI shows it once.
+    The CLI prints the message without a traceback and exits with status 2; the GUI shows it once, worded in its
+    language from `problem` and `details` when the raiser gave them (the message is the English fallback).
     """
+
+    def __init__(self, message: str = "", problem: Problem | None = None, **details: object) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.details = {k: str(v) for k, v in details.items()}
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something done for the user that they should hear about (a damaged index rebuilt, a repair): the English
+    words, and the code with its details for a window that speaks another language."""
+
+    text: str
+    problem: Problem
+    details: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class VaultNotFound(UserFacingError):

@@ -310,6 +310,107 @@ PT.update({
     "A model download is already running.": "Já há um download de modelo em andamento.",
     "{why} The built-in ranker is used meanwhile.": "{why} Enquanto isso, usa-se o reordenador embutido.",
 })
+PT.update({  # issue 13: readable stage tables
+    "Rank in this list, and its move from the lists before (↑ up, ↓ down)":
+        "Posição nesta lista, e quanto subiu ou desceu em relação às listas anteriores (↑ subiu, ↓ desceu)",
+    "This list's score": "A pontuação desta lista",
+    "Note title › last heading (hover a row for the full path)":
+        "Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo)",
+    "&Keyword and vector lists": "Listas de &palavras-chave e de vetores",
+})
+PT.update({  # issue 13: index health reasons, the core's errors and notices, the ranker's features (words.py)
+    "an app's own folder (.obsidian, .trash, .git)": "pasta de um aplicativo (.obsidian, .trash, .git)",
+    "hidden folder": "pasta oculta", "hidden file": "arquivo oculto",
+    "left out by a .vaultragignore pattern": "deixada de fora por um padrão do .vaultragignore",
+    "left out by the ignore patterns in Settings": "deixada de fora pelos padrões a ignorar das Configurações",
+    "its frontmatter says vaultrag: exclude": "o frontmatter diz vaultrag: exclude",
+    "carries the private tag": "tem a tag privada",
+    "symbolic link loop (a folder already visited)": "ciclo de links simbólicos (uma pasta já visitada)",
+    "folder that cannot be read": "pasta que não pode ser lida",
+    "cannot be examined (stat failed)": "não pode ser examinado (stat falhou)",
+    "not a regular file": "não é um arquivo comum",
+    "symbolic link to a place outside the vault (never followed)":
+        "link simbólico para um lugar fora do cofre (nunca seguido)",
+    "symbolic link to something that is left out": "link simbólico para algo deixado de fora",
+    "file name that is not valid UTF-8": "nome de arquivo que não é UTF-8 válido",
+    "disappeared while being read": "sumiu durante a leitura",
+    "is a folder now, not a file": "agora é uma pasta, não um arquivo",
+    "permission denied": "permissão negada", "cannot be read": "não pode ser lido",
+    "larger than the size cap (Settings › largest note)":
+        "maior que o limite de tamanho (Configurações › maior nota)",
+    "binary file, not Markdown text": "arquivo binário, não texto Markdown",
+    "not valid UTF-8 text": "texto que não é UTF-8 válido",
+    "internal error while indexing it (see the log)": "erro interno ao indexá-la (veja o registro)",
+    "malformed frontmatter: indexed without it": "frontmatter malformado: indexada sem ele",
+    "empty note (no text to index)": "nota vazia (sem texto para indexar)",
+    "chunks longer than the model's input limit (cut to fit)":
+        "trechos maiores que o limite de entrada do modelo (cortados para caber)",
+    "{n} chunk(s) longer than the model's input limit (cut to fit)":
+        "{n} trecho(s) maior(es) que o limite de entrada do modelo (cortados para caber)",
+    "tries to give the language model orders": "tenta dar ordens ao modelo de linguagem",
+    "new since indexing": "nova desde a indexação", "changed since indexing": "alterada desde a indexação",
+    "deleted since indexing": "apagada desde a indexação",
+    "embedded with another model than the one in Settings: re-index to re-embed":
+        "vetores de outro modelo que o das Configurações: reindexe para gerar os vetores de novo",
+    "chunking settings changed since indexing: re-index to re-chunk":
+        "as configurações de divisão em trechos mudaram desde a indexação: reindexe para dividir de novo",
+    "“ignore the previous instructions”": "“ignore as instruções anteriores”",
+    "fake document tags": "marcas de documento falsas",
+    "lines posing as the system or the assistant": "linhas que se passam pelo sistema ou pelo assistente",
+    "The vault folder {path} does not exist. Check the path or pick another folder.":
+        "A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.",
+    "{path} is a file, not a folder. A vault is the folder that holds your notes.":
+        "{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.",
+    "The vault folder {path} cannot be read (permission denied).":
+        "A pasta do cofre {path} não pode ser lida (permissão negada).",
+    "{vault} has not been indexed yet: wait for the first indexing to finish.":
+        "{vault} ainda não foi indexado: espere a primeira indexação terminar.",
+    "The index file {path} is damaged ({why}). Open the vault again to rebuild it from the notes.":
+        "O arquivo de índice {path} está danificado ({why}). Abra o cofre de novo para reconstruí-lo a partir "
+        "das notas.",
+    "The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes.":
+        "O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo "
+        "reconstruído a partir das notas.",
+    "The index was repaired: {what}.": "O índice foi reparado: {what}.",
+    "The index file disappeared or was replaced: rebuilding it.":
+        "O arquivo de índice sumiu ou foi substituído: reconstruindo-o.",
+    "Cannot update the index ({why}); retrying every {s} s at first.":
+        "Não foi possível atualizar o índice ({why}); nova tentativa a cada {s} s de início.",
+    "The index is being written by {who}; try again when it is done.":
+        "O índice está sendo escrito por {who}; tente de novo quando terminar.",
+    "The model {what} needs a package that is not installed: {install}":
+        "O modelo {what} precisa de um pacote que não está instalado: {install}",
+    "Cannot load the model {model}: {why}": "Não foi possível carregar o modelo {model}: {why}",
+    "{repo} is not a Hugging Face model id (like {example}).":
+        "{repo} não é um identificador de modelo do Hugging Face (como {example}).",
+    "Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try "
+    "again; the built-in ranker works meanwhile.":
+        "Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador "
+        "do modelo e tente de novo; enquanto isso, o reordenador embutido funciona.",
+    "The download of {repo} stopped ({why}). Try again: the files it finished are kept; the built-in ranker works "
+    "meanwhile.":
+        "O download de {repo} parou ({why}). Tente de novo: os arquivos já baixados são mantidos; enquanto isso, "
+        "o reordenador embutido funciona.",
+    "Download of {repo} cancelled; the files it finished are kept for next time.":
+        "Download de {repo} cancelado; os arquivos já baixados ficam para a próxima vez.",
+    "keyword score": "pontuação de palavras-chave", "keyword rank": "posição por palavras-chave",
+    "question words present": "palavras da pergunta presentes",
+    "question words in one sentence": "palavras da pergunta numa frase",
+    "question words in the title": "palavras da pergunta no título", "meaning rank": "posição por significado",
+    "meaning similarity": "semelhança de significado", "similarity gap to the best": "distância da mais semelhante",
+    "fused score": "pontuação fundida", "length": "tamanho", "words × similarity": "palavras × semelhança",
+    "same language": "mesmo idioma", "keywords": "palavras-chave", "meaning": "significado",
+    "{why} — keyword search (BM25) still works.":
+        "{why} — a busca por palavras-chave (BM25) continua funcionando.",
+    "Open a vault first (File › Open vault…).": "Abra um cofre primeiro (Arquivo › Abrir cofre…).",
+    "Open a vault first.": "Abra um cofre primeiro.", "Flagged": "Sinalizadas",
+})
+
+# (source, disambiguation) → Portuguese, for a source that needs other words in one place
+PT_BY_COMMENT = {
+    ("score", "short column header"): "pont.",
+}
+
 
 PT.update({
     # issue 12: the follow-up's rewrite (rewrite_bar.py), flagged notes (flags.py), the local server's offer
@@ -375,7 +476,11 @@ def main() -> None:
         source = message.findtext("source") or ""
         tr = message.find("translation")
         assert tr is not None
-        if source in PT:
+        comment = message.findtext("comment")  # a disambiguated source (tr(text, comment)) has its own words
+        if (source, comment) in PT_BY_COMMENT:
+            tr.text = PT_BY_COMMENT[source, comment]
+            tr.attrib.pop("type", None)
+        elif source in PT:
             tr.text = PT[source]
             tr.attrib.pop("type", None)
         else:

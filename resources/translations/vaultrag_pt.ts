@@ -3,134 +3,459 @@
 <context>
     <name />
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="16" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="23" />
         <source>Keywords (BM25)</source>
         <translation>Palavras-chave (BM25)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="16" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="23" />
         <source>Meaning (vectors)</source>
         <translation>Significado (vetores)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="17" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="24" />
         <source>Fused (RRF)</source>
         <translation>Fundida (RRF)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="17" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="24" />
         <source>Reranked</source>
         <translation>Reordenada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="21" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
         <source>ok</source>
         <translation>ok</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="21" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
         <source>nothing matched</source>
         <translation>nada encontrado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="22" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
         <source>partial</source>
         <translation>parcial</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="22" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
         <source>unavailable</source>
         <translation>indisponível</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="23" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
         <source>skipped</source>
         <translation>pulada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="27" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="34" />
         <source>this question's override</source>
         <translation>ajuste desta pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="35" />
         <source>override in settings</source>
         <translation>ajuste nas configurações</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="35" />
         <source>calibrated</source>
         <translation>calibrado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="36" />
         <source>shipped default</source>
         <translation>padrão</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="36" />
         <source>uncalibrated</source>
         <translation>não calibrado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="37" />
         <source>none</source>
         <translation>nenhum</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="40" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="47" />
         <source>when asked, vectors were still filling: {d} of {t} chunks embedded; keyword search covered the rest</source>
         <translation>na hora da pergunta, os vetores ainda estavam em preparo: {d} de {t} trechos com vetor; a busca por palavras-chave cobriu o resto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="48" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="55" />
         <source>no reranker configured: the fused order is final</source>
         <translation>nenhum reordenador configurado: a ordem fundida é a final</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="52" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="59" />
         <source>no chunk matched</source>
         <translation>nenhum trecho encontrado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="54" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="61" />
         <source>no vectors for this model yet: keyword search only</source>
         <translation>ainda sem vetores para este modelo: só palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="62" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="69" />
         <source>no candidate: nothing in scope matches the question</source>
         <translation>nenhum candidato: nada no escopo corresponde à pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="64" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="71" />
         <source>no vector for the top chunk yet, so no confidence: answering from keywords, unchecked</source>
         <translation>o primeiro trecho ainda não tem vetor, então não há confiança: resposta por palavras-chave, sem verificação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="66" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="73" />
         <source>no threshold for this model yet (run calibration): answered unchecked</source>
         <translation>ainda não há limiar para este modelo (calibre): respondida sem verificação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="68" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="75" />
         <source>the question has only stop words or symbols: rephrase it with the words you need</source>
         <translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="69" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="76" />
         <source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source>
         <translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="72" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="79" />
         <source>{how} is {m:.3f} above the threshold {t:.3f}</source>
         <translation>{how} está {m:.3f} acima do limiar {t:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="73" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="80" />
         <source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source>
         <translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="88" />
+        <source>an app's own folder (.obsidian, .trash, .git)</source>
+        <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="89" />
+        <source>hidden folder</source>
+        <translation>pasta oculta</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="89" />
+        <source>hidden file</source>
+        <translation>arquivo oculto</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="90" />
+        <source>left out by a .vaultragignore pattern</source>
+        <translation>deixada de fora por um padrão do .vaultragignore</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="91" />
+        <source>left out by the ignore patterns in Settings</source>
+        <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="92" />
+        <source>its frontmatter says vaultrag: exclude</source>
+        <translation>o frontmatter diz vaultrag: exclude</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="93" />
+        <source>carries the private tag</source>
+        <translation>tem a tag privada</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="94" />
+        <source>symbolic link loop (a folder already visited)</source>
+        <translation>ciclo de links simbólicos (uma pasta já visitada)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="95" />
+        <source>folder that cannot be read</source>
+        <translation>pasta que não pode ser lida</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="96" />
+        <source>cannot be examined (stat failed)</source>
+        <translation>não pode ser examinado (stat falhou)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="97" />
+        <source>not a regular file</source>
+        <translation>não é um arquivo comum</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="98" />
+        <source>symbolic link to a place outside the vault (never followed)</source>
+        <translation>link simbólico para um lugar fora do cofre (nunca seguido)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="99" />
+        <source>symbolic link to something that is left out</source>
+        <translation>link simbólico para algo deixado de fora</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="100" />
+        <source>file name that is not valid UTF-8</source>
+        <translation>nome de arquivo que não é UTF-8 válido</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="101" />
+        <source>disappeared while being read</source>
+        <translation>sumiu durante a leitura</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="102" />
+        <source>is a folder now, not a file</source>
+        <translation>agora é uma pasta, não um arquivo</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="103" />
+        <source>permission denied</source>
+        <translation>permissão negada</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="103" />
+        <source>cannot be read</source>
+        <translation>não pode ser lido</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="104" />
+        <source>larger than the size cap (Settings › largest note)</source>
+        <translation>maior que o limite de tamanho (Configurações › maior nota)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="105" />
+        <source>binary file, not Markdown text</source>
+        <translation>arquivo binário, não texto Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="105" />
+        <source>not valid UTF-8 text</source>
+        <translation>texto que não é UTF-8 válido</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="106" />
+        <source>internal error while indexing it (see the log)</source>
+        <translation>erro interno ao indexá-la (veja o registro)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="107" />
+        <source>malformed frontmatter: indexed without it</source>
+        <translation>frontmatter malformado: indexada sem ele</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="108" />
+        <source>empty note (no text to index)</source>
+        <translation>nota vazia (sem texto para indexar)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="109" />
+        <source>chunks longer than the model's input limit (cut to fit)</source>
+        <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="110" />
+        <source>tries to give the language model orders</source>
+        <translation>tenta dar ordens ao modelo de linguagem</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="111" />
+        <source>new since indexing</source>
+        <translation>nova desde a indexação</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="111" />
+        <source>changed since indexing</source>
+        <translation>alterada desde a indexação</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="112" />
+        <source>deleted since indexing</source>
+        <translation>apagada desde a indexação</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="113" />
+        <source>embedded with another model than the one in Settings: re-index to re-embed</source>
+        <translation>vetores de outro modelo que o das Configurações: reindexe para gerar os vetores de novo</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="114" />
+        <source>chunking settings changed since indexing: re-index to re-chunk</source>
+        <translation>as configurações de divisão em trechos mudaram desde a indexação: reindexe para dividir de novo</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="121" />
+        <source>“ignore the previous instructions”</source>
+        <translation>“ignore as instruções anteriores”</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="122" />
+        <source>fake document tags</source>
+        <translation>marcas de documento falsas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="123" />
+        <source>lines posing as the system or the assistant</source>
+        <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="130" />
+        <source>{n} chunk(s) longer than the model's input limit (cut to fit)</source>
+        <translation>{n} trecho(s) maior(es) que o limite de entrada do modelo (cortados para caber)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="140" />
+        <source>The vault folder {path} does not exist. Check the path or pick another folder.</source>
+        <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="142" />
+        <source>{path} is a file, not a folder. A vault is the folder that holds your notes.</source>
+        <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="144" />
+        <source>The vault folder {path} cannot be read (permission denied).</source>
+        <translation>A pasta do cofre {path} não pode ser lida (permissão negada).</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="146" />
+        <source>{vault} has not been indexed yet: wait for the first indexing to finish.</source>
+        <translation>{vault} ainda não foi indexado: espere a primeira indexação terminar.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="148" />
+        <source>The index file {path} is damaged ({why}). Open the vault again to rebuild it from the notes.</source>
+        <translation>O arquivo de índice {path} está danificado ({why}). Abra o cofre de novo para reconstruí-lo a partir das notas.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="150" />
+        <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes.</source>
+        <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="153" />
+        <source>The index was repaired: {what}.</source>
+        <translation>O índice foi reparado: {what}.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="154" />
+        <source>The index file disappeared or was replaced: rebuilding it.</source>
+        <translation>O arquivo de índice sumiu ou foi substituído: reconstruindo-o.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="155" />
+        <source>Cannot update the index ({why}); retrying every {s} s at first.</source>
+        <translation>Não foi possível atualizar o índice ({why}); nova tentativa a cada {s} s de início.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="157" />
+        <source>The index is being written by {who}; try again when it is done.</source>
+        <translation>O índice está sendo escrito por {who}; tente de novo quando terminar.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="159" />
+        <source>The model {what} needs a package that is not installed: {install}</source>
+        <translation>O modelo {what} precisa de um pacote que não está instalado: {install}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="161" />
+        <source>Cannot load the model {model}: {why}</source>
+        <translation>Não foi possível carregar o modelo {model}: {why}</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="163" />
+        <source>{repo} is not a Hugging Face model id (like {example}).</source>
+        <translation>{repo} não é um identificador de modelo do Hugging Face (como {example}).</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="165" />
+        <source>Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try again; the built-in ranker works meanwhile.</source>
+        <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo; enquanto isso, o reordenador embutido funciona.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="169" />
+        <source>The download of {repo} stopped ({why}). Try again: the files it finished are kept; the built-in ranker works meanwhile.</source>
+        <translation>O download de {repo} parou ({why}). Tente de novo: os arquivos já baixados são mantidos; enquanto isso, o reordenador embutido funciona.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="172" />
+        <source>Download of {repo} cancelled; the files it finished are kept for next time.</source>
+        <translation>Download de {repo} cancelado; os arquivos já baixados ficam para a próxima vez.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="189" />
+        <source>keyword score</source>
+        <translation>pontuação de palavras-chave</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="189" />
+        <source>keyword rank</source>
+        <translation>posição por palavras-chave</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="189" />
+        <source>question words present</source>
+        <translation>palavras da pergunta presentes</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="190" />
+        <source>question words in one sentence</source>
+        <translation>palavras da pergunta numa frase</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="190" />
+        <source>question words in the title</source>
+        <translation>palavras da pergunta no título</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="191" />
+        <source>meaning rank</source>
+        <translation>posição por significado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="191" />
+        <source>meaning similarity</source>
+        <translation>semelhança de significado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="192" />
+        <source>similarity gap to the best</source>
+        <translation>distância da mais semelhante</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="192" />
+        <source>fused score</source>
+        <translation>pontuação fundida</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="192" />
+        <source>length</source>
+        <translation>tamanho</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="193" />
+        <source>words × similarity</source>
+        <translation>palavras × semelhança</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="193" />
+        <source>same language</source>
+        <translation>mesmo idioma</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="194" />
+        <source>keywords</source>
+        <translation>palavras-chave</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="194" />
+        <source>meaning</source>
+        <translation>significado</translation>
     </message>
     <message>
         <location filename="../../vaultrag/app/widgets/flags.py" line="15" />
@@ -244,34 +569,49 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="111" />
+        <location filename="../../vaultrag/app/controller.py" line="125" />
         <source>loading model…</source>
         <translation>carregando o modelo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="143" />
+        <location filename="../../vaultrag/app/controller.py" line="151" />
+        <source>{why} — keyword search (BM25) still works.</source>
+        <translation>{why} — a busca por palavras-chave (BM25) continua funcionando.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/controller.py" line="160" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="173" />
+        <location filename="../../vaultrag/app/controller.py" line="190" />
         <source>A model download is already running.</source>
         <translation>Já há um download de modelo em andamento.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="223" />
+        <location filename="../../vaultrag/app/controller.py" line="240" />
         <source>ready</source>
         <translation>pronto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="246" />
+        <location filename="../../vaultrag/app/controller.py" line="258" />
+        <source>Open a vault first (File › Open vault…).</source>
+        <translation>Abra um cofre primeiro (Arquivo › Abrir cofre…).</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/controller.py" line="263" />
         <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
         <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="251" />
+        <location filename="../../vaultrag/app/controller.py" line="270" />
         <source>{why} The built-in ranker is used meanwhile.</source>
         <translation>{why} Enquanto isso, usa-se o reordenador embutido.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/controller.py" line="410" />
+        <source>Open a vault first.</source>
+        <translation>Abra um cofre primeiro.</translation>
     </message>
 </context>
 <context>
@@ -388,62 +728,67 @@
 <context>
     <name>HealthPanel</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="20" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="33" />
         <source>No vault open</source>
         <translation>Nenhum cofre aberto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="30" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="43" />
         <source>Re-index</source>
         <translation>Reindexar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="31" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="44" />
         <source>Consistency check</source>
         <translation>Verificar consistência</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="44" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="57" />
         <source>Indexed</source>
         <translation>Indexadas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="44" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="57" />
         <source>Excluded</source>
         <translation>Excluídas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="44" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="57" />
         <source>Failed</source>
         <translation>Com falha</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="45" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="58" />
         <source>Stale</source>
         <translation>Desatualizadas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="45" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="58" />
         <source>Truncated</source>
         <translation>Truncadas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="49" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="59" />
+        <source>Flagged</source>
+        <translation>Sinalizadas</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="63" />
         <source>{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with vectors, {t} truncated</source>
         <translation>{i} indexadas, {e} excluídas, {f} com falha, {s} desatualizadas; {ch} trechos, {em} com vetores, {t} truncados</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="54" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="68" />
         <source>model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}</source>
         <translation>modelo: {m} · vaultrag {v} · esquema {s} · divisor {c} · {f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="59" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="74" />
         <source>check: ok</source>
         <translation>verificação: ok</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="60" />
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="75" />
         <source>check FAILED: </source>
         <translation>verificação FALHOU: </translation>
     </message>
@@ -603,7 +948,7 @@
     </message>
     <message>
         <location filename="../../vaultrag/app/widgets/main_window.py" line="203" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="485" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="490" />
         <source>Pause</source>
         <translation>Pausar</translation>
     </message>
@@ -689,104 +1034,109 @@
         <translation>&amp;Exibir</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="455" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="486" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="242" />
+        <source>&amp;Keyword and vector lists</source>
+        <translation>Listas de &amp;palavras-chave e de vetores</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="460" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="491" />
         <source>paused</source>
         <translation>pausado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="461" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="466" />
         <source>{s:.0f} s left</source>
         <translation>faltam {s:.0f} s</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="464" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="469" />
         <source>vectors filling: keyword (BM25) answers work meanwhile</source>
         <translation>vetores em preparo: respostas por palavra-chave (BM25) já funcionam</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="481" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="486" />
         <source>ready: every chunk has its vector</source>
         <translation>pronto: todos os trechos têm vetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="522" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="527" />
         <source>Settings saved; the new language shows at the next start.</source>
         <translation>Configurações salvas; o novo idioma aparece na próxima abertura.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="560" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="565" />
         <source>Answers will be written by {model} ({url}).</source>
         <translation>As respostas serão escritas por {model} ({url}).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="241" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="246" />
         <source>Show all panes</source>
         <translation>Mostrar todos os painéis</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="242" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="247" />
         <source>&amp;Help</source>
         <translation>Aj&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="243" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="248" />
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Atalhos de teclado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="244" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="249" />
         <source>&amp;About vaultrag</source>
         <translation>&amp;Sobre o vaultrag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="264" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="269" />
         <source>In the question box: ↑/↓ walk the history. In a table: ↑/↓ pick a candidate.</source>
         <translation>Na caixa da pergunta: ↑/↓ percorrem o histórico. Numa tabela: ↑/↓ escolhem um candidato.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="265" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="270" />
         <source>Keyboard shortcuts</source>
         <translation>Atalhos de teclado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="270" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="275" />
         <source>About vaultrag</source>
         <translation>Sobre o vaultrag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="271" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="276" />
         <source>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Answers questions about your Markdown notes on this machine and shows why each note was or wasn't found.</source>
         <translation>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Responde perguntas sobre suas notas Markdown nesta máquina e mostra por que cada nota foi ou não encontrada.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="319" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="324" />
         <source>Open a vault folder</source>
         <translation>Abrir uma pasta de cofre</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="360" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="365" />
         <source>Type a question first.</source>
         <translation>Digite uma pergunta primeiro.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="367" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="372" />
         <source>searching…</source>
         <translation>buscando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="369" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="374" />
         <source>Searching: {q}</source>
         <translation>Buscando: {q}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="382" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="387" />
         <source>answered in {ms:.0f} ms</source>
         <translation>respondida em {ms:.0f} ms</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="337" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="452" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="342" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="457" />
         <source>scanning</source>
         <translation>varrendo</translation>
     </message>
@@ -801,47 +1151,47 @@
         <translation>{pane}: tamanho inteiro</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="388" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="393" />
         <source>The answer cites document [{n}], which is not in the prompt.</source>
         <translation>A resposta cita o documento [{n}], que não está no prompt.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="418" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="423" />
         <source>Remove from the scope</source>
         <translation>Remover do escopo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="452" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="457" />
         <source>indexing text</source>
         <translation>indexando texto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="453" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="458" />
         <source>embedding</source>
         <translation>gerando vetores</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="485" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="490" />
         <source>Resume</source>
         <translation>Retomar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="486" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="491" />
         <source>resuming</source>
         <translation>retomando</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="488" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="493" />
         <source>indexing paused</source>
         <translation>indexação pausada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="488" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="493" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="502" />
+        <location filename="../../vaultrag/app/widgets/main_window.py" line="507" />
         <source>Type a question and pick the note you expected.</source>
         <translation>Digite uma pergunta e escolha a nota esperada.</translation>
     </message>
@@ -1090,38 +1440,54 @@
 <context>
     <name>StagesView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="124" />
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="220" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="133" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="260" />
         <source>Select a row: its scores and why it moved appear here.</source>
         <translation>Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="134" />
-        <source>score</source>
-        <translation>pontuação</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="134" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="144" />
         <source>#</source>
         <translation>nº</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="134" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="144" />
+        <source>score</source>
+        <comment>short column header</comment>
+        <translation>pont.</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="145" />
         <source>note › heading</source>
         <translation>nota › título</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="179" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="146" />
+        <source>Rank in this list, and its move from the lists before (↑ up, ↓ down)</source>
+        <translation>Posição nesta lista, e quanto subiu ou desceu em relação às listas anteriores (↑ subiu, ↓ desceu)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="147" />
+        <source>This list's score</source>
+        <translation>A pontuação desta lista</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="148" />
+        <source>Note title › last heading (hover a row for the full path)</source>
+        <translation>Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="197" />
         <source>new</source>
         <translation>nova</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="248" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="289" />
         <source>cosine {c:.3f}</source>
         <translation>cosseno {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="250" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="291" />
         <source>confidence {c:.3f}</source>
         <translation>confiança {c:.3f}</translation>
     </message>

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 
 from vaultrag import settings as settings_mod
 from vaultrag.app.tasks import MainThreadBridge, QueryLane
+from vaultrag.app.widgets.words import user_message
 from vaultrag.core.index.lane import IndexLane, LaneEvent
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.vocab import LaneEventKind
@@ -119,7 +120,7 @@ class AppController(QObject):
         try:
             self.ws = Workspace.load(vault, self.paths.home, self.settings)
         except UserFacingError as e:
-            self.failed.emit(str(e))
+            self.failed.emit(user_message(e))
             return
         self.status_changed.emit(self.tr("loading model…"))
         ws = self.ws
@@ -130,8 +131,8 @@ class AppController(QObject):
             try:
                 model = embed.from_settings(ws.settings)
             except UserFacingError as e:
-                message = str(e)
-                self.bridge.run_on_main(lambda: self._start_lane(ws, None, message))
+                error = e
+                self.bridge.run_on_main(lambda: self._start_lane(ws, None, user_message(error)))
                 return
             self.bridge.run_on_main(lambda: self._start_lane(ws, model, ""))
             from vaultrag.core.query.search import warm_up
@@ -147,7 +148,7 @@ class AppController(QObject):
         if ws is not self.ws:  # another vault was opened meanwhile
             return
         if error:
-            self.failed.emit(error + " — keyword search (BM25) still works.")
+            self.failed.emit(self.tr("{why} — keyword search (BM25) still works.").format(why=error))
         else:
             self.model_ready.emit()
         self.embedder = model
@@ -196,8 +197,8 @@ class AppController(QObject):
                                       lambda p: self.bridge.run_on_main(lambda: self.model_download_progress.emit(p)),
                                       self._download_cancel.is_set, endpoint)
             except UserFacingError as e:
-                message = str(e)
-                self.bridge.run_on_main(lambda: self.model_download_failed.emit(message))
+                error = e
+                self.bridge.run_on_main(lambda: self.model_download_failed.emit(user_message(error)))
                 return
             self.bridge.run_on_main(lambda: self.model_download_finished.emit(str(folder)))
 
@@ -233,7 +234,7 @@ class AppController(QObject):
 
     def _lane_event_on_main(self, e: LaneEvent) -> None:
         if e.kind == LaneEventKind.ERROR:
-            self.failed.emit(e.message)
+            self.failed.emit(user_message(e.notice or e.message))
         settled = self.lane is not None and self.lane.idle.is_set()
         if e.kind in (LaneEventKind.EMBEDDED, LaneEventKind.APPLIED) and settled:
             self.status_changed.emit(self.tr("ready"))
@@ -254,7 +255,7 @@ class AppController(QObject):
         from vaultrag.core.query.search import Searcher
 
         if self.ws is None:
-            raise UserFacingError("Open a vault first (File > Open vault…).")
+            raise UserFacingError(self.tr("Open a vault first (File › Open vault…)."))
         key = (id(self.ws), id(self.embedder), self.settings)
         if self._searcher is None or self._searcher_key != key:
             self._drop_searcher()
@@ -264,8 +265,9 @@ class AppController(QObject):
             try:
                 reranker = rerank.from_settings(self.settings, self.paths.models_dir)
             except ModelUnavailable as e:  # a cross-encoder that cannot load: say why, rank with the built-in one
-                message = self.tr("{why} The built-in ranker is used meanwhile.").format(why=str(e))
-                self.bridge.run_on_main(lambda: self.failed.emit(message))
+                error = e
+                self.bridge.run_on_main(lambda: self.failed.emit(
+                    self.tr("{why} The built-in ranker is used meanwhile.").format(why=user_message(error))))
                 reranker = rerank.from_settings(self.settings.replace(reranker="builtin"))
             store, _ = self.ws.open_store(readonly=True)
             self._searcher = Searcher(store, self.settings, self.embedder, reranker)
@@ -405,7 +407,7 @@ class AppController(QObject):
 
         def work() -> Any:
             if ws is None:
-                raise UserFacingError("Open a vault first.")
+                raise UserFacingError(self.tr("Open a vault first."))
             store, _ = ws.open_store(readonly=not check)
             try:
                 return health(store, str(ws.vault), ws.settings, check=check)

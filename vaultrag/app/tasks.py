@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from vaultrag.app.widgets.words import user_message
 from vaultrag.errors import UserFacingError
 
 log = logging.getLogger(__name__)
@@ -72,9 +73,8 @@ class QueryLane:
                 continue  # superseded before it started
             try:
                 result = work()
-            except UserFacingError as e:
-                message = str(e)
-                self.bridge.run_on_main(lambda m=message, f=failed: f(m))  # type: ignore[misc]
+            except UserFacingError as e:  # worded on the GUI thread, in the window's language
+                self.bridge.run_on_main(lambda err=e, f=failed: f(user_message(err)))  # type: ignore[misc]
                 continue
             except Exception as e:  # a bug: log it with its traceback, show one line
                 log.exception("%s failed", kind)

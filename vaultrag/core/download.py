@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultrag.core.model import Progress
-from vaultrag.core.vocab import Phase
+from vaultrag.core.vocab import Phase, Problem
 from vaultrag.errors import ModelUnavailable, UserFacingError
 
 DEFAULT_CROSS_ENCODER = "cross-encoder/mmarco-mMiniLMv2-L12-H384-v1"  # multilingual (MODELS.md)
@@ -45,13 +45,15 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
     finished are kept) and return the folder. Raises DownloadCancelled when `cancel()` turns true,
     ModelUnavailable without a network or for an unknown repository."""
     if not REPO_ID.match(repo_id):
-        raise UserFacingError(f"{repo_id!r} is not a Hugging Face model id (like {DEFAULT_CROSS_ENCODER}).")
+        raise UserFacingError(f"{repo_id!r} is not a Hugging Face model id (like {DEFAULT_CROSS_ENCODER}).",
+                              Problem.DOWNLOAD_BAD_ID, repo=repo_id, example=DEFAULT_CROSS_ENCODER)
     try:
         from huggingface_hub import hf_hub_download, snapshot_download
         from tqdm.auto import tqdm
     except ImportError as e:
         raise ModelUnavailable("Downloading a cross-encoder needs the sentence-transformers extra: "
-                               "pip install torch==2.13.0 'vaultrag[st]'.") from e
+                               "pip install torch==2.13.0 'vaultrag[st]'.", Problem.MODEL_NEEDS_PACKAGE,
+                               what="huggingface_hub", install="pip install torch==2.13.0 'vaultrag[st]'") from e
 
     folder = model_folder(models_dir, repo_id)
     if downloaded(models_dir, repo_id):
@@ -65,7 +67,8 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
     except Exception as e:  # no network, a DNS failure, a 404 for a wrong id, a proxy page: all say why
         raise ModelUnavailable(
             f"Cannot reach the Hugging Face hub to download {repo_id}: {e.__class__.__name__}: {e}. "
-            "Check the connection (and the model id) and try again; the built-in ranker keeps working meanwhile."
+            "Check the connection (and the model id) and try again; the built-in ranker keeps working meanwhile.",
+            Problem.DOWNLOAD_UNREACHABLE, repo=repo_id, why=f"{e.__class__.__name__}: {e}",
         ) from e
     infos = sorted(infos, key=lambda i: i.file_size or 0)
     total = sum(i.file_size or 0 for i in infos)
@@ -81,7 +84,7 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
         def update(self, n: float | None = 1) -> bool | None:
             if cancel and cancel():
                 raise DownloadCancelled(f"Download of {repo_id} cancelled; the files it finished are kept for next "
-                                        "time.")
+                                        "time.", Problem.DOWNLOAD_CANCELLED, repo=repo_id)
             done[0] += int(n or 0)
             if on_progress:
                 on_progress(Progress(Phase.DOWNLOAD, done[0], total, message=repo_id))
@@ -96,7 +99,8 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
         raise
     except Exception as e:
         raise ModelUnavailable(f"The download of {repo_id} stopped: {e.__class__.__name__}: {e}. Try again: the "
-                               "files it finished are kept; the built-in ranker keeps working meanwhile.") from e
+                               "files it finished are kept; the built-in ranker keeps working meanwhile.",
+                               Problem.DOWNLOAD_STOPPED, repo=repo_id, why=f"{e.__class__.__name__}: {e}") from e
     (folder / COMPLETE).write_text(infos[0].commit_hash if infos else "", encoding="utf-8")
     if on_progress:
         on_progress(Progress(Phase.DONE, total, total, message=repo_id))

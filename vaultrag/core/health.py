@@ -10,7 +10,7 @@ from vaultrag.core import embed
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import NoteStatus
+from vaultrag.core.vocab import NoteStatus, Reason
 from vaultrag.settings import Settings
 
 LISTS = ("indexed", "excluded", "failed", "stale", "truncated", "flagged")
@@ -24,6 +24,9 @@ class NoteState:
     state: str
     reason: str = ""
     chunks: int = 0
+    code: Reason = Reason.NONE  # the reason's code: a window words it in its own language from this
+    truncated: int = 0  # (truncated) its chunks over the model's input limit
+    flags: list[str] = field(default_factory=list)  # (flagged) the NoteFlag codes of what it tries
 
 
 @dataclass
@@ -36,6 +39,7 @@ class Health:
     model: str
     model_wanted: str
     stale_reasons: list[str]
+    stale_codes: list[Reason] = field(default_factory=list)  # stale_reasons' codes (model, wanted are their details)
     versions: dict[str, str] = field(default_factory=dict)  # schema migration, chunker, app
     notes: dict[str, list[NoteState]] = field(default_factory=dict)
     problems: list[str] | None = None  # from --check
@@ -53,36 +57,38 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
     counts = store.counts()
     model = store.meta("embed_model") or ""
     wanted = embed.describe(settings)
-    stale_reasons = []
+    stale_reasons, stale_codes = [], []
     if model and model != wanted:
         stale_reasons.append(f"embedded with {model}, settings ask for {wanted}: re-index to re-embed")
+        stale_codes.append(Reason.MODEL_CHANGED)
     if store.meta("chunker_version") not in (None, CHUNKER_VERSION) or store.meta("chunk_tokens") not in (
         None,
         str(settings.chunk_tokens),
     ):
         stale_reasons.append("chunking settings changed since indexing: re-index to re-chunk")
+        stale_codes.append(Reason.CHUNKING_CHANGED)
     notes: dict[str, list[NoteState]] = {name: [] for name in LISTS}
     rows = store.note_summaries()
     for r in rows:
-        notes.setdefault(r.status, []).append(NoteState(r.path, r.status, r.reason, r.chunks))
+        notes.setdefault(r.status, []).append(NoteState(r.path, r.status, r.reason, r.chunks, r.reason_code))
         if r.truncated:
             notes["truncated"].append(NoteState(r.path, "truncated", f"{r.truncated} chunk(s) over the model limit",
-                                                r.chunks))
+                                                r.chunks, Reason.TRUNCATED, truncated=r.truncated))
     for path, codes in store.note_flags().items():
         notes["flagged"].append(NoteState(path, "flagged", "tries to give the language model orders: "
-                                          + ", ".join(codes)))
+                                          + ", ".join(codes), code=Reason.FLAGGED, flags=list(codes)))
     # (mtime, size) of every note row that stands for a file (a skipped folder's row has no mtime)
     known = {r.path: (r.mtime_ns, r.size) for r in rows if r.status != NoteStatus.EXCLUDED or r.mtime_ns}
     scanned = vaultmod.scan(vault, settings.ignore_globs)
     for f in scanned.notes:
         if f.path not in known:
-            notes["stale"].append(NoteState(f.path, "stale", "new since indexing"))
+            notes["stale"].append(NoteState(f.path, "stale", "new since indexing", code=Reason.NEW_SINCE))
         elif known[f.path] != (f.mtime_ns, f.size):
-            notes["stale"].append(NoteState(f.path, "stale", "changed since indexing"))
+            notes["stale"].append(NoteState(f.path, "stale", "changed since indexing", code=Reason.CHANGED_SINCE))
     on_disk = {f.path for f in scanned.notes} | {s.path for s in scanned.skipped}
     for r in rows:
         if r.path not in on_disk:
-            notes["stale"].append(NoteState(r.path, "stale", "deleted since indexing"))
+            notes["stale"].append(NoteState(r.path, "stale", "deleted since indexing", code=Reason.DELETED_SINCE))
     counts = {**counts, "notes_stale": len(notes["stale"]), "notes_on_disk": len(scanned.notes)}
     return Health(
         languages=store.language_counts(),
@@ -92,6 +98,7 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         model=model,
         model_wanted=wanted,
         stale_reasons=stale_reasons,
+        stale_codes=stale_codes,
         versions={"schema": store.schema_version(), "chunker": store.meta("chunker_version") or "",
                   "app": __version__},
         notes=notes,

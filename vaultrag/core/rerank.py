@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from vaultrag.core.vocab import Problem
 from vaultrag.errors import ModelUnavailable
 
 if TYPE_CHECKING:
@@ -30,7 +31,8 @@ class CrossEncoderReranker:
         except ImportError as e:
             raise ModelUnavailable(
                 "A cross-encoder reranker needs the sentence-transformers extra: "
-                "pip install torch==2.13.0 'vaultrag[st]' — or set reranker = \"none\"."
+                "pip install torch==2.13.0 'vaultrag[st]' — or set reranker = \"none\".",
+                Problem.MODEL_NEEDS_PACKAGE, what="cross-encoder", install="pip install torch==2.13.0 'vaultrag[st]'",
             ) from e
         if threads:
             torch.set_num_threads(threads)
@@ -38,7 +40,8 @@ class CrossEncoderReranker:
             self._model: Any = CrossEncoder(model, device="cpu")
         except Exception as e:  # missing files, no network for a hub id, a folder that is not a model
             where = "folder" if Path(model).exists() else "model id (is it downloaded, are you online?)"
-            raise ModelUnavailable(f"Cannot load cross-encoder {where} {model!r}: {e}") from e
+            raise ModelUnavailable(f"Cannot load cross-encoder {where} {model!r}: {e}", Problem.MODEL_CANNOT_LOAD,
+                                   model=model, why=e) from e
         self.model_id = f"ce/{model_id or (Path(model).name if Path(model).exists() else model)}"
         self._lock = threading.Lock()
 

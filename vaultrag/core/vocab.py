@@ -120,6 +120,28 @@ class LaneEventKind(StrEnum):
     STOPPED = "stopped"
 
 
+class Problem(StrEnum):
+    """What a UserFacingError (or a Notice) is about: the code a window words in its own language, with the
+    error's `details`; the exception's message is the English for the CLI and the log."""
+
+    VAULT_MISSING = "vault-missing"  # details: path
+    VAULT_NOT_FOLDER = "vault-not-folder"  # path
+    VAULT_UNREADABLE = "vault-unreadable"  # path
+    NOT_INDEXED = "not-indexed"  # vault
+    INDEX_DAMAGED = "index-damaged"  # path, why: a read-only open found damage (a writer rebuilds it)
+    INDEX_REBUILT = "index-rebuilt"  # path, why, aside: moved aside, rebuilt from the notes
+    INDEX_REPAIRED = "index-repaired"  # what
+    INDEX_REPLACED = "index-replaced"  # the file disappeared or was replaced under the running app
+    INDEX_RETRYING = "index-retrying"  # why, delay: a write failed (disk full, read-only, a lock)
+    INDEX_BUSY = "index-busy"  # holder
+    MODEL_NEEDS_PACKAGE = "model-needs-package"  # what (the model), install (the pip command)
+    MODEL_CANNOT_LOAD = "model-cannot-load"  # model, why
+    DOWNLOAD_BAD_ID = "download-bad-id"  # repo, example
+    DOWNLOAD_UNREACHABLE = "download-unreachable"  # repo, why
+    DOWNLOAD_STOPPED = "download-stopped"  # repo, why
+    DOWNLOAD_CANCELLED = "download-cancelled"  # repo
+
+
 class NoteStatus(StrEnum):
     INDEXED = "indexed"
     EXCLUDED = "excluded"
@@ -127,8 +149,9 @@ class NoteStatus(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a path was skipped, a note failed, or an indexed note carries a warning: the code the diagnosis
-    turns into advice. The human-readable detail travels beside it (`reason` text)."""
+    """Why a path was skipped, a note failed, an indexed note carries a warning, or (index health) a note or the
+    index is out of date: the code the diagnosis turns into advice and a window words in its language. The
+    human-readable detail travels beside it (`reason` text)."""
 
     # skipped by the vault walk or the note's own content (status excluded)
     BUILTIN_FOLDER = "builtin-folder"  # .obsidian, .trash, .git
@@ -157,4 +180,12 @@ class Reason(StrEnum):
     # indexed, with a warning
     BAD_FRONTMATTER = "bad-frontmatter"
     EMPTY = "empty"
+    TRUNCATED = "truncated"  # chunks over the embedder's input limit (index health)
+    FLAGGED = "flagged"  # text that tries to give a language model orders (index health)
+    # out of date (index health): the note, or the whole index under today's settings
+    NEW_SINCE = "new-since-indexing"
+    CHANGED_SINCE = "changed-since-indexing"
+    DELETED_SINCE = "deleted-since-indexing"
+    MODEL_CHANGED = "model-changed"
+    CHUNKING_CHANGED = "chunking-changed"
     NONE = ""

@@ -13,7 +13,8 @@ from vaultrag.core.store.db import CorruptIndex, is_corruption, move_aside
 from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.lock import WriterLock
-from vaultrag.errors import IndexOutdated, UserFacingError
+from vaultrag.core.vocab import Problem
+from vaultrag.errors import IndexOutdated, Notice, UserFacingError
 from vaultrag.paths import Paths
 from vaultrag.settings import Settings
 
@@ -46,39 +47,42 @@ class Workspace:
         return WriterLock(self.index_path)
 
     def open_store(self, readonly: bool = False, repair: bool = False,
-                   full_check: bool = False) -> tuple[IndexStore, str]:
-        """The vault's index and, when something was repaired or a damaged file was moved aside, a message.
+                   full_check: bool = False) -> tuple[IndexStore, Notice | None]:
+        """The vault's index and, when something was repaired or a damaged file was moved aside, a notice.
 
         `repair` (writers, under the writer lock) fixes what `status --check` would report; `full_check` also
         checks the file's structure, for when the last writer did not stop cleanly.
         """
         path = self.index_path
         if readonly and not path.exists():
-            raise UserFacingError(f"{self.vault} has not been indexed yet: run `vaultrag index {self.vault}`.")
+            raise UserFacingError(f"{self.vault} has not been indexed yet: run `vaultrag index {self.vault}`.",
+                                  Problem.NOT_INDEXED, vault=self.vault)
         try:
             if readonly:
                 try:
-                    return IndexStore.open(path, readonly=True), ""
+                    return IndexStore.open(path, readonly=True), None
                 except IndexOutdated:
                     IndexStore.open(path).close()  # an index from an older version: migrate it once
-                    return IndexStore.open(path, readonly=True), ""
+                    return IndexStore.open(path, readonly=True), None
             store = IndexStore.open(path)
         except CorruptIndex as e:
             if readonly:
-                raise UserFacingError(f"{e} Run `vaultrag index {self.vault}` to rebuild it.") from e
-            return self._rebuilt(str(e))
+                raise UserFacingError(f"{e} Run `vaultrag index {self.vault}` to rebuild it.", Problem.INDEX_DAMAGED,
+                                      path=path, why=e.details.get("why", e)) from e
+            return self._rebuilt(str(e), e.details.get("why", e))
         except DbError as e:
             if not is_corruption(e):
                 raise
             if readonly:
                 raise UserFacingError(f"The index file {path} is damaged ({e}). "
-                                      f"Run `vaultrag index {self.vault}` to rebuild it.") from e
-            return self._rebuilt(f"The index file {path} is damaged ({e}).")
+                                      f"Run `vaultrag index {self.vault}` to rebuild it.", Problem.INDEX_DAMAGED,
+                                      path=path, why=e) from e
+            return self._rebuilt(f"The index file {path} is damaged ({e}).", e)
         if not repair:
-            return store, ""
+            return store, None
         try:
             if full_check and (result := store.quick_check()) != "ok":
-                raise CorruptIndex(f"The index file {path} is damaged ({result}).")
+                raise CorruptIndex(f"The index file {path} is damaged ({result}).", why=result)
             with store.transaction():
                 done = store.repair(full=full_check)
         except (CorruptIndex, DbError) as e:
@@ -86,22 +90,25 @@ class Workspace:
                 store.close()
                 raise
             store.close()
-            return self._rebuilt(str(e) if isinstance(e, CorruptIndex) else f"The index file {path} is damaged ({e}).")
-        message = ("The index was repaired: " + "; ".join(done) + ".") if done else ""
-        if message:
-            log.warning(message)
-        return store, message
+            return self._rebuilt(str(e) if isinstance(e, CorruptIndex) else f"The index file {path} is damaged ({e}).",
+                                 e.details.get("why", e) if isinstance(e, CorruptIndex) else e)
+        if not done:
+            return store, None
+        message = "The index was repaired: " + "; ".join(done) + "."
+        log.warning(message)
+        return store, Notice(message, Problem.INDEX_REPAIRED, {"what": "; ".join(done)})
 
-    def rebuild(self, store: IndexStore, error: BaseException) -> tuple[IndexStore, str]:
+    def rebuild(self, store: IndexStore, error: BaseException) -> tuple[IndexStore, Notice]:
         """Close `store` (found damaged while in use), move its file aside and start a fresh one."""
         store.close()
-        return self._rebuilt(f"The index file {self.index_path} is damaged ({error}).")
+        return self._rebuilt(f"The index file {self.index_path} is damaged ({error}).", error)
 
-    def _rebuilt(self, why: str) -> tuple[IndexStore, str]:
+    def _rebuilt(self, message: str, why: object) -> tuple[IndexStore, Notice]:
         aside = move_aside(self.index_path, "corrupt")
-        message = f"{why} It was moved to {aside.name} and the index is rebuilt from the notes."
+        message = f"{message} It was moved to {aside.name} and the index is rebuilt from the notes."
         log.warning(message)
         store = IndexStore.open(self.index_path)
         with store.transaction():
             store.set_meta("vault", str(self.vault))
-        return store, message
+        return store, Notice(message, Problem.INDEX_REBUILT, {"path": str(self.index_path), "why": str(why),
+                                                               "aside": aside.name})

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from vaultrag import __version__
+from vaultrag.app.widgets.words import note_reason, reason_text
 from vaultrag.core.health import LISTS, Health
+from vaultrag.core.vocab import Reason
 
 
 class HealthPanel(QWidget):
@@ -42,7 +55,8 @@ class HealthPanel(QWidget):
 
     def _list_title(self, name: str) -> str:
         return {"indexed": self.tr("Indexed"), "excluded": self.tr("Excluded"), "failed": self.tr("Failed"),
-                "stale": self.tr("Stale"), "truncated": self.tr("Truncated")}.get(name, name)
+                "stale": self.tr("Stale"), "truncated": self.tr("Truncated"),
+                "flagged": self.tr("Flagged")}.get(name, name)
 
     def set_health(self, h: Health) -> None:
         c = h.counts
@@ -53,8 +67,9 @@ class HealthPanel(QWidget):
         v = h.versions
         text += "<br>" + self.tr("model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}").format(
             m=h.model or "—", v=__version__, s=v.get("schema"), c=v.get("chunker"), f=h.index_file)
-        for r in h.stale_reasons:
-            text += f"<br><i>{r}</i>"
+        for code in h.stale_codes:
+            models = f" ({escape(h.model)} → {escape(h.model_wanted)})" if code == Reason.MODEL_CHANGED else ""
+            text += f"<br><i>{escape(reason_text(code))}{models}</i>"
         if h.problems is not None:
             text += "<br><b>" + (self.tr("check: ok") if not h.problems else
                                  self.tr("check FAILED: ") + "; ".join(h.problems)) + "</b>"
@@ -62,6 +77,10 @@ class HealthPanel(QWidget):
         for name, lw in self.lists.items():
             lw.clear()
             for n in h.notes.get(name, []):
-                lw.addItem(f"{n.path} — {n.reason}" if n.reason else n.path)
+                reason = note_reason(n)  # worded by its code; the core's detail (with its specifics) on hover
+                item = QListWidgetItem(f"{n.path} — {reason}" if reason else n.path)
+                if n.reason and n.reason != reason:
+                    item.setToolTip(n.reason)
+                lw.addItem(item)
             self.tabs.setTabText(list(LISTS).index(name),
                                  f"{self._list_title(name)} ({len(h.notes.get(name, []))})")

@@ -75,7 +75,7 @@ class Inspector(QSplitter):
         # the stage tables get the height (≥ 8 rows at 1280×800); the chart and the decision stay compact
         columns[Column.LEFT.value].setSizes([420, 130])
         columns[Column.RIGHT.value].setSizes([120, 170, 260])
-        self.setSizes([780, 480])
+        self.setSizes([840, 440])  # the four stage tables need the width to show note › heading
 
     def title(self, key: str) -> str:
         spec = next(s for s in self.specs if s.key == key)

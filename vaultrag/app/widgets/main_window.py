@@ -238,6 +238,11 @@ class MainWindow(QMainWindow):
             # QAction.triggered passes `checked` first: it must not land in the pane's key
             self._action(v, self.tr("{pane}: full size").format(pane=self.inspector.title(key)), f"Alt+{n}",
                          lambda _checked=False, k=key: self.maximize_pane(k))
+        stages = self.inspector.panes["candidates"]
+        lists = self._action(v, self.tr("&Keyword and vector lists"), "Ctrl+Shift+L",
+                             stages.show_first_stages)  # type: ignore[attr-defined]
+        lists.setCheckable(True)
+        lists.setChecked(True)
         self._action(v, self.tr("Show all panes"), "Alt+0", lambda _checked=False: self.maximize_pane(None))
         h = self.menuBar().addMenu(self.tr("&Help"))
         self._action(h, self.tr("&Keyboard shortcuts"), QKeySequence.StandardKey.HelpContents, self.show_shortcuts)

@@ -6,7 +6,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
+from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -24,12 +24,18 @@ from PySide6.QtWidgets import (
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
 from vaultrag.app.widgets.rewrite_bar import RewriteBar
-from vaultrag.app.widgets.words import stage_note, stage_title, status_word
+from vaultrag.app.widgets.words import feature_name, stage_note, stage_title, status_word
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
 
 HIGHLIGHT = QColor(255, 214, 102)
+IN_PROMPT_TEXT = QColor(25, 85, 150)  # a darker shade of the chart's in-the-prompt blue, readable as text
 STAGES = tuple(StageName)
+FIRST_STAGES = (StageName.BM25, StageName.VECTOR)  # the lists a user may hide to give the later ones room
+CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
+NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
+NARROW_SEP = "\u2009›\u2009"  # thin spaces: a squeezed row gives the heading every pixel it can
+MIN_TITLE_CHARS = 2  # a squeezed row keeps this much of the note title; the rest of the room is the heading's
 # the list a stage's order comes from, for the ↑/↓ movement column
 FED_BY = {StageName.FUSED: (StageName.BM25, StageName.VECTOR), StageName.RERANKED: (StageName.FUSED,)}
 
@@ -42,17 +48,20 @@ def row_label(c: Candidate) -> str:
 
 
 def fit_label(text: str, fm: QFontMetrics, width: int) -> str:
-    """'title › heading' in `width` px: each part elided on its own, the title keeping at least 40 % of the room,
-    so the heading (which tells the chunks of one note apart) stays visible."""
+    """'title › heading' in `width` px. The heading wins (it tells the chunks of one note apart): the title shrinks
+    first, down to a few letters, and only then is the heading elided; the full path is the row's tooltip."""
     if fm.horizontalAdvance(text) <= width:
         return text
     title, sep, head = text.partition(" › ")
     if not sep:
         return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, width)
+    sep = NARROW_SEP
     room = width - fm.horizontalAdvance(sep)
-    title_w = min(fm.horizontalAdvance(title), max(room - fm.horizontalAdvance(head), int(room * 0.4)))
-    return (fm.elidedText(title, Qt.TextElideMode.ElideRight, title_w) + sep
-            + fm.elidedText(head, Qt.TextElideMode.ElideRight, room - title_w))
+    least = fm.horizontalAdvance(title[:MIN_TITLE_CHARS] + "…") + 1  # enough to tell notes apart in one table
+    # +2: elidedText cuts a text given exactly its own advance (it measures with sub-pixel positions)
+    head_w = min(fm.horizontalAdvance(head) + 2, room - least)
+    return (fm.elidedText(title, Qt.TextElideMode.ElideRight, room - head_w).replace(" …", "…") + sep
+            + fm.elidedText(head, Qt.TextElideMode.ElideRight, head_w).replace(" …", "…"))
 
 
 class RowLabelDelegate(QStyledItemDelegate):
@@ -60,7 +69,7 @@ class RowLabelDelegate(QStyledItemDelegate):
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Any) -> None:
         super().initStyleOption(option, index)
-        option.text = fit_label(option.text, option.fontMetrics, option.rect.width() - 8)
+        option.text = fit_label(option.text, option.fontMetrics, option.rect.width() - CELL_MARGINS)
 
 
 def movement(rank: int, before: int | None) -> str:
@@ -131,7 +140,13 @@ class StagesView(QWidget):
     def _make_table(self, name: str) -> QTableWidget:
         table = QTableWidget(0, 3)
         table.setObjectName(f"stage-{name}")
-        table.setHorizontalHeaderLabels([self.tr("#"), self.tr("score"), self.tr("note › heading")])
+        # short headers: the rank and score columns are as wide as their numbers, the rest is the note › heading's
+        table.setHorizontalHeaderLabels([self.tr("#"), self.tr("score", "short column header"),
+                                         self.tr("note › heading")])
+        for col, tip in enumerate((self.tr("Rank in this list, and its move from the lists before (↑ up, ↓ down)"),
+                                   self.tr("This list's score"),
+                                   self.tr("Note title › last heading (hover a row for the full path)"))):
+            table.model().setHeaderData(col, Qt.Orientation.Horizontal, tip, Qt.ItemDataRole.ToolTipRole)
         table.verticalHeader().hide()
         table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 4)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -142,11 +157,14 @@ class StagesView(QWidget):
         table.setItemDelegateForColumn(2, RowLabelDelegate(table))
         table.setAutoScroll(False)
         table.setWordWrap(False)
+        table.setShowGrid(False)  # the rows alternate colours instead: the grid's pixels go to the text
+        table.setAlternatingRowColors(True)
         table.setMinimumWidth(120)
         head = table.horizontalHeader()
         head.setMinimumSectionSize(20)
-        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        head.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        head.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)  # cut at the end only
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)  # sized to the numbers in set_trace
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         table.itemSelectionChanged.connect(lambda n=name: self._on_selected(n))
         return table
@@ -186,17 +204,29 @@ class StagesView(QWidget):
                     item = QTableWidgetItem(text)
                     item.setData(Qt.ItemDataRole.UserRole, c.chunk_id)
                     item.setToolTip(tip)
-                    if flags:
-                        item.setForeground(QBrush(QColor(WARNING_COLOUR)))
                     if col < 2:
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     if c.chunk_id in in_prompt and StageName(name) == trace.final_stage:
-                        font = QFont(item.font())
-                        font.setBold(True)  # in the prompt
-                        item.setFont(font)
+                        # in the prompt: blue like the chart's bars (bold would cost the heading its letters)
+                        item.setForeground(QBrush(IN_PROMPT_TEXT))
+                    if flags:  # the warning's colour wins over the prompt's blue: it is what must be seen
+                        item.setForeground(QBrush(QColor(WARNING_COLOUR)))
                     table.setItem(r, col, item)
+            self._fit_number_columns(table)
             table.horizontalScrollBar().setValue(0)
             table.blockSignals(False)
+
+    @staticmethod
+    def _fit_number_columns(table: QTableWidget) -> None:
+        """Rank and score columns just as wide as their widest entry and the header: every other pixel goes to
+        the note › heading column."""
+        fm = table.fontMetrics()
+        head_fm = table.horizontalHeader().fontMetrics()
+        for col in (0, 1):
+            texts = [table.model().index(r, col).data() for r in range(table.rowCount())]
+            header = table.model().headerData(col, Qt.Orientation.Horizontal)
+            width = max([fm.horizontalAdvance(t) for t in texts] + [head_fm.horizontalAdvance(header)])
+            table.horizontalHeader().resizeSection(col, width + NUMBER_PADDING)
 
     @staticmethod
     def _ranks_before(trace: QueryTrace, name: StageName) -> dict[int, int] | None:
@@ -208,6 +238,16 @@ class StagesView(QWidget):
             for c in trace.stages[source].candidates:
                 best[c.chunk_id] = min(best.get(c.chunk_id, c.rank), c.rank)
         return best
+
+    def show_first_stages(self, visible: bool) -> None:
+        """Show or hide the keyword and vector lists: hidden, the fused and reranked lists get their width (and
+        a row's movement still says where it came from)."""
+        for name in FIRST_STAGES:  # a column whose widgets are all hidden takes no room in the row
+            self.headers[name].setVisible(visible)
+            self._stacks[name].setVisible(visible)
+
+    def first_stages_shown(self) -> bool:
+        return not self._stacks[StageName.BM25].isHidden()
 
     def clear(self) -> None:
         self._trace = None
@@ -238,8 +278,9 @@ class StagesView(QWidget):
             note = c.note
             bit = f"{stage_title(StageName(name))} #{c.rank} ({score_text(c.score)})"
             if c.contributions:
-                terms = ", ".join(f"{escape(k)} {v:+.4f}" for k, v in
-                                  sorted(c.contributions.items(), key=lambda kv: -abs(kv[1])))
+                # three significant digits, biggest first, parts that did not count left out: a line, not a table
+                terms = ", ".join(f"{escape(feature_name(k))} {v:+.3g}" for k, v in
+                                  sorted(c.contributions.items(), key=lambda kv: -abs(kv[1])) if abs(v) >= 5e-4)
                 bit += f" = {terms}"
             parts.append(bit)
         final = next((c for c in t.final if c.chunk_id == chunk_id), None)

@@ -1,11 +1,18 @@
-"""The trace in the window's language: decision reasons, stage names, statuses and notes built from the numbers."""
+"""The core's codes in the window's language: the trace (decision, stages, notes built from the numbers), index
+health reasons, errors and notices, and the ranker's features."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
 from vaultrag.core.model import QueryTrace, Stage
-from vaultrag.core.vocab import StageName, StageStatus, ThresholdSource
+from vaultrag.core.vocab import NoteFlag, Problem, Reason, StageName, StageStatus, ThresholdSource
+from vaultrag.errors import Notice, UserFacingError
+
+if TYPE_CHECKING:
+    from vaultrag.core.health import NoteState
 
 
 def tr(text: str) -> str:
@@ -72,3 +79,118 @@ def decision_reason(trace: QueryTrace) -> str:
         return tr("{how} is {m:.3f} above the threshold {t:.3f}").format(how=how, m=d.margin or 0.0, t=d.threshold)
     return tr("{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this").format(
         how=how, m=-(d.margin or 0.0), t=d.threshold)
+
+
+# -- issue 13: index health reasons, the core's errors and the ranker's features, worded by code --------------------
+def reason_text(code: Reason) -> str:
+    """A note's (or the index's) reason in words, by its code (never by the core's English text)."""
+    return {
+        Reason.BUILTIN_FOLDER: tr("an app's own folder (.obsidian, .trash, .git)"),
+        Reason.HIDDEN_FOLDER: tr("hidden folder"), Reason.HIDDEN_FILE: tr("hidden file"),
+        Reason.IGNORE_FILE: tr("left out by a .vaultragignore pattern"),
+        Reason.IGNORE_SETTING: tr("left out by the ignore patterns in Settings"),
+        Reason.FRONTMATTER_EXCLUDE: tr("its frontmatter says vaultrag: exclude"),
+        Reason.PRIVATE_TAG: tr("carries the private tag"),
+        Reason.SYMLINK_LOOP: tr("symbolic link loop (a folder already visited)"),
+        Reason.UNREADABLE_FOLDER: tr("folder that cannot be read"),
+        Reason.CANNOT_STAT: tr("cannot be examined (stat failed)"),
+        Reason.NOT_REGULAR: tr("not a regular file"),
+        Reason.SYMLINK_OUTSIDE: tr("symbolic link to a place outside the vault (never followed)"),
+        Reason.SYMLINK_TO_IGNORED: tr("symbolic link to something that is left out"),
+        Reason.BAD_FILENAME: tr("file name that is not valid UTF-8"),
+        Reason.VANISHED: tr("disappeared while being read"),
+        Reason.IS_FOLDER: tr("is a folder now, not a file"),
+        Reason.PERMISSION: tr("permission denied"), Reason.CANNOT_READ: tr("cannot be read"),
+        Reason.TOO_LARGE: tr("larger than the size cap (Settings › largest note)"),
+        Reason.BINARY: tr("binary file, not Markdown text"), Reason.NOT_UTF8: tr("not valid UTF-8 text"),
+        Reason.INTERNAL: tr("internal error while indexing it (see the log)"),
+        Reason.BAD_FRONTMATTER: tr("malformed frontmatter: indexed without it"),
+        Reason.EMPTY: tr("empty note (no text to index)"),
+        Reason.TRUNCATED: tr("chunks longer than the model's input limit (cut to fit)"),
+        Reason.FLAGGED: tr("tries to give the language model orders"),
+        Reason.NEW_SINCE: tr("new since indexing"), Reason.CHANGED_SINCE: tr("changed since indexing"),
+        Reason.DELETED_SINCE: tr("deleted since indexing"),
+        Reason.MODEL_CHANGED: tr("embedded with another model than the one in Settings: re-index to re-embed"),
+        Reason.CHUNKING_CHANGED: tr("chunking settings changed since indexing: re-index to re-chunk"),
+        Reason.NONE: "",
+    }[code]
+
+
+def flag_word(flag: str) -> str:
+    """What a flagged note tries (a NoteFlag code), in words; an unknown code as it is."""
+    words: dict[str, str] = {NoteFlag.IGNORE_INSTRUCTIONS: tr("“ignore the previous instructions”"),
+                             NoteFlag.FAKE_TAG: tr("fake document tags"),
+                             NoteFlag.ROLE_MARKER: tr("lines posing as the system or the assistant")}
+    return words.get(flag, flag)
+
+
+def note_reason(n: NoteState) -> str:
+    """A health list's reason for one note: worded by code, with its numbers (the core's text for no code)."""
+    if n.code == Reason.TRUNCATED:
+        return tr("{n} chunk(s) longer than the model's input limit (cut to fit)").format(n=n.truncated)
+    if n.code == Reason.FLAGGED:
+        return reason_text(n.code) + ": " + ", ".join(flag_word(f) for f in n.flags)
+    return reason_text(n.code) if n.code != Reason.NONE else n.reason
+
+
+def problem_text(problem: Problem, d: dict[str, str]) -> str:
+    """A core error or notice in words, from its code and details."""
+    g = d.get
+    return {
+        Problem.VAULT_MISSING: lambda: tr("The vault folder {path} does not exist. Check the path or pick another "
+                                          "folder.").format(path=g("path")),
+        Problem.VAULT_NOT_FOLDER: lambda: tr("{path} is a file, not a folder. A vault is the folder that holds "
+                                             "your notes.").format(path=g("path")),
+        Problem.VAULT_UNREADABLE: lambda: tr("The vault folder {path} cannot be read (permission denied).").format(
+            path=g("path")),
+        Problem.NOT_INDEXED: lambda: tr("{vault} has not been indexed yet: wait for the first indexing to "
+                                        "finish.").format(vault=g("vault")),
+        Problem.INDEX_DAMAGED: lambda: tr("The index file {path} is damaged ({why}). Open the vault again to "
+                                          "rebuild it from the notes.").format(path=g("path"), why=g("why")),
+        Problem.INDEX_REBUILT: lambda: tr("The index file {path} was damaged ({why}). It was moved to {aside} and "
+                                          "the index is rebuilt from the notes.").format(
+            path=g("path"), why=g("why"), aside=g("aside")),
+        Problem.INDEX_REPAIRED: lambda: tr("The index was repaired: {what}.").format(what=g("what")),
+        Problem.INDEX_REPLACED: lambda: tr("The index file disappeared or was replaced: rebuilding it."),
+        Problem.INDEX_RETRYING: lambda: tr("Cannot update the index ({why}); retrying every {s} s at first.").format(
+            why=g("why"), s=g("delay")),
+        Problem.INDEX_BUSY: lambda: tr("The index is being written by {who}; try again when it is done.").format(
+            who=g("holder")),
+        Problem.MODEL_NEEDS_PACKAGE: lambda: tr("The model {what} needs a package that is not installed: "
+                                                "{install}").format(what=g("what"), install=g("install")),
+        Problem.MODEL_CANNOT_LOAD: lambda: tr("Cannot load the model {model}: {why}").format(model=g("model"),
+                                                                                            why=g("why")),
+        Problem.DOWNLOAD_BAD_ID: lambda: tr("{repo} is not a Hugging Face model id (like {example}).").format(
+            repo=g("repo"), example=g("example")),
+        Problem.DOWNLOAD_UNREACHABLE: lambda: tr("Cannot reach the Hugging Face hub to download {repo} ({why}). "
+                                                 "Check the connection and the model id, then try again; the "
+                                                 "built-in ranker works meanwhile.").format(repo=g("repo"),
+                                                                                           why=g("why")),
+        Problem.DOWNLOAD_STOPPED: lambda: tr("The download of {repo} stopped ({why}). Try again: the files it "
+                                             "finished are kept; the built-in ranker works meanwhile.").format(
+            repo=g("repo"), why=g("why")),
+        Problem.DOWNLOAD_CANCELLED: lambda: tr("Download of {repo} cancelled; the files it finished are kept for "
+                                               "next time.").format(repo=g("repo")),
+    }[problem]()
+
+
+def user_message(error: UserFacingError | Notice | str) -> str:
+    """What the window says about a core error or notice: worded by its code in the window's language; the
+    core's English when it has no code (or is already text)."""
+    if isinstance(error, str):
+        return error
+    problem = error.problem
+    return problem_text(problem, error.details) if problem is not None else str(error)
+
+
+def feature_name(name: str) -> str:
+    """A ranker feature (or a fused list) by its human name; an unknown name as it is."""
+    names: dict[str, str] = {
+        "bm25_norm": tr("keyword score"), "bm25_rr": tr("keyword rank"), "coverage": tr("question words present"),
+        "sentence_cov": tr("question words in one sentence"), "title_cov": tr("question words in the title"),
+        "vector_rr": tr("meaning rank"), "cosine": tr("meaning similarity"),
+        "cosine_gap": tr("similarity gap to the best"), "rrf": tr("fused score"), "log_length": tr("length"),
+        "coverage_x_cosine": tr("words × similarity"), "same_language": tr("same language"),
+        StageName.BM25: tr("keywords"), StageName.VECTOR: tr("meaning"),
+    }
+    return names.get(name, name)

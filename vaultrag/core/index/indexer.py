@@ -57,14 +57,15 @@ class IndexOptions:
 
 
 class _Rate:
-    """Items/s and ETA of one phase."""
+    """Items/s and ETA of one phase; `start` items were done before it began (they count in `done`, not in the
+    rate), so a resumed or incremental run continues the count instead of restarting at 0."""
 
-    def __init__(self, total: int) -> None:
-        self.total, self.t0 = total, time.perf_counter()
+    def __init__(self, total: int, start: int = 0) -> None:
+        self.total, self.start, self.t0 = total, start, time.perf_counter()
 
     def progress(self, phase: Phase, done: int, message: str = "") -> Progress:
         elapsed = max(time.perf_counter() - self.t0, 1e-9)
-        rate = done / elapsed
+        rate = (done - self.start) / elapsed
         eta = (self.total - done) / rate if rate > 0 else None
         return Progress(phase, done, self.total, rate, eta, message)
 
@@ -173,7 +174,6 @@ class Indexer:
                         store.delete_note(old.id)
                     store.upsert_note(skip.path, mtime_ns=0, size=0, content_hash="", status=NoteStatus.EXCLUDED,
                                       reason=skip.detail, reason_code=skip.code)
-            rate = _Rate(len(scanned.notes))
             last_commit = time.perf_counter()
             jobs = []
             for f in scanned.notes:
@@ -184,6 +184,7 @@ class Indexer:
                     unchanged_if = row.content_hash if row and not force and row.status == NoteStatus.INDEXED else ""
                     jobs.append((f, unchanged_if))
             done = report.notes_unchanged
+            rate = _Rate(len(scanned.notes), start=done)
             results = prepare_all(jobs, self._prepare_options, self.options.workers)
             try:
                 for prepared in results:
@@ -273,10 +274,10 @@ class Indexer:
     def _embed_phase(self, report: IndexReport, cancel: CancelToken) -> Generator[Progress, None, None]:
         assert self.embedder is not None
         model, store = self.embedder, self.store
-        total = store.count_pending()
-        rate = _Rate(total)
-        done = 0
-        yield rate.progress(Phase.EMBED, 0)
+        # the whole index's chunks: after a pause or an edit the count goes on from the chunks already embedded
+        done, pending = store.embed_counts()
+        rate = _Rate(done + pending, start=done)
+        yield rate.progress(Phase.EMBED, done)
         while not cancel.cancelled and not cancel.pause_embedding():
             batch = store.pending_chunks(self.options.embed_batch)
             if not batch:

@@ -17,9 +17,9 @@ from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.db import is_corruption
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import LaneEventKind as Kind
-from vaultrag.core.vocab import Phase
+from vaultrag.core.vocab import Phase, Problem
 from vaultrag.core.workspace import Workspace
-from vaultrag.errors import UserFacingError
+from vaultrag.errors import Notice, UserFacingError
 
 log = logging.getLogger(__name__)
 BACKOFF_S = (1, 2, 5, 10, 30, 60)
@@ -36,6 +36,7 @@ class LaneEvent:
     text_latency_s: float | None = None  # first event → text and BM25 committed
     vector_latency_s: float | None = None  # first event → every changed chunk has its vector
     message: str = ""
+    notice: Notice | None = None  # an ERROR's code and details, for a window that words it in its language
 
 
 class IndexLane:
@@ -121,8 +122,8 @@ class IndexLane:
                 # e.g. the disk went read-only or full, another process writes the index, or a bug: keep the
                 # work, say so once per streak, retry later
                 if isinstance(e, DbError) and is_corruption(e) and store is not None:
-                    store, message = self.ws.rebuild(store, e)
-                    self.listener(LaneEvent(Kind.ERROR, message=message))
+                    store, notice = self.ws.rebuild(store, e)
+                    self.listener(LaneEvent(Kind.ERROR, message=str(notice), notice=notice))
                     st = os.stat(self.ws.index_path)
                     inode, failures = (st.st_dev, st.st_ino), 0
                     self.submit(ChangeBatch(job.paths, True, "rebuild", job.first_event))
@@ -132,8 +133,9 @@ class IndexLane:
                 delay = BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
                 failures += 1
                 if failures == 1:
-                    self.listener(LaneEvent(Kind.ERROR, sorted(job.paths), message=f"cannot update the index: {e}; "
-                                            f"retrying (every {delay}s at first)"))
+                    text = f"cannot update the index: {e}; retrying (every {delay}s at first)"
+                    self.listener(LaneEvent(Kind.ERROR, sorted(job.paths), message=text, notice=Notice(
+                        text, Problem.INDEX_RETRYING, {"why": str(e), "delay": str(delay)})))
                 log.warning("index lane: %s (retry in %ss)", e, delay)
                 if store is not None:
                     store.close()
@@ -160,13 +162,14 @@ class IndexLane:
             return store, inode
         if store is not None:
             store.close()
-            self.listener(LaneEvent(Kind.ERROR, message="the index file disappeared or was replaced: rebuilding it"))
+            text = "the index file disappeared or was replaced: rebuilding it"
+            self.listener(LaneEvent(Kind.ERROR, message=text, notice=Notice(text, Problem.INDEX_REPLACED)))
         first = not self._lock.held
         if first:  # one writer per index: a CLI `index` (or another window) holding it makes this retry later
             self._lock.acquire(wait=False)
         store, note = self.ws.open_store(repair=first, full_check=first and self._lock.unclean)
-        if note:
-            self.listener(LaneEvent(Kind.ERROR, message=note))
+        if note is not None:
+            self.listener(LaneEvent(Kind.ERROR, message=str(note), notice=note))
         st = os.stat(path)
         return store, (st.st_dev, st.st_ino)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pathspec
 
 from vaultrag.core.model import NoteFile, ParsedNote, Skip
-from vaultrag.core.vocab import Reason
+from vaultrag.core.vocab import Problem, Reason
 from vaultrag.errors import VaultNotFound
 
 IGNORE_FILE = ".vaultragignore"
@@ -88,11 +88,13 @@ def check_vault(vault: str | os.PathLike[str]) -> Path:
     """`vault` as an absolute path, or VaultNotFound with a message a person can act on."""
     p = Path(vault).expanduser()
     if not p.exists():
-        raise VaultNotFound(f"Vault folder {p} does not exist. Check the path or pick another folder.")
+        raise VaultNotFound(f"Vault folder {p} does not exist. Check the path or pick another folder.",
+                            Problem.VAULT_MISSING, path=p)
     if not p.is_dir():
-        raise VaultNotFound(f"{p} is a file, not a folder. A vault is the folder that holds your notes.")
+        raise VaultNotFound(f"{p} is a file, not a folder. A vault is the folder that holds your notes.",
+                            Problem.VAULT_NOT_FOLDER, path=p)
     if not os.access(p, os.R_OK | os.X_OK):
-        raise VaultNotFound(f"Vault folder {p} cannot be read (permission denied).")
+        raise VaultNotFound(f"Vault folder {p} cannot be read (permission denied).", Problem.VAULT_UNREADABLE, path=p)
     return p.resolve()
 
 

@@ -39,7 +39,7 @@ def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float
         has_tables = db.execute("select count(*) from sqlite_master").fetchone()[0] > 0
     except sqlean.DatabaseError as e:
         db.close()
-        raise CorruptIndex(f"The index file {p} is damaged ({e}).") from e
+        raise CorruptIndex(f"The index file {p} is damaged ({e}).", why=e) from e
     if has_tables and app_id != APPLICATION_ID:
         db.close()
         raise CorruptIndex(f"{p} is a SQLite file of another program, not a vaultrag index.")

@@ -273,8 +273,11 @@ class IndexStore(QueryReads):
         ).fetchall()
         return [(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
 
-    def count_pending(self) -> int:
-        return int(self.db.execute("select count(*) from chunks where embedded = 0").fetchone()[0])
+    def embed_counts(self) -> tuple[int, int]:
+        """(chunks with their vector, chunks still waiting for one)."""
+        total = int(self.db.execute("select count(*) from chunks").fetchone()[0])
+        pending = int(self.db.execute("select count(*) from chunks where embedded = 0").fetchone()[0])  # partial index
+        return total - pending, pending
 
     # -- vectors --------------------------------------------------------------------------------
     def has_vec_table(self) -> bool:

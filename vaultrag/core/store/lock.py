@@ -11,6 +11,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from vaultrag.core.vocab import Problem
 from vaultrag.errors import IndexBusy
 
 
@@ -42,7 +43,9 @@ class WriterLock:
                 break
             except Timeout as e:
                 if not wait:
-                    raise IndexBusy(f"The index is being written by {self.holder()}; try again when it is done.") from e
+                    holder = self.holder()
+                    raise IndexBusy(f"The index is being written by {holder}; try again when it is done.",
+                                    Problem.INDEX_BUSY, holder=holder) from e
                 if not told and on_wait is not None:
                     on_wait(self.holder())
                     told = True
