@@ -152,16 +152,22 @@ def test_stage_rows_show_title_heading_movement_and_contributions(qtbot):
     assert view.tables["bm25"].isVisible() and view.first_stages_shown()
 
 
-def test_a_squeezed_row_keeps_the_heading_and_a_bit_of_the_title(qtbot):
+def test_a_squeezed_row_shares_its_room_between_title_and_heading(qtbot):
     fm = QFontMetrics(QFont())
     text = "Reembolso e cancelamentos › Prazo do reembolso"
-    width = fm.horizontalAdvance("Re… › Prazo do reembolso") + 4
+    sep = "\u2009›\u2009"  # a squeezed row's separator has thin spaces
+    # the heading gives up its tail first (down to 10 letters), so the title stays readable
+    width = fm.horizontalAdvance("Reembolso e cancelamentos › Prazo do r…") + 4
     drawn = fit_label(text, fm, width)
-    title, _, head = drawn.partition("\u2009›\u2009")  # a squeezed row's separator has thin spaces
-    assert head == "Prazo do reembolso" and title.startswith("Re") and title.endswith("…")
+    title, _, head = drawn.partition(sep)
+    assert title == "Reembolso e cancelamentos" and head.startswith("Prazo do r") and head.endswith("…")
     assert fm.horizontalAdvance(drawn) <= width
+    # narrower: the heading keeps its 10 letters and the title is cut, not the other way round
+    width = fm.horizontalAdvance("Reembolso… › Prazo do r…") + 4
+    title, _, head = fit_label(text, fm, width).partition(sep)
+    assert head.startswith("Prazo do r") and title.startswith("Reem") and title.endswith("…")
     tight = fit_label(text, fm, fm.horizontalAdvance("Re… › Prazo…") + 4)  # too narrow even so: the title keeps
-    assert tight == "Re…\u2009›\u2009Prazo…"  # two letters, the heading gets the rest
+    assert tight == f"Re…{sep}Prazo…"  # two letters, the heading gets the rest
 
 
 def test_settings_are_grouped_named_in_words_and_keep_auto_threads(qtbot):

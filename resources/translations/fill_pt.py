@@ -164,7 +164,7 @@ PT.update({
     "comma-separated": "separados por vírgula",
     "Select a row: its scores and why it moved appear here.":
         "Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.",
-    "#": "nº", "note › heading": "nota › título", "new": "nova", "cosine {c:.3f}": "cosseno {c:.3f}",
+    "#": "nº", "note › heading": "nota › seção", "new": "nova", "cosine {c:.3f}": "cosseno {c:.3f}",
     "{note} — lines {a}–{b}": "{note} — linhas {a}–{b}",
     "Indexed": "Indexadas", "Excluded": "Excluídas", "Failed": "Com falha", "Stale": "Desatualizadas",
     "Truncated": "Truncadas",

@@ -1440,54 +1440,54 @@
 <context>
     <name>StagesView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="133" />
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="260" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="138" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="265" />
         <source>Select a row: its scores and why it moved appear here.</source>
         <translation>Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="144" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="149" />
         <source>#</source>
         <translation>nº</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="144" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="149" />
         <source>score</source>
         <comment>short column header</comment>
         <translation>pont.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="145" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="150" />
         <source>note › heading</source>
-        <translation>nota › título</translation>
+        <translation>nota › seção</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="146" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="151" />
         <source>Rank in this list, and its move from the lists before (↑ up, ↓ down)</source>
         <translation>Posição nesta lista, e quanto subiu ou desceu em relação às listas anteriores (↑ subiu, ↓ desceu)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="147" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="152" />
         <source>This list's score</source>
         <translation>A pontuação desta lista</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="148" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="153" />
         <source>Note title › last heading (hover a row for the full path)</source>
         <translation>Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="197" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="202" />
         <source>new</source>
         <translation>nova</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="289" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="294" />
         <source>cosine {c:.3f}</source>
         <translation>cosseno {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="291" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="296" />
         <source>confidence {c:.3f}</source>
         <translation>confiança {c:.3f}</translation>
     </message>

@@ -35,7 +35,8 @@ FIRST_STAGES = (StageName.BM25, StageName.VECTOR)  # the lists a user may hide t
 CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
 NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
 NARROW_SEP = "\u2009›\u2009"  # thin spaces: a squeezed row gives the heading every pixel it can
-MIN_TITLE_CHARS = 2  # a squeezed row keeps this much of the note title; the rest of the room is the heading's
+MIN_TITLE_CHARS = 2  # a squeezed row keeps at least this much of the note title
+HEADING_CHARS = 10  # and this much of its last heading before the title is cut
 # the list a stage's order comes from, for the ↑/↓ movement column
 FED_BY = {StageName.FUSED: (StageName.BM25, StageName.VECTOR), StageName.RERANKED: (StageName.FUSED,)}
 
@@ -48,8 +49,8 @@ def row_label(c: Candidate) -> str:
 
 
 def fit_label(text: str, fm: QFontMetrics, width: int) -> str:
-    """'title › heading' in `width` px. The heading wins (it tells the chunks of one note apart): the title shrinks
-    first, down to a few letters, and only then is the heading elided; the full path is the row's tooltip."""
+    """'title › heading' in `width` px: the heading first shrinks to its first HEADING_CHARS letters, then the title
+    (down to MIN_TITLE_CHARS), then the heading again; the full path is the row's tooltip."""
     if fm.horizontalAdvance(text) <= width:
         return text
     title, sep, head = text.partition(" › ")
@@ -57,9 +58,13 @@ def fit_label(text: str, fm: QFontMetrics, width: int) -> str:
         return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, width)
     sep = NARROW_SEP
     room = width - fm.horizontalAdvance(sep)
-    least = fm.horizontalAdvance(title[:MIN_TITLE_CHARS] + "…") + 1  # enough to tell notes apart in one table
+    least = fm.horizontalAdvance(title[:MIN_TITLE_CHARS] + "…") + 1  # the least a title keeps
+    # the heading keeps HEADING_CHARS letters before the title gives up any: both name the row, the heading
+    # tells one note's chunks apart; beyond that the title has the room (a stub title names no note)
+    head_need = fm.horizontalAdvance(head[:HEADING_CHARS] + "…") + 2
+    title_w = min(fm.horizontalAdvance(title) + 2, max(least, room - head_need))
     # +2: elidedText cuts a text given exactly its own advance (it measures with sub-pixel positions)
-    head_w = min(fm.horizontalAdvance(head) + 2, room - least)
+    head_w = min(fm.horizontalAdvance(head) + 2, room - title_w)
     return (fm.elidedText(title, Qt.TextElideMode.ElideRight, room - head_w).replace(" …", "…") + sep
             + fm.elidedText(head, Qt.TextElideMode.ElideRight, head_w).replace(" …", "…"))
 

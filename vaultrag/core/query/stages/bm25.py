@@ -23,5 +23,5 @@ class Bm25Stage:
         note = f"MATCH {match_expression(q.terms)}" if q.terms else "no searchable words in the question"
         if dropped:
             note += f"; left out: {', '.join(dropped[:12])}"
-        status = StageStatus.OK if q.terms else StageStatus.EMPTY
+        status = StageStatus.OK if hits else StageStatus.EMPTY  # no words to search, or no note holds them
         q.stages[self.name] = Stage(self.name, status, q.candidates(hits), ms, note)
