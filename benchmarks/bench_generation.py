@@ -36,7 +36,7 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=160)
     args = ap.parse_args()
 
-    from vaultrag.core import embed
+    from vaultrag.core import embed, rerank
     from vaultrag.core.llm import LLMConfig
     from vaultrag.core.query.search import Searcher, conversation_pipeline
     from vaultrag.core.workspace import Workspace
@@ -64,7 +64,8 @@ def main() -> None:
         config = LLMConfig(base, args.model, temperature=0.0, max_tokens=args.max_tokens, timeout=120.0)
         ws = Workspace.load(vault, out / "home")
         store, _ = ws.open_store(readonly=True)
-        searcher = Searcher(store, ws.settings, embed.from_settings(ws.settings))
+        searcher = Searcher(store, ws.settings, embed.from_settings(ws.settings),
+                            rerank.from_settings(ws.settings))
         searcher.ask(questions[0])  # warm-up: model loads
         ttft, total, rate, tokens = [], [], [], []
         kinds: Counter[str] = Counter()

@@ -39,6 +39,7 @@ def _harness():  # type: ignore[no-untyped-def]
 
 
 def ours(vault_src: Path, golden: list[dict], threads: int, latency_n: int, edit_note: str) -> dict:
+    from vaultrag.core import rerank
     from vaultrag.core.embed import E5Embedder
     from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
     from vaultrag.core.query.search import Searcher
@@ -56,7 +57,7 @@ def ours(vault_src: Path, golden: list[dict], threads: int, latency_n: int, edit
         t = time.perf_counter()
         report = run_to_end(Indexer(vault, store, options, embedder).run())
         index_s = time.perf_counter() - t
-        searcher = Searcher(store, ws.settings, embedder)
+        searcher = Searcher(store, ws.settings, embedder, rerank.from_settings(ws.settings))
         qs = [q["question"] for q in golden[:latency_n]]
         for q in qs:  # the peers' quality pass runs first; this is our warm-up
             searcher.ask(q)

@@ -16,7 +16,7 @@ from benchmarks._common import EVAL, ROOT, median, pct
 
 
 def measure(label: str, vault: Path, home: Path, questions: list[str]) -> None:
-    from vaultrag.core import embed
+    from vaultrag.core import embed, rerank
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.workspace import Workspace
 
@@ -25,7 +25,7 @@ def measure(label: str, vault: Path, home: Path, questions: list[str]) -> None:
         return
     ws = Workspace.load(vault, home)
     store, _ = ws.open_store(readonly=True)
-    searcher = Searcher(store, ws.settings, embed.from_settings(ws.settings))
+    searcher = Searcher(store, ws.settings, embed.from_settings(ws.settings), rerank.from_settings(ws.settings))
     searcher.ask(questions[0])  # warm-up: tiktoken and model load
     timings: dict[str, list[float]] = {}
     for q in questions:

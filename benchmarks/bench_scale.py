@@ -146,6 +146,7 @@ def questions(n: int) -> list[str]:
 
 def measure(path: Path, nq: int) -> dict:
     """Query figures on one index (run in its own process, so the peak RSS is this index's)."""
+    from vaultrag.core import rerank
     from vaultrag.core.embed import E5Embedder
     from vaultrag.core.query import terms
     from vaultrag.core.query.search import Searcher
@@ -195,7 +196,7 @@ def measure(path: Path, nq: int) -> dict:
         bm_common_ms.append((time.perf_counter() - t) * 1000)
     res.update(common_term=common, bm25_p50=median(bm_ms), bm25_p95=pct(bm_ms, 0.95),
                bm25_common_p50=median(bm_common_ms), bm25_common_p95=pct(bm_common_ms, 0.95))
-    searcher = Searcher(store, Settings(), embedder)
+    searcher = Searcher(store, Settings(), embedder, rerank.from_settings(Settings()))
     searcher.ask(qs[0])
     ask_ms = [searcher.ask(q).timings_ms["total"] for q in qs]
     res.update(ask_p50=median(ask_ms), ask_p95=pct(ask_ms, 0.95), query_rss_mb=_rss_mb())
@@ -248,7 +249,8 @@ from vaultrag.core.store.index_store import IndexStore
 from vaultrag.settings import Settings
 store = IndexStore.open(sys.argv[1], readonly=True)
 t_open = time.perf_counter()
-searcher = Searcher(store, Settings(), E5Embedder())
+from vaultrag.core import rerank
+searcher = Searcher(store, Settings(), E5Embedder(), rerank.from_settings(Settings()))
 t_model = time.perf_counter()
 trace = searcher.ask(sys.argv[2])
 t_end = time.perf_counter()

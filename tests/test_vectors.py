@@ -42,7 +42,7 @@ def _exact(vecs: np.ndarray, ids: list[int], q: np.ndarray, n: int, keep: np.nda
 
 def test_knn_returns_exact_search_results_and_cosines(tmp_path: Path):
     # random vectors are quantization's worst case (neighbours barely closer than the rest); with 2,000 of them
-    # the shortlist (200) is a tenth of the index, so this checks the rescore, not a whole-index scan
+    # the shortlist (100) is a twentieth of the index, so this checks the rescore, not a whole-index scan
     rng = np.random.default_rng(7)
     vecs = _unit(rng, 2000)
     store = IndexStore.open(tmp_path / "i.sqlite")
@@ -107,5 +107,94 @@ def test_migration_0007_moves_float_vectors_to_int8_and_keeps_results(tmp_path: 
         with store.transaction():
             store.delete_note(store.note_rows()["f/0.md"].id)
         assert store.check() == []
+    finally:
+        store.close()
+
+
+def _knn_threads() -> list[str]:
+    import threading
+
+    return [t.name for t in threading.enumerate() if t.name.startswith("vaultrag-knn")]
+
+
+def test_large_index_knn_scans_shards_in_parallel_with_the_same_results(tmp_path: Path, monkeypatch):
+    rng = np.random.default_rng(11)
+    vecs = _unit(rng, 1500)
+    path = tmp_path / "i.sqlite"
+    writer = IndexStore.open(path)
+    ids = _fill(writer, vecs)
+    shard_rows = dict(writer.db.execute("select shard, count(*) from chunks_vec group by shard").fetchall())
+    assert shard_rows == {0: 750, 1: 750}, "every shard holds its share of the vectors"
+    qs = _unit(rng, 15)
+    scope = writer.scope_sql(_folder_scope("b"))
+    keep = np.array([i % 2 == 1 for i in range(len(ids))])
+    one_scan = [writer.knn(q, 20, ScopeSQL()) for q in qs]  # a writer never uses the pool
+    scoped = [writer.knn(q, 10, scope) for q in qs]
+    assert writer._shards is None
+    writer.close()
+
+    monkeypatch.setattr(vectors, "PARALLEL_MIN", 1000)  # this index counts as large
+    reader = IndexStore.open(path, readonly=True)
+    try:
+        for q, want, want_scoped in zip(qs, one_scan, scoped, strict=True):
+            got = reader.knn(q, 20, ScopeSQL())
+            assert got == want
+            assert [i for i, _ in got] == _exact(vecs, ids, q, 20)
+            assert reader.knn(q, 10, scope) == want_scoped
+            assert [i for i, _ in want_scoped] == _exact(vecs, ids, q, 10, keep)
+        assert _knn_threads(), "the other shard was scanned on a helper thread"
+    finally:
+        reader.close()
+    assert _knn_threads() == [], "closing the index ends its helper threads"
+
+    monkeypatch.setattr(vectors, "PARALLEL_MIN", 2000)  # below the threshold: one scan, no thread
+    reader = IndexStore.open(path, readonly=True)
+    try:
+        assert reader.knn(qs[0], 20, ScopeSQL()) == one_scan[0]
+        assert reader._shards is None and _knn_threads() == []
+    finally:
+        reader.close()
+
+
+def _folder_scope(folder: str):  # type: ignore[no-untyped-def]
+    from vaultrag.core.query.scope import Scope
+
+    return Scope(folders=[folder])
+
+
+def test_migration_0008_splits_the_int8_table_into_shards_and_keeps_results(tmp_path: Path):
+    path = tmp_path / "old.sqlite"
+    db = connect(path)
+    migrations.apply(db, [m for m in migrations.MIGRATIONS if m[0] < "0008"])
+    # an index written by 0007's layout: one int8 vec0 table without a shard key
+    db.execute("insert into index_meta(key, value) values ('embed_model', 'm'), ('embed_dim', ?)", (str(DIM),))
+    db.execute(f"""create virtual table chunks_vec using vec0(chunk_id integer primary key,
+                   embedding int8[{DIM}] distance_metric=l2, note_id integer, folder text)""")
+    rng = np.random.default_rng(5)
+    vecs = _unit(rng, 200)
+    ids = []
+    for i, v in enumerate(vecs):
+        db.execute("insert into notes(path, folder, status) values (?, 'f', 'indexed')", (f"f/{i}.md",))
+        nid = db.execute("select last_insert_rowid()").fetchone()[0]
+        db.execute("""insert into chunks(note_id, ordinal, heading_path, prefix, lead, body, char_start, char_end,
+                      line_start, line_end, token_count, content_hash, embedded)
+                      values (?, 0, '[]', 'T', '', 'x', 0, 1, 0, 1, 1, ?, 1)""", (nid, f"h{i}"))
+        cid = db.execute("select last_insert_rowid()").fetchone()[0]
+        db.execute("insert into chunks_vec(chunk_id, embedding, note_id, folder) values (?, vec_int8(?), ?, 'f')",
+                   (cid, vectors.int8_bytes(v), nid))
+        db.execute("insert into chunk_vectors(chunk_id, vector) values (?, ?)", (cid, vec_bytes(v)))
+        ids.append(cid)
+    db.close()
+    store = IndexStore.open(path)
+    try:
+        assert migrations.pending(store.db) == []
+        sql = store.db.execute("select sql from sqlite_master where name = 'chunks_vec'").fetchone()[0]
+        assert "shard integer partition key" in sql
+        assert store.db.execute("select count(*) from chunks_vec").fetchone()[0] == 200
+        assert store.db.execute("select count(distinct shard) from chunks_vec").fetchone()[0] == 2
+        q = _unit(rng, 1)[0]
+        assert [i for i, _ in store.knn(q, 20, ScopeSQL())] == _exact(vecs, ids, q, 20)
+        assert store.check() == []
+        assert not store.ensure_vec_table("m", DIM), "the migrated table fits the model: nothing discarded"
     finally:
         store.close()

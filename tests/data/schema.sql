@@ -1,4 +1,4 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors
 -- index chunks_hash on chunks
 CREATE INDEX chunks_hash on chunks(content_hash);
 -- index chunks_note on chunks
@@ -58,10 +58,10 @@ CREATE TABLE 'chunks_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
 -- table chunks_fts_idx on chunks_fts_idx
 CREATE TABLE 'chunks_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 -- table chunks_vec on chunks_vec
-CREATE VIRTUAL TABLE chunks_vec using vec0(chunk_id integer primary key,
+CREATE VIRTUAL TABLE chunks_vec using vec0(chunk_id integer primary key, shard integer partition key,
                embedding int8[384] distance_metric=l2, note_id integer, folder text);
 -- table chunks_vec_chunks on chunks_vec_chunks
-CREATE TABLE "chunks_vec_chunks"(chunk_id INTEGER PRIMARY KEY AUTOINCREMENT,size INTEGER NOT NULL,validity BLOB NOT NULL,rowids BLOB NOT NULL);
+CREATE TABLE "chunks_vec_chunks"(chunk_id INTEGER PRIMARY KEY AUTOINCREMENT,size INTEGER NOT NULL,sequence_id integer,partition00,validity BLOB NOT NULL, rowids BLOB NOT NULL);
 -- table chunks_vec_info on chunks_vec_info
 CREATE TABLE "chunks_vec_info" (key text primary key, value any);
 -- table chunks_vec_metadatachunks00 on chunks_vec_metadatachunks00

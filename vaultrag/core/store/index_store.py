@@ -64,9 +64,10 @@ class NoteSummary:
 class IndexStore(QueryReads):
     """One vault's index file; all methods run on the caller's thread with this object's connection."""
 
-    def __init__(self, db: Connection, path: Path | None = None) -> None:
+    def __init__(self, db: Connection, path: Path | None = None, readonly: bool = False) -> None:
         self.db = db
         self.path = path
+        self.readonly = readonly
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], readonly: bool = False) -> IndexStore:
@@ -85,9 +86,12 @@ class IndexStore(QueryReads):
         except BaseException:
             db.close()
             raise
-        return cls(db, Path(path))
+        return cls(db, Path(path), readonly)
 
     def close(self) -> None:
+        if self._shards is not None:
+            self._shards.close()
+            self._shards = None
         self.db.close()
 
     # -- transactions ---------------------------------------------------------------------------

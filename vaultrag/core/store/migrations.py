@@ -129,6 +129,8 @@ MIGRATIONS: list[Migration] = [
     ("0006_secure_delete", _secure_delete),
     # int8 vectors in vec0 (a shortlist re-scored with exact float32 cosines from a plain table): KNN at 1M chunks
     ("0007_quantized_vectors", vectors.migrate_float_table),
+    # the int8 table split into shards searched on parallel connections (store/shards.py)
+    ("0008_sharded_vectors", vectors.migrate_to_shards),
 ]
 
 

@@ -12,10 +12,13 @@ import numpy as np
 
 from vaultrag.core.model import StoredChunk
 from vaultrag.core.store import vectors
+from vaultrag.core.store.shards import ShardPool
 from vaultrag.core.store.vectors import KNN_MAX_K
 from vaultrag.errors import ScopeError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from vaultrag.core.query.scope import Scope
     from vaultrag.core.store.db import Connection
 
@@ -51,6 +54,9 @@ class QueryReads:
     """Read-only queries of one index (mixed into IndexStore; `db` is its connection)."""
 
     db: Connection
+    path: Path | None
+    readonly: bool
+    _shards: ShardPool | None = None
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -155,12 +161,32 @@ class QueryReads:
         """Top-n (chunk id, cosine similarity): an int8 KNN shortlist (scope applied inside it) re-scored with the
         exact float32 cosines, so the result is exact search's whenever the shortlist holds its top n."""
         scoped = f" and note_id in ({scope.sql})" if scope.sql else ""
-        ids = [r[0] for r in self.db.execute(
-            f"select chunk_id from chunks_vec where embedding match vec_int8(?) and k = ?{scoped}",
-            (vectors.int8_bytes(qvec), vectors.shortlist_size(min(n, KNN_MAX_K)), *scope.params),
-        )]
+        sql = f"select chunk_id from chunks_vec where embedding match vec_int8(?) and k = ?{scoped}"
+        params = (vectors.int8_bytes(qvec), vectors.shortlist_size(min(n, KNN_MAX_K)), *scope.params)
+        pool = self._shard_pool()
+        if pool is None:  # one scan over every shard
+            ids = [r[0] for r in self.db.execute(sql, params)]
+        else:  # shards 1.. on the pool's threads while this thread scans shard 0
+            sql += " and shard = ?"
+            others = [pool.ids(sql, (*params, s)) for s in range(1, vectors.SHARDS)]
+            ids = [r[0] for r in self.db.execute(sql, (*params, 0))]
+            for f in others:
+                ids += f.result()
         scored = sorted(self._exact_cosines(qvec, ids).items(), key=lambda kv: (-kv[1], kv[0]))
         return scored[: min(n, KNN_MAX_K)]
+
+    def _shard_pool(self) -> ShardPool | None:
+        """The helper threads for a read-only index of at least PARALLEL_MIN chunks (None: scan on this thread).
+
+        Read-only only: a writer's own uncommitted vectors are invisible to other connections."""
+        if not self.readonly or self.path is None or vectors.SHARDS < 2:
+            return None
+        top = self.db.execute("select max(id) from chunks").fetchone()[0] or 0  # a b-tree edge, not a count
+        if top < vectors.PARALLEL_MIN:
+            return None
+        if self._shards is None:
+            self._shards = ShardPool(self.path, vectors.SHARDS - 1)
+        return self._shards
 
     def cosines(self, qvec: np.ndarray, chunk_ids: list[int], model_id: str = "") -> dict[int, float]:
         """The question's cosine with specific chunks (for candidates that came only from BM25).

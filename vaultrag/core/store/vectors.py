@@ -1,4 +1,4 @@
-"""How chunk vectors are stored: scaled int8 in vec0 for the KNN shortlist, float32 in a plain table to re-score."""
+"""How chunk vectors are stored: scaled int8 in vec0 (in shards) for the KNN shortlist, float32 to re-score."""
 
 from __future__ import annotations
 
@@ -10,11 +10,24 @@ import numpy as np
 from vaultrag.core.store.db import Connection
 
 # The int8 KNN is a shortlist: its top SHORTLIST (at least; more when more results are asked for) are re-scored
-# with the exact float32 cosine. 200 gave recall@20 1.00 on real e5 vectors at 100k chunks (docs/benchmarks.md);
-# a shortlist that holds the whole index makes the search exact.
-SHORTLIST = 200
+# with the exact float32 cosine. 100 gave recall@20 1.00 on real e5 queries at 100k and 1M chunks, as 50 did at
+# 100k (docs/benchmarks.md), and STACK.md measured 1.00 with 100 on random vectors, quantization's worst case;
+# sqlite-vec's top-k grows dearer with k (100k chunks: k=50 68 ms, 100 78 ms, 200 106 ms). A shortlist that
+# holds the whole index makes the search exact.
+SHORTLIST = 100
 SHORTLIST_FACTOR = 4
 KNN_MAX_K = 4096  # sqlite-vec's limit
+
+# vec0 rows are split into SHARDS partitions by chunk id, so a large index's KNN runs as one scan per shard on
+# parallel connections (SQLite lets go of the GIL while it steps): on 2 cores the 100k-chunk KNN went from
+# 104 to 56 ms. Below PARALLEL_MIN chunks one scan of every shard is cheaper than the hand-off to a thread.
+SHARDS = 2
+PARALLEL_MIN = 20_000
+
+
+def shard_of(chunk_id: int) -> int:
+    """The vec0 partition of a chunk (spreads every note's chunks over the shards)."""
+    return int(chunk_id) % SHARDS
 
 
 def _scale(dim: int) -> float:
@@ -48,8 +61,10 @@ def create_tables(db: Connection, dim: int) -> None:
     db.execute("drop trigger if exists chunks_vec_ad")
     db.execute("drop table if exists chunks_vec")
     # L2 on unit vectors ranks like cosine and is ~2x faster than vec0's cosine on int8 (STACK.md pitfall 16)
+    # a partition key, not a metadata column, so a shard's scan reads only its own rows (STACK.md pitfall 15:
+    # each partition allocates whole chunks of rows, harmless for a couple of big ones)
     db.execute(
-        f"""create virtual table chunks_vec using vec0(chunk_id integer primary key,
+        f"""create virtual table chunks_vec using vec0(chunk_id integer primary key, shard integer partition key,
                embedding int8[{int(dim)}] distance_metric=l2, note_id integer, folder text)"""
     )
     # vec0 is not reached by foreign keys: this trigger keeps vectors in step with chunk deletes
@@ -72,8 +87,8 @@ def insert(db: Connection, rows: Sequence[tuple[int, bytes, int, str]]) -> None:
     ids = [(int(r[0]),) for r in rows]
     db.executemany("delete from chunks_vec where chunk_id = ?", ids)
     db.executemany(
-        "insert into chunks_vec(chunk_id, embedding, note_id, folder) values (?, vec_int8(?), ?, ?)",
-        [(int(r[0]), q.tobytes(), int(r[2]), str(r[3])) for r, q in zip(rows, quantized, strict=True)],
+        "insert into chunks_vec(chunk_id, shard, embedding, note_id, folder) values (?, ?, vec_int8(?), ?, ?)",
+        [(int(r[0]), shard_of(r[0]), q.tobytes(), int(r[2]), str(r[3])) for r, q in zip(rows, quantized, strict=True)],
     )
     db.executemany("insert or replace into chunk_vectors(chunk_id, vector) values (?, ?)",
                    [(int(r[0]), r[1]) for r in rows])
@@ -90,4 +105,21 @@ def migrate_float_table(db: Connection) -> None:
     cur = db.execute("select chunk_id, embedding, note_id, folder from temp._old_vec")
     while rows := cur.fetchmany(2048):
         insert(db, rows)
+    db.execute("drop table temp._old_vec")
+
+
+def migrate_to_shards(db: Connection) -> None:
+    """Migration 0008: re-create the int8 vec0 table with its shard partition key, keeping every vector."""
+    row = db.execute("select sql from sqlite_master where name = 'chunks_vec'").fetchone()
+    if row is None or "partition key" in str(row[0]):  # no vectors yet, or 0007 just made the new layout
+        return
+    db.execute("create temp table _old_vec as select chunk_id, embedding, note_id, folder from chunks_vec")
+    dim = db.execute("select value from index_meta where key = 'embed_dim'").fetchone()
+    create_tables(db, int(dim[0]) if dim else 384)
+    cur = db.execute("select chunk_id, embedding, note_id, folder from temp._old_vec")
+    while rows := cur.fetchmany(4096):
+        db.executemany(
+            "insert into chunks_vec(chunk_id, shard, embedding, note_id, folder) values (?, ?, vec_int8(?), ?, ?)",
+            [(int(r[0]), shard_of(r[0]), r[1], r[2], r[3]) for r in rows],
+        )
     db.execute("drop table temp._old_vec")
