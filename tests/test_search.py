@@ -241,3 +241,32 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
     assert set(data["prompt_tokens"]) == {"instructions", "documents", "question", "total", "budget"}
     assert data["stages"]["reranked"]["status"] == "skipped"
 
+
+
+def test_at_scale_the_commonest_words_leave_the_match_beyond_the_postings_budget(vault: Path, tmp_path: Path,
+                                                                                  monkeypatch):
+    from vaultrag.core.query import terms
+
+    # 60 notes: 'granite' in all of them, 'harbor' in 20, 'lantern' in 4, 'zeppelin' in 1
+    for i in range(60):
+        words = ["granite"] + (["harbor"] if i % 3 == 0 else []) + (["lantern"] if i % 15 == 0 else [])
+        words += ["zeppelin"] if i == 30 else []
+        write(vault, f"n{i}.md", f"# Note {i}\n\nA line about {' '.join(words)} number {i}.\n")
+    store = IndexStore.open(tmp_path / "idx.sqlite")
+    try:
+        run_to_end(Indexer(vault, store, IndexOptions(), CountingEmbedder()).run())
+        question = "zeppelin lantern harbor granite?"
+        monkeypatch.setattr(terms, "COMMON_MIN_CHUNKS", 10)  # this little index counts as large
+        monkeypatch.setattr(terms, "COMMON_SHARE", 2.0)  # no word is dropped for its share alone
+        monkeypatch.setattr(terms, "POSTINGS_BUDGET", 1000)
+        assert terms.query_terms(store, question) == (["zeppelin", "lantern", "harbor", "granite"], [])
+        monkeypatch.setattr(terms, "POSTINGS_BUDGET", 25)  # 1 + 4 + 20 fit, granite's 60 do not
+        assert terms.query_terms(store, question) == (["zeppelin", "lantern", "harbor"], ["granite"])
+        monkeypatch.setattr(terms, "POSTINGS_BUDGET", 3)  # the rarest word stays even when alone over budget
+        assert terms.query_terms(store, "granite harbor") == (["harbor"], ["granite"])
+        s = Searcher(store, Settings(), CountingEmbedder())
+        trace = s.ask(question)
+        assert "left out: lantern, harbor, granite" in trace.stages["bm25"].note
+        assert store.stored_chunks([trace.stages["bm25"].candidates[0].chunk_id]).popitem()[1].note == "n30.md"
+    finally:
+        store.close()

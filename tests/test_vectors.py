@@ -72,7 +72,8 @@ def test_int8_quantization_keeps_resolution_for_unit_vectors():
     assert cos > 0.999
 
 
-def test_migration_0007_moves_float_vectors_to_int8_and_keeps_results(tmp_path: Path):
+def test_migration_0007_moves_float_vectors_to_int8_and_keeps_results(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(vectors, "EXACT_MAX", 0)  # search the migrated vec0 table, not the small-index scan
     path = tmp_path / "old.sqlite"
     db = connect(path)
     before = [m for m in migrations.MIGRATIONS if m[0] < "0007"]
@@ -162,7 +163,8 @@ def _folder_scope(folder: str):  # type: ignore[no-untyped-def]
     return Scope(folders=[folder])
 
 
-def test_migration_0008_splits_the_int8_table_into_shards_and_keeps_results(tmp_path: Path):
+def test_migration_0008_splits_the_int8_table_into_shards_and_keeps_results(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(vectors, "EXACT_MAX", 0)  # search the migrated vec0 table, not the small-index scan
     path = tmp_path / "old.sqlite"
     db = connect(path)
     migrations.apply(db, [m for m in migrations.MIGRATIONS if m[0] < "0008"])
@@ -196,5 +198,26 @@ def test_migration_0008_splits_the_int8_table_into_shards_and_keeps_results(tmp_
         assert [i for i, _ in store.knn(q, 20, ScopeSQL())] == _exact(vecs, ids, q, 20)
         assert store.check() == []
         assert not store.ensure_vec_table("m", DIM), "the migrated table fits the model: nothing discarded"
+    finally:
+        store.close()
+
+
+def test_small_index_knn_is_an_exact_scan_with_the_scope_inside(tmp_path: Path):
+    rng = np.random.default_rng(13)
+    vecs = _unit(rng, 300)  # under EXACT_MAX: chunk_vectors is scanned, not vec0
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        ids = _fill(store, vecs)
+        assert max(ids) <= vectors.EXACT_MAX
+        keep = np.array([i % 2 == 1 for i in range(len(ids))])
+        scope = store.scope_sql(_folder_scope("b"))
+        for q in _unit(rng, 10):
+            got = store.knn(q, 20, ScopeSQL())
+            assert [i for i, _ in got] == _exact(vecs, ids, q, 20)
+            by_id = dict(zip(ids, vecs @ q, strict=True))
+            assert all(c == pytest.approx(float(by_id[i]), abs=1e-5) for i, c in got)
+            assert [i for i, _ in store.knn(q, 10, scope)] == _exact(vecs, ids, q, 10, keep)
+        # asking for more than the index holds returns all of it, in order
+        assert [i for i, _ in store.knn(vecs[0], 500, ScopeSQL())] == _exact(vecs, ids, vecs[0], 500)
     finally:
         store.close()

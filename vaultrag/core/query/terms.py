@@ -14,6 +14,10 @@ if TYPE_CHECKING:
 MAX_TERMS = 32  # a 5,000-character question must not become a 700-term OR
 COMMON_SHARE = 0.5  # a term in more than half of all chunks adds little and costs much (STACK.md)…
 COMMON_MIN_CHUNKS = 10_000  # …but only at scale: on a small index it is fast and may be the only clue
+# FTS5 scores every chunk that holds any of the words (~2 µs each at 1M chunks, ranking included): when the words'
+# chunk counts add up to more than this, the commonest go until the rest fit. At 1M chunks BM25's p50 went from
+# 243 to 33 ms; at 100k 18% of questions lost a word; small vaults never reach it (docs/benchmarks.md).
+POSTINGS_BUDGET = 25_000
 STOPWORDS = stop_words("")  # pt and en together: for text whose language is not known
 WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -30,7 +34,7 @@ def match_expression(terms: list[str]) -> str:
 
 def query_terms(store: IndexStore, question: str, language: str = "") -> tuple[list[str], list[str]]:
     """The words of `question` worth sending to FTS5, and the ones dropped (the stop words of the question's
-    `language`, very common, excess)."""
+    `language`, very common, excess, beyond the postings budget)."""
     stops = stop_words(language)
     words = list(dict.fromkeys(w.lower() for w in WORD.findall(question)))
     kept = [w for w in words if w not in stops]
@@ -48,4 +52,13 @@ def query_terms(store: IndexStore, question: str, language: str = "") -> tuple[l
             kept.sort(key=lambda w: dfs.get(w, 0))
             dropped += kept[MAX_TERMS:]
             kept = kept[:MAX_TERMS]
+        if dfs and sum(dfs.get(w, 0) for w in kept) > POSTINGS_BUDGET:
+            fit, used = [], 0
+            for w in sorted(kept, key=lambda w: dfs.get(w, 0)):  # rarest first; the rarest stays whatever it costs
+                if fit and used + dfs.get(w, 0) > POSTINGS_BUDGET:
+                    break
+                fit.append(w)
+                used += dfs.get(w, 0)
+            dropped += [w for w in kept if w not in fit]
+            kept = [w for w in kept if w in fit]  # the question's order
     return kept, dropped

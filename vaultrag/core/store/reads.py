@@ -50,6 +50,14 @@ def _like_prefix(s: str) -> str:
 
 
 
+def _cosines(qvec: np.ndarray, rows: list[tuple[int, bytes]]) -> dict[int, float]:
+    """chunk id → cosine with the question, for (chunk id, float32 unit vector blob) rows."""
+    if not rows:
+        return {}
+    m = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    return dict(zip((int(r[0]) for r in rows), (m @ np.asarray(qvec, dtype=np.float32)).tolist(), strict=True))
+
+
 class QueryReads:
     """Read-only queries of one index (mixed into IndexStore; `db` is its connection)."""
 
@@ -160,10 +168,18 @@ class QueryReads:
     def knn(self, qvec: np.ndarray, n: int, scope: ScopeSQL) -> list[tuple[int, float]]:
         """Top-n (chunk id, cosine similarity): an int8 KNN shortlist (scope applied inside it) re-scored with the
         exact float32 cosines, so the result is exact search's whenever the shortlist holds its top n."""
+        shortlist = vectors.shortlist_size(min(n, KNN_MAX_K))
+        top = self.db.execute("select max(id) from chunks").fetchone()[0] or 0  # a b-tree edge, not a count
+        if top <= vectors.EXACT_MAX:  # a small index: one exact scan is cheaper than vec0's top-k
+            scoped = f"where chunk_id in (select id from chunks where note_id in ({scope.sql})) " if scope.sql else ""
+            ids = [r[0] for r in self.db.execute(
+                f"select chunk_id from chunk_vectors {scoped}order by vec_distance_l2(vector, ?) limit ?",
+                (*scope.params, vectors.float_bytes(qvec), shortlist))]
+            return self._rescored(qvec, ids, n)
         scoped = f" and note_id in ({scope.sql})" if scope.sql else ""
         sql = f"select chunk_id from chunks_vec where embedding match vec_int8(?) and k = ?{scoped}"
-        params = (vectors.int8_bytes(qvec), vectors.shortlist_size(min(n, KNN_MAX_K)), *scope.params)
-        pool = self._shard_pool()
+        params = (vectors.int8_bytes(qvec), shortlist, *scope.params)
+        pool = self._shard_pool(top)
         if pool is None:  # one scan over every shard
             ids = [r[0] for r in self.db.execute(sql, params)]
         else:  # shards 1.. on the pool's threads while this thread scans shard 0
@@ -172,17 +188,18 @@ class QueryReads:
             ids = [r[0] for r in self.db.execute(sql, (*params, 0))]
             for f in others:
                 ids += f.result()
-        scored = sorted(self._exact_cosines(qvec, ids).items(), key=lambda kv: (-kv[1], kv[0]))
-        return scored[: min(n, KNN_MAX_K)]
+        return self._rescored(qvec, ids, n)
 
-    def _shard_pool(self) -> ShardPool | None:
-        """The helper threads for a read-only index of at least PARALLEL_MIN chunks (None: scan on this thread).
+    def _rescored(self, qvec: np.ndarray, ids: list[int], n: int) -> list[tuple[int, float]]:
+        """The top n of `ids` by exact cosine (the scan's order carries too few digits to break ties alike)."""
+        cos = self._exact_cosines(qvec, ids)
+        return sorted(cos.items(), key=lambda kv: (-kv[1], kv[0]))[: min(n, KNN_MAX_K)]
+
+    def _shard_pool(self, top: int) -> ShardPool | None:
+        """The helper threads for a read-only index whose chunk ids reach PARALLEL_MIN (None: scan on this thread).
 
         Read-only only: a writer's own uncommitted vectors are invisible to other connections."""
-        if not self.readonly or self.path is None or vectors.SHARDS < 2:
-            return None
-        top = self.db.execute("select max(id) from chunks").fetchone()[0] or 0  # a b-tree edge, not a count
-        if top < vectors.PARALLEL_MIN:
+        if not self.readonly or self.path is None or vectors.SHARDS < 2 or top < vectors.PARALLEL_MIN:
             return None
         if self._shards is None:
             self._shards = ShardPool(self.path, vectors.SHARDS - 1)
@@ -204,9 +221,7 @@ class QueryReads:
             rows = self.db.execute(
                 f"select chunk_id, vector from chunk_vectors where chunk_id in ({','.join('?' * len(part))})", part
             ).fetchall()
-            if rows:
-                m = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-                out.update(zip((int(r[0]) for r in rows), (m @ q).tolist(), strict=True))
+            out.update(_cosines(q, rows))
         return out
 
     # -- chunk texts ------------------------------------------------------------------------------
