@@ -183,3 +183,21 @@ def test_settings_are_grouped_named_in_words_and_keep_auto_threads(qtbot):
     bad.fields["embedder"].setCurrentIndex(bad.fields["embedder"].findData("st"))  # st without a model
     bad._accept()
     assert bad.result_settings is None and "st_model" in bad.problem.text() and not bad.problem.isHidden()
+
+
+def test_why_not_shows_code_spans_as_code_not_backticks(qtbot):
+    from vaultrag.app.widgets.why_dialog import WhyDialog
+    from vaultrag.core.quality.diagnose import EXCLUSION_FIX, Diagnosis, Verdict
+    from vaultrag.core.vocab import Reason
+
+    dialog = WhyDialog()
+    qtbot.addWidget(dialog)
+    fix = EXCLUSION_FIX[Reason.FRONTMATTER_EXCLUDE]
+    assert "`vaultrag: exclude`" in fix
+    dialog.show_diagnosis(Diagnosis("Diário.md", Verdict.EXCLUDED, 0, "vault",
+                                    "The note says `vaultrag: exclude` in its <b>frontmatter</b>.", fix))
+    text = dialog.result_view.toPlainText()
+    assert "`" not in text and "Remove vaultrag: exclude from the note's frontmatter" in text
+    assert "in its <b>frontmatter</b>." in text, "the rest is still escaped: note text is never markup"
+    html = dialog.result_view.toHtml()
+    assert html.count("monospace") >= 2, "both code spans are set in a code font"

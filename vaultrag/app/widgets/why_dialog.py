@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
@@ -22,6 +23,13 @@ from vaultrag.app.widgets.stages_view import score_text
 from vaultrag.app.widgets.words import stage_title
 from vaultrag.core.quality.diagnose import Diagnosis, Verdict
 from vaultrag.core.vocab import StageName
+
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def rich(text: str) -> str:
+    """Escaped text whose `code` spans (settings, frontmatter keys, commands) show as code, not as backticks."""
+    return _CODE.sub(r"<code>\1</code>", escape(text))
 
 
 class WhyDialog(QDialog):
@@ -87,8 +95,8 @@ class WhyDialog(QDialog):
         todo = self.tr("What to do")
         how = self.tr("Diagnosed by asking the question again against the index as it is now.")
         self.result_view.setHtml(
-            f"<h3>{escape(d.note)}</h3><p><b>{escape(title)}</b></p><p>{escape(message)}</p>"
-            f"<p><b>{escape(todo)}:</b> {escape(suggestion)}</p><table cellpadding=2>{rows}</table>"
+            f"<h3>{escape(d.note)}</h3><p><b>{escape(title)}</b></p><p>{rich(message)}</p>"
+            f"<p><b>{escape(todo)}:</b> {rich(suggestion)}</p><table cellpadding=2>{rows}</table>"
             f"<p><i>{escape(how)}</i></p>")
 
     def _words(self, d: Diagnosis) -> tuple[str, str, str]:
