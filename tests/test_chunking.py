@@ -63,7 +63,7 @@ def test_sections_split_by_heading_with_full_path():
     assert_invariants(text, chunks)
 
 
-def test_long_paragraph_split_on_sentences_with_one_sentence_overlap():
+def test_long_paragraph_split_on_sentences_without_repeating_text():
     text = f"# Long\n\n{LONG_PARA}\n"
     chunks = chunk(text, budget=80)
     assert len(chunks) > 3
@@ -72,8 +72,9 @@ def test_long_paragraph_split_on_sentences_with_one_sentence_overlap():
     for c in chunks:
         assert sentence.match(c.body), f"chunk cut inside a sentence: {c.body[:40]!r}…{c.body[-40:]!r}"
     for a, b in itertools.pairwise(chunks):
-        last = re.findall(r"Sentence number \d+ [^.]*\.", a.body)[-1]
-        assert b.body.startswith(last), "the next chunk repeats one sentence of overlap"
+        assert b.char_start >= a.char_end, "no text is embedded twice"
+        last = int(re.findall(r"Sentence number (\d+) ", a.body)[-1])
+        assert b.body.startswith(f"Sentence number {last + 1} "), "the next chunk starts at the next sentence"
     covered = "".join(text[c.char_start : c.char_end] for c in chunks)
     for i in range(40):
         assert f"Sentence number {i} " in covered
