@@ -37,11 +37,21 @@ def _identifier() -> Any:
     return ident
 
 
+def _has_letters(text: str, n: int) -> bool:
+    """Whether `text` has at least n letters (stops at the n-th: counting all 4,000 cost 2 ms a note)."""
+    for c in text:
+        if c.isalpha():
+            n -= 1
+            if n <= 0:
+                return True
+    return n <= 0
+
+
 def detect_language(text: str, likely: Collection[str] = ()) -> str:
     """The ISO 639-1 code of the language `text` is written in ('' when it has no letters to judge by); the
     `likely` languages (the vault's) win close calls."""
     sample = text[:SAMPLE_CHARS]
-    if sum(c.isalpha() for c in sample) < MIN_CHARS:
+    if not _has_letters(sample, MIN_CHARS):
         return UNKNOWN
     with _lock:  # the identifier keeps no state per call, but its first load must happen once
         ident = _identifier()
