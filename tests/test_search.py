@@ -154,6 +154,9 @@ def test_budget_is_respected_with_exact_counts_and_overlaps_are_merged(searcher:
     assert all(wide.document_of(cid) is not None for cid in merged), "a merged chunk is in some document"
     reactor_docs = [d for d in wide.context if d.note == "inside/reactor.md"]
     assert len(reactor_docs) >= 1 and all(LONG.find(d.text.split("\n\n")[-1][:40]) >= 0 for d in reactor_docs)
+    # neighbouring pieces of the long paragraph are one document whose text is the note's own, gaps included
+    joined = [d for d in reactor_docs if len(d.chunk_ids) > 1]
+    assert joined and all(d.text in f"# Reactor\n\n{LONG}\n" for d in joined)
 
 
 def test_parent_section_delivers_the_whole_section(searcher: Searcher):
@@ -264,9 +267,13 @@ def test_at_scale_the_commonest_words_leave_the_match_beyond_the_postings_budget
         assert terms.query_terms(store, question) == (["zeppelin", "lantern", "harbor"], ["granite"])
         monkeypatch.setattr(terms, "POSTINGS_BUDGET", 3)  # the rarest word stays even when alone over budget
         assert terms.query_terms(store, "granite harbor") == (["harbor"], ["granite"])
+        # a word the index lacks (a typo) costs nothing: it neither takes the rarest word's place nor leaves
+        assert terms.query_terms(store, "granite harbour harbor") == (["harbour", "harbor"], ["granite"])
         s = Searcher(store, Settings(), CountingEmbedder())
         trace = s.ask(question)
         assert "left out: lantern, harbor, granite" in trace.stages["bm25"].note
         assert store.stored_chunks([trace.stages["bm25"].candidates[0].chunk_id]).popitem()[1].note == "n30.md"
+        monkeypatch.setattr(terms, "COMMON_MIN_CHUNKS", 10_000)  # a small index: no budget, however long
+        assert terms.query_terms(store, "granite harbor") == (["granite", "harbor"], [])
     finally:
         store.close()

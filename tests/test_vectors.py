@@ -221,3 +221,34 @@ def test_small_index_knn_is_an_exact_scan_with_the_scope_inside(tmp_path: Path):
         assert [i for i, _ in store.knn(vecs[0], 500, ScopeSQL())] == _exact(vecs, ids, vecs[0], 500)
     finally:
         store.close()
+
+
+def test_parallel_knn_keeps_to_the_question_snapshot_while_a_writer_commits(tmp_path: Path, monkeypatch):
+    # the helper connection cannot share the reader's snapshot: a write in between must not change the result
+    monkeypatch.setattr(vectors, "PARALLEL_MIN", 1000)
+    rng = np.random.default_rng(21)
+    vecs = _unit(rng, 1500)
+    path = tmp_path / "i.sqlite"
+    writer = IndexStore.open(path)
+    ids = _fill(writer, vecs)
+    q = _unit(rng, 1)[0]
+    want = _exact(vecs, ids, q, 10)
+    victim = next(i for i in want if vectors.shard_of(i) == 1)  # the helper's shard
+    reader = IndexStore.open(path, readonly=True)
+    try:
+        reader.knn(q, 10, ScopeSQL())  # the pool and its connection exist before the snapshot
+        with reader.snapshot():
+            reader.index_state("m")  # the snapshot starts here
+            note_id = writer.db.execute("select note_id from chunks where id = ?", (victim,)).fetchone()[0]
+            with writer.transaction():
+                writer.delete_note(note_id)
+            assert [i for i, _ in reader.knn(q, 10, ScopeSQL())] == want, "the snapshot still holds the victim"
+            # a model change committed meanwhile: the helper's table now has another shape
+            with writer.transaction():
+                writer.ensure_vec_table("m2", DIM * 2)
+            assert [i for i, _ in reader.knn(q, 10, ScopeSQL())] == want
+        assert _knn_threads()
+    finally:
+        reader.close()
+        writer.close()
+    assert _knn_threads() == []

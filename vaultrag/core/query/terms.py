@@ -52,13 +52,16 @@ def query_terms(store: IndexStore, question: str, language: str = "") -> tuple[l
             kept.sort(key=lambda w: dfs.get(w, 0))
             dropped += kept[MAX_TERMS:]
             kept = kept[:MAX_TERMS]
-        if dfs and sum(dfs.get(w, 0) for w in kept) > POSTINGS_BUDGET:
-            fit, used = [], 0
-            for w in sorted(kept, key=lambda w: dfs.get(w, 0)):  # rarest first; the rarest stays whatever it costs
-                if fit and used + dfs.get(w, 0) > POSTINGS_BUDGET:
+        if total >= COMMON_MIN_CHUNKS and sum(dfs.get(w, 0) for w in kept) > POSTINGS_BUDGET:
+            fit: list[str] = []
+            used = 0
+            # rarest first, and the rarest word the index holds stays whatever it costs; a word it lacks (a typo)
+            # costs nothing and matches nothing, so it neither takes that place nor leaves
+            for w in sorted((w for w in kept if dfs.get(w, 0) > 0), key=lambda w: dfs[w]):
+                if fit and used + dfs[w] > POSTINGS_BUDGET:
                     break
                 fit.append(w)
-                used += dfs.get(w, 0)
-            dropped += [w for w in kept if w not in fit]
-            kept = [w for w in kept if w in fit]  # the question's order
+                used += dfs[w]
+            dropped += [w for w in kept if dfs.get(w, 0) > 0 and w not in fit]
+            kept = [w for w in kept if dfs.get(w, 0) == 0 or w in fit]  # the question's order
     return kept, dropped

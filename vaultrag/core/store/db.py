@@ -59,6 +59,18 @@ def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float
 CORRUPTION_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB (primary codes)
 
 
+def bump_generation(db: Connection) -> None:
+    """Count one more write transaction (a reader's helper connection compares it with the reader's snapshot)."""
+    db.execute("insert into index_meta(key, value) values ('generation', 1) "
+               "on conflict(key) do update set value = value + 1")
+
+
+def generation(db: Connection) -> str:
+    """How many write transactions the state this connection reads has seen ('0' before the first)."""
+    row = db.execute("select value from index_meta where key = 'generation'").fetchone()
+    return str(row[0]) if row else "0"
+
+
 def is_corruption(e: BaseException) -> bool:
     """Whether a database error means the file is damaged (so a rebuild, not a retry, is the fix)."""
     code = getattr(e, "sqlite_errorcode", None)

@@ -15,7 +15,7 @@ import numpy as np
 
 from vaultrag.core.model import Chunk
 from vaultrag.core.store import migrations, vectors
-from vaultrag.core.store.db import Connection, connect
+from vaultrag.core.store.db import Connection, bump_generation, connect
 from vaultrag.core.store.reads import QueryReads
 from vaultrag.core.vocab import NoteStatus, Reason
 from vaultrag.errors import IndexOutdated
@@ -89,6 +89,7 @@ class IndexStore(QueryReads):
         return cls(db, Path(path), readonly)
 
     def close(self) -> None:
+        self._closed = True  # a knn() racing this close must not start a new pool
         if self._shards is not None:
             self._shards.close()
             self._shards = None
@@ -99,6 +100,7 @@ class IndexStore(QueryReads):
     def transaction(self) -> Iterator[None]:
         """One write transaction (BEGIN IMMEDIATE … COMMIT, rolled back on any exception)."""
         self.db.execute("begin immediate")
+        bump_generation(self.db)
         try:
             yield
         except BaseException:
@@ -111,10 +113,12 @@ class IndexStore(QueryReads):
         """A write transaction the caller commits part-way with the `checkpoint()` it yields (so a long run
         makes its work visible, and killable, once a second); rolled back to the last checkpoint on error."""
         self.db.execute("begin immediate")
+        bump_generation(self.db)
 
         def checkpoint() -> None:
             self.db.execute("commit")
             self.db.execute("begin immediate")
+            bump_generation(self.db)
 
         try:
             yield checkpoint

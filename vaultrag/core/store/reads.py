@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import sqlean
 
 from vaultrag.core.model import StoredChunk
 from vaultrag.core.store import vectors
+from vaultrag.core.store.db import generation
 from vaultrag.core.store.shards import ShardPool
 from vaultrag.core.store.vectors import KNN_MAX_K
 from vaultrag.errors import ScopeError
@@ -65,6 +67,7 @@ class QueryReads:
     path: Path | None
     readonly: bool
     _shards: ShardPool | None = None
+    _closed = False
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -186,8 +189,15 @@ class QueryReads:
             sql += " and shard = ?"
             others = [pool.ids(sql, (*params, s)) for s in range(1, vectors.SHARDS)]
             ids = [r[0] for r in self.db.execute(sql, (*params, 0))]
-            for f in others:
-                ids += f.result()
+            mine = generation(self.db)
+            for shard, f in enumerate(others, start=1):
+                try:
+                    seen, found = f.result()
+                except sqlean.Error:  # e.g. a model change committed meanwhile: its table has another shape
+                    seen, found = "", []
+                if seen != mine:  # a write landed between this snapshot and the helper's: scan it here
+                    found = [r[0] for r in self.db.execute(sql, (*params, shard))]
+                ids += found
         return self._rescored(qvec, ids, n)
 
     def _rescored(self, qvec: np.ndarray, ids: list[int], n: int) -> list[tuple[int, float]]:
@@ -199,7 +209,7 @@ class QueryReads:
         """The helper threads for a read-only index whose chunk ids reach PARALLEL_MIN (None: scan on this thread).
 
         Read-only only: a writer's own uncommitted vectors are invisible to other connections."""
-        if not self.readonly or self.path is None or vectors.SHARDS < 2 or top < vectors.PARALLEL_MIN:
+        if not self.readonly or self.path is None or vectors.SHARDS < 2 or top < vectors.PARALLEL_MIN or self._closed:
             return None
         if self._shards is None:
             self._shards = ShardPool(self.path, vectors.SHARDS - 1)

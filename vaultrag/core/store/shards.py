@@ -7,15 +7,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from vaultrag.core.store.db import Connection, connect
+from vaultrag.core.store.db import Connection, connect, generation
 
 
 class ShardPool:
     """`workers` threads, each with a read-only connection of its own to the index at `path` (opened on first use).
 
     SQLite lets go of the GIL while a statement steps, so a shard scanned here runs beside the one the caller scans
-    on its own connection. Each statement is its own read transaction: a shard may see a write the caller's
-    snapshot does not, which the caller's re-score (on its snapshot) then leaves out.
+    on its own connection. A helper connection cannot share the caller's snapshot: each scan reports the index
+    generation it read, and the caller scans again itself when that is not its own.
     """
 
     def __init__(self, path: Path, workers: int) -> None:
@@ -34,9 +34,18 @@ class ShardPool:
                 self._conns.append(db)
         return db
 
-    def ids(self, sql: str, params: tuple[Any, ...]) -> Future[list[int]]:
-        """The first column of `sql`'s rows, computed on a pool thread."""
-        return self._pool.submit(lambda: [int(r[0]) for r in self._db().execute(sql, params)])
+    def ids(self, sql: str, params: tuple[Any, ...]) -> Future[tuple[str, list[int]]]:
+        """The first column of `sql`'s rows, computed on a pool thread, with the index generation they were read
+        at (one read transaction): the caller compares it with its own snapshot's."""
+        return self._pool.submit(self._ids, sql, params)
+
+    def _ids(self, sql: str, params: tuple[Any, ...]) -> tuple[str, list[int]]:
+        db = self._db()
+        db.execute("begin")
+        try:
+            return generation(db), [int(r[0]) for r in db.execute(sql, params)]
+        finally:
+            db.execute("commit")
 
     def close(self) -> None:
         """Wait for running scans, end the threads and close their connections."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from vaultrag.core import tokens
 from vaultrag.core.model import Candidate, ContextDoc, StoredChunk
-from vaultrag.core.query.stages.prompt import render_document
+from vaultrag.core.query.stages.prompt import DOC_JOIN, DOCS_CLOSE, DOCS_OPEN, render_document
 from vaultrag.core.query.state import QueryState
 from vaultrag.core.vocab import ContextStatus
 
@@ -17,6 +17,16 @@ def source_label(note: str, heading_path: list[str]) -> str:
     """`note.md > Heading > Sub-heading`: what the prompt and the answer cite (an H1 naming the file is left out)."""
     stem = note.rpartition("/")[2].removesuffix(".md")
     return " > ".join([note, *[h for i, h in enumerate(heading_path) if h and not (i == 0 and h == stem)]])
+
+
+# chunks at most this many characters apart (" ", "\n", "\n\n") are neighbours: delivered as one document
+ADJACENT_GAP = 2
+
+
+def _gap(chars: int, newlines: int) -> str:
+    """The whitespace between two neighbouring chunks: as many characters, the line breaks among them."""
+    newlines = max(0, min(chars, newlines))
+    return "\n" * newlines + " " * (chars - newlines)
 
 
 @dataclass
@@ -32,9 +42,11 @@ class _Doc:
     chunk_ids: list[int] = field(default_factory=list)
 
     def merged(self, c: StoredChunk) -> _Doc | None:
-        """This document extended by an overlapping chunk of the same note, or None if they don't overlap."""
-        if c.note != self.note or c.char_start >= self.end or c.char_end <= self.start:
+        """This document extended by an overlapping or adjacent chunk of the same note, or None if neither."""
+        if c.note != self.note:
             return None
+        if c.char_start >= self.end or c.char_end <= self.start:
+            return self._adjacent(c)
         if c.char_start >= self.start:
             text = self.text + c.body[self.end - c.char_start :] if c.char_end > self.end else self.text
             return _Doc(self.note, self.heading_path, self.lead, text, self.start, max(self.end, c.char_end),
@@ -42,6 +54,21 @@ class _Doc:
         text = c.body + self.text[c.char_end - self.start :] if self.end > c.char_end else c.body
         return _Doc(self.note, c.heading_path, c.lead, text, c.char_start, max(self.end, c.char_end),
                     c.line_start, max(self.line_end, c.line_end), [c.id, *self.chunk_ids])
+
+    def _adjacent(self, c: StoredChunk) -> _Doc | None:
+        """This document and the chunk right before or after it under the same heading, as one (the pieces of a
+        long paragraph, or its next paragraph: only whitespace between them, rebuilt from the line numbers)."""
+        if list(c.heading_path) != list(self.heading_path):
+            return None
+        if 0 <= c.char_start - self.end <= ADJACENT_GAP:
+            gap = _gap(c.char_start - self.end, c.line_start - (self.line_end - 1))
+            return _Doc(self.note, self.heading_path, self.lead, self.text + gap + c.body, self.start, c.char_end,
+                        self.line_start, c.line_end, [*self.chunk_ids, c.id])
+        if 0 <= self.start - c.char_end <= ADJACENT_GAP:
+            gap = _gap(self.start - c.char_end, self.line_start - (c.line_end - 1))
+            return _Doc(self.note, c.heading_path, c.lead, c.body + gap + self.text, c.char_start, self.end,
+                        c.line_start, self.line_end, [c.id, *self.chunk_ids])
+        return None
 
     def appended(self, c: StoredChunk) -> _Doc:
         """This document followed by a later, non-overlapping chunk of its section (parent-section mode)."""
@@ -71,6 +98,9 @@ def select(
     docs: list[_Doc] = []
     status: dict[int, ContextStatus] = {}
     used = 0
+    # the block the prompt shows wraps the documents and joins them with line breaks: that counts too, so the
+    # whole block fits the budget, not only the documents inside it
+    frame = tokens.count(DOCS_OPEN) + tokens.count(DOCS_CLOSE)
     for cand in ranked:
         c = info[cand.chunk_id]
         parts = section_of(c) if section_of else [c]
@@ -90,7 +120,8 @@ def select(
             candidate = candidate.merged(p) or candidate.appended(p)
         old = docs[target].as_context(0).tokens if target is not None else 0
         new = candidate.as_context(0).tokens
-        if used - old + new > budget:
+        joins = (len(docs) - (1 if target is not None else 0)) * tokens.count(DOC_JOIN)
+        if used - old + new + frame + joins > budget:
             status[c.id] = ContextStatus.CUT_BY_BUDGET
             continue
         used += new - old

@@ -52,6 +52,9 @@ Regeln:
 })
 QUESTION_LABEL = ByLanguage({"en": "Question", "pt": "Pergunta", "es": "Pregunta", "de": "Frage"})
 
+DOCS_OPEN, DOC_JOIN, DOCS_CLOSE = "<documents>\n", "\n", "\n</documents>"  # the documents block's frame
+
+
 def render_document(doc: ContextDoc) -> str:
     return (
         f'<document index="{doc.index}">\n<source>{escape(doc.source)}</source>\n'
@@ -62,7 +65,7 @@ def render_document(doc: ContextDoc) -> str:
 def assemble(question: str, docs: list[ContextDoc], language: str) -> tuple[str, dict[str, int]]:
     """The exact prompt text and its token counts per part (instructions, documents, question, total)."""
     instructions = INSTRUCTIONS[language].format(refusal=REFUSAL[language])
-    documents = "<documents>\n" + "\n".join(render_document(d) for d in docs) + "\n</documents>"
+    documents = DOCS_OPEN + DOC_JOIN.join(render_document(d) for d in docs) + DOCS_CLOSE
     asked = f"{QUESTION_LABEL[language]}: {question.strip()}"
     prompt = f"{instructions}\n\n{documents}\n\n{asked}\n"
     counts = {
