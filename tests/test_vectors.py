@@ -72,6 +72,16 @@ def test_int8_quantization_keeps_resolution_for_unit_vectors():
     assert cos > 0.999
 
 
+def _old_note_and_chunk(db, i: int) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """A note and its one chunk written with plain SQL, as an index of an older layout holds them."""
+    db.execute("insert into notes(path, folder, status) values (?, 'f', 'indexed')", (f"f/{i}.md",))
+    nid = db.execute("select last_insert_rowid()").fetchone()[0]
+    db.execute("""insert into chunks(note_id, ordinal, heading_path, prefix, lead, body, char_start, char_end,
+                  line_start, line_end, token_count, content_hash, embedded)
+                  values (?, 0, '[]', 'T', '', 'x', 0, 1, 0, 1, 1, ?, 1)""", (nid, f"h{i}"))
+    return nid, db.execute("select last_insert_rowid()").fetchone()[0]
+
+
 def test_migration_0007_moves_float_vectors_to_int8_and_keeps_results(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(vectors, "EXACT_MAX", 0)  # search the migrated vec0 table, not the small-index scan
     path = tmp_path / "old.sqlite"
@@ -88,12 +98,7 @@ def test_migration_0007_moves_float_vectors_to_int8_and_keeps_results(tmp_path: 
     vecs = _unit(rng, 300)
     ids = []
     for i, v in enumerate(vecs):
-        db.execute("insert into notes(path, folder, status) values (?, 'f', 'indexed')", (f"f/{i}.md",))
-        nid = db.execute("select last_insert_rowid()").fetchone()[0]
-        db.execute("""insert into chunks(note_id, ordinal, heading_path, prefix, lead, body, char_start, char_end,
-                      line_start, line_end, token_count, content_hash, embedded)
-                      values (?, 0, '[]', 'T', '', 'x', 0, 1, 0, 1, 1, ?, 1)""", (nid, f"h{i}"))
-        cid = db.execute("select last_insert_rowid()").fetchone()[0]
+        nid, cid = _old_note_and_chunk(db, i)
         db.execute("insert into chunks_vec(chunk_id, embedding, note_id, folder) values (?, ?, ?, 'f')",
                    (cid, vec_bytes(v), nid))
         ids.append(cid)
@@ -176,12 +181,7 @@ def test_migration_0008_splits_the_int8_table_into_shards_and_keeps_results(tmp_
     vecs = _unit(rng, 200)
     ids = []
     for i, v in enumerate(vecs):
-        db.execute("insert into notes(path, folder, status) values (?, 'f', 'indexed')", (f"f/{i}.md",))
-        nid = db.execute("select last_insert_rowid()").fetchone()[0]
-        db.execute("""insert into chunks(note_id, ordinal, heading_path, prefix, lead, body, char_start, char_end,
-                      line_start, line_end, token_count, content_hash, embedded)
-                      values (?, 0, '[]', 'T', '', 'x', 0, 1, 0, 1, 1, ?, 1)""", (nid, f"h{i}"))
-        cid = db.execute("select last_insert_rowid()").fetchone()[0]
+        nid, cid = _old_note_and_chunk(db, i)
         db.execute("insert into chunks_vec(chunk_id, embedding, note_id, folder) values (?, vec_int8(?), ?, 'f')",
                    (cid, vectors.int8_bytes(v), nid))
         db.execute("insert into chunk_vectors(chunk_id, vector) values (?, ?)", (cid, vec_bytes(v)))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -102,13 +103,7 @@ def migrate_float_table(db: Connection) -> None:
     db.execute("create table chunk_vectors(chunk_id integer primary key, vector blob not null)")
     if db.execute("select 1 from sqlite_master where name = 'chunks_vec'").fetchone() is None:
         return
-    db.execute("create temp table _old_vec as select chunk_id, embedding, note_id, folder from chunks_vec")
-    dim = db.execute("select value from index_meta where key = 'embed_dim'").fetchone()
-    create_tables(db, int(dim[0]) if dim else 384)
-    cur = db.execute("select chunk_id, embedding, note_id, folder from temp._old_vec")
-    while rows := cur.fetchmany(2048):
-        insert(db, rows)
-    db.execute("drop table temp._old_vec")
+    _recreate(db, lambda rows: insert(db, rows))
 
 
 def migrate_to_shards(db: Connection) -> None:
@@ -116,13 +111,17 @@ def migrate_to_shards(db: Connection) -> None:
     row = db.execute("select sql from sqlite_master where name = 'chunks_vec'").fetchone()
     if row is None or "partition key" in str(row[0]):  # no vectors yet, or 0007 just made the new layout
         return
+    _recreate(db, lambda rows: db.executemany(
+        "insert into chunks_vec(chunk_id, shard, embedding, note_id, folder) values (?, ?, vec_int8(?), ?, ?)",
+        [(int(r[0]), shard_of(r[0]), r[1], r[2], r[3]) for r in rows]))
+
+
+def _recreate(db: Connection, write: Callable[[list[Any]], object]) -> None:
+    """Set chunks_vec's rows aside, re-create the tables in today's layout and hand the old rows to `write`."""
     db.execute("create temp table _old_vec as select chunk_id, embedding, note_id, folder from chunks_vec")
     dim = db.execute("select value from index_meta where key = 'embed_dim'").fetchone()
     create_tables(db, int(dim[0]) if dim else 384)
     cur = db.execute("select chunk_id, embedding, note_id, folder from temp._old_vec")
     while rows := cur.fetchmany(4096):
-        db.executemany(
-            "insert into chunks_vec(chunk_id, shard, embedding, note_id, folder) values (?, ?, vec_int8(?), ?, ?)",
-            [(int(r[0]), shard_of(r[0]), r[1], r[2], r[3]) for r in rows],
-        )
+        write(rows)
     db.execute("drop table temp._old_vec")
