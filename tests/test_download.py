@@ -155,6 +155,33 @@ def test_the_controller_downloads_with_progress_signals(local_hub: LocalHub, qtb
     assert progress and progress[-1].done == progress[-1].total
 
 
+def test_download_again_right_after_a_failure_is_not_refused(local_hub: LocalHub, qtbot, tmp_path: Path):
+    """The failed download's thread may still be returning when its signal arrives; Download again must start."""
+    import threading
+    import time
+
+    from vaultrag.app.controller import AppController
+
+    c = AppController(tmp_path / "home")
+    post = c.bridge.run_on_main
+
+    def slow_post(fn):  # type: ignore[no-untyped-def]
+        post(fn)
+        if threading.current_thread().name == "vaultrag-model-download":
+            time.sleep(0.5)  # the thread lingers after saying how it ended
+
+    c.bridge.run_on_main = slow_post  # type: ignore[method-assign]
+    try:
+        with qtbot.waitSignal(c.model_download_failed, timeout=60_000) as failed:
+            c.download_cross_encoder(REPO, endpoint="http://127.0.0.1:9")  # nothing listens there
+        assert "already running" not in failed.args[0]
+        assert c._download is not None and c._download.is_alive(), "the first thread is still returning"
+        with qtbot.waitSignal(c.model_download_finished, timeout=60_000):
+            c.download_cross_encoder(REPO, endpoint=local_hub.url)
+    finally:
+        c.shutdown()
+
+
 def settings_dialog(qtbot, c, value: str = "builtin"):
     from vaultrag.app.widgets.settings_dialog import SettingsDialog
 

@@ -87,6 +87,7 @@ class AppController(QObject):
         self._reapers: list[threading.Thread] = []
         self._download: threading.Thread | None = None
         self._download_cancel = threading.Event()
+        self._download_ended = threading.Event()  # set once the running download has posted how it ended
         from vaultrag.core.query.conversation import Conversation
 
         self.conversation = Conversation()  # the window's questions so far (follow-ups build on them)
@@ -187,9 +188,12 @@ class AppController(QObject):
         from vaultrag.core import download as hub
 
         if self._download is not None and self._download.is_alive():
-            self.model_download_failed.emit(self.tr("A model download is already running."))
-            return
+            if not self._download_ended.is_set():
+                self.model_download_failed.emit(self.tr("A model download is already running."))
+                return
+            self._download.join(5)  # it has said how it ended and is only returning: Download again must work
         self._download_cancel.clear()
+        ended = self._download_ended = threading.Event()
 
         def run() -> None:
             try:
@@ -198,8 +202,10 @@ class AppController(QObject):
                                       self._download_cancel.is_set, endpoint)
             except UserFacingError as e:
                 error = e
+                ended.set()
                 self.bridge.run_on_main(lambda: self.model_download_failed.emit(user_message(error)))
                 return
+            ended.set()
             self.bridge.run_on_main(lambda: self.model_download_finished.emit(str(folder)))
 
         self._download = threading.Thread(target=run, name="vaultrag-model-download", daemon=True)
