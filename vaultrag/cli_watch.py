@@ -45,6 +45,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     watcher = VaultWatcher(ws.vault, lane.submit, quiet_ms=args.quiet_ms)
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # Ctrl-C stops even when started by a shell that ignores SIGINT for background jobs (`vaultrag watch … &`)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print(f"watching {ws.vault} (index {ws.index_path}); Ctrl-C stops", flush=True)
     lane.start()
     watcher.start()  # before the start-up reconcile, so nothing saved meanwhile is missed

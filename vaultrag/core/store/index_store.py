@@ -100,31 +100,38 @@ class IndexStore(QueryReads):
     def transaction(self) -> Iterator[None]:
         """One write transaction (BEGIN IMMEDIATE … COMMIT, rolled back on any exception)."""
         self.db.execute("begin immediate")
-        bump_generation(self.db)
+        before = self.db.total_changes
         try:
             yield
         except BaseException:
             self.db.execute("rollback")
             raise
-        self.db.execute("commit")
+        self._commit(before)
 
     @contextmanager
     def long_transaction(self) -> Iterator[Callable[[], None]]:
         """A write transaction the caller commits part-way with the `checkpoint()` it yields (so a long run
         makes its work visible, and killable, once a second); rolled back to the last checkpoint on error."""
         self.db.execute("begin immediate")
-        bump_generation(self.db)
+        before = self.db.total_changes
 
         def checkpoint() -> None:
-            self.db.execute("commit")
+            nonlocal before
+            self._commit(before)
             self.db.execute("begin immediate")
-            bump_generation(self.db)
+            before = self.db.total_changes
 
         try:
             yield checkpoint
         except BaseException:
             self.db.execute("rollback")
             raise
+        self._commit(before)
+
+    def _commit(self, changes_before: int) -> None:
+        """COMMIT, counting the transaction in `generation` when it changed a row (a no-op run writes nothing)."""
+        if self.db.total_changes != changes_before:
+            bump_generation(self.db)
         self.db.execute("commit")
 
     @contextmanager
