@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+ENDLESS_PAUSE_S = 0.005  # 512 tokens (the default cap) take 2.5 s: far longer than a Stop click
+
 
 class _QuietServer(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -91,6 +93,8 @@ class ScriptedServer:
                     piece = w if i == 0 else " " + w
                     self._event({"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]})
                     sent += 1
+                    if server.mode == "endless":  # a model's pace: a stop must be able to arrive before the cap
+                        time.sleep(ENDLESS_PAUSE_S)
                     if server.mode == "cut" and i == len(words) // 2:
                         self.wfile.write(b"5\r\ndata:")  # half a chunk, then the connection drops
                         self.wfile.flush()
