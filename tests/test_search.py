@@ -18,7 +18,8 @@ from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.query.stages.decide import BACKGROUND_WEIGHT
 from vaultrag.core.query.stages.fuse import rrf
-from vaultrag.core.query.stages.prompt import REFUSAL
+from vaultrag.core.query.stages.prompt import REFUSAL, render_document
+from vaultrag.core.query.terms import fold
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.errors import ScopeError, UserFacingError
 from vaultrag.settings import Settings
@@ -138,6 +139,9 @@ def test_budget_is_respected_with_exact_counts_and_overlaps_are_merged(searcher:
     trace = searcher.ask("reactor coolant loop inspected weeks", threshold=-1, k=5)
     docs = trace.context
     assert docs and sum(d.tokens for d in docs) <= 250
+    # each document is counted once, before it is numbered: the count is its exact size as numbered and rendered
+    assert [d.tokens for d in docs] == [tokens.count(render_document(d)) for d in docs]
+    assert all(f'<document index="{d.index}">' in trace.prompt for d in docs)
     start = trace.prompt.index("<documents>")
     end = trace.prompt.index("</documents>") + len("</documents>")
     assert trace.prompt_tokens["documents"] == tokens.count(trace.prompt[start:end])
@@ -277,3 +281,9 @@ def test_at_scale_the_commonest_words_leave_the_match_beyond_the_postings_budget
         assert terms.query_terms(store, "granite harbor") == (["granite", "harbor"], [])
     finally:
         store.close()
+
+
+def test_fold_strips_what_fts5_strips_and_leaves_plain_words_alone():
+    assert fold("reembolsável") == "reembolsavel" and fold("Ação") == "Acao" and fold("Straße") == "Straße"
+    assert fold("ﬁnal") == "final", "compatibility forms fold as NFKD folds them"
+    assert fold("refund") == "refund" and fold("日本") == "日本"

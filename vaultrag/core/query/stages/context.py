@@ -40,6 +40,7 @@ class _Doc:
     line_start: int
     line_end: int
     chunk_ids: list[int] = field(default_factory=list)
+    size: int = -1  # tokens as rendered, counted once (a document is weighed again at every later candidate)
 
     def merged(self, c: StoredChunk) -> _Doc | None:
         """This document extended by an overlapping or adjacent chunk of the same note, or None if neither."""
@@ -79,8 +80,16 @@ class _Doc:
         doc = ContextDoc(note=self.note, heading_path=self.heading_path, char_start=self.start, char_end=self.end,
                          line_start=self.line_start, line_end=self.line_end, index=index, chunk_ids=self.chunk_ids,
                          source=source_label(self.note, self.heading_path), text=self.lead + self.text, tokens=0)
-        doc.tokens = tokens.count(render_document(doc))  # the document as the prompt renders it
+        if self.size < 0:
+            # the document as the prompt renders it; its number is one o200k token whatever it is (1 to 999: the
+            # tokenizer cuts digits in runs of three), so the count made before numbering holds after it
+            self.size = tokens.count(render_document(doc))
+        doc.tokens = self.size
         return doc
+
+    def weight(self) -> int:
+        """Tokens of this document as the prompt renders it."""
+        return self.as_context(0).tokens
 
 
 def select(
@@ -118,8 +127,8 @@ def select(
         assert candidate is not None
         for p in parts[1:]:
             candidate = candidate.merged(p) or candidate.appended(p)
-        old = docs[target].as_context(0).tokens if target is not None else 0
-        new = candidate.as_context(0).tokens
+        old = docs[target].weight() if target is not None else 0
+        new = candidate.weight()
         joins = (len(docs) - (1 if target is not None else 0)) * tokens.count(DOC_JOIN)
         if used - old + new + frame + joins > budget:
             status[c.id] = ContextStatus.CUT_BY_BUDGET

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from vaultrag.core import tokens
@@ -62,14 +63,21 @@ def render_document(doc: ContextDoc) -> str:
     )
 
 
+@lru_cache(maxsize=16)
+def instructions_of(language: str) -> tuple[str, int]:
+    """The rules in `language` and their token count (the same text for every question)."""
+    text = INSTRUCTIONS[language].format(refusal=REFUSAL[language])
+    return text, tokens.count(text)
+
+
 def assemble(question: str, docs: list[ContextDoc], language: str) -> tuple[str, dict[str, int]]:
     """The exact prompt text and its token counts per part (instructions, documents, question, total)."""
-    instructions = INSTRUCTIONS[language].format(refusal=REFUSAL[language])
+    instructions, instruction_tokens = instructions_of(language)
     documents = DOCS_OPEN + DOC_JOIN.join(render_document(d) for d in docs) + DOCS_CLOSE
     asked = f"{QUESTION_LABEL[language]}: {question.strip()}"
     prompt = f"{instructions}\n\n{documents}\n\n{asked}\n"
     counts = {
-        "instructions": tokens.count(instructions),
+        "instructions": instruction_tokens,
         "documents": tokens.count(documents),
         "question": tokens.count(asked),
         "total": tokens.count(prompt),
