@@ -344,3 +344,50 @@ def test_parallel_parsing_gives_the_same_index_as_sequential(vault: Path, tmp_pa
     assert report.notes_indexed == 260 and report.notes_failed == 1
     assert state(seq) == state(par) and len(state(par)) == 520
     assert check(par) == []
+
+
+def _fts_hits(db: Path, word: str) -> set[str]:
+    store = IndexStore.open(db)
+    try:
+        rows = store.db.execute("select n.path from chunks_fts f join chunks c on c.id = f.rowid "
+                                "join notes n on n.id = c.note_id where chunks_fts match ?", (f'"{word}"',))
+        trigger = store.db.execute("select count(*) from sqlite_master where name = 'chunks_ai'").fetchone()[0]
+        assert trigger == 1, "the per-row FTS trigger is in place in every committed state"
+        return {r[0] for r in rows}
+    finally:
+        store.close()
+
+
+def test_a_first_run_fills_fts_per_commit_and_a_kill_leaves_every_commit_complete(vault: Path, db: Path,
+                                                                                   monkeypatch):
+    from vaultrag.core.index import indexer
+    from vaultrag.core.store.fts import DeferredFts
+
+    catch_ups = []
+    real = DeferredFts.catch_up
+    monkeypatch.setattr(DeferredFts, "catch_up", lambda self: (catch_ups.append(1), real(self))[1])
+    for i in range(30):
+        write(vault, f"n{i:02d}.md", f"# Note {i}\n\nThe word uniq{i}word lives here.\n\n## Part\n\nMore text {i}.\n")
+    monkeypatch.setattr(indexer, "COMMIT_EVERY_S", -1.0)  # a commit after every note
+    store = IndexStore.open(db)
+    gen = Indexer(vault, store, IndexOptions(workers=1), None).run()
+    texts = 0
+    for p in gen:
+        texts += p.phase == "text"
+        if texts == 12:
+            break
+    gen.close()  # as a kill mid-run: the open part is rolled back, the committed ones stay
+    store.close()
+    assert check(db) == [], "FTS5 holds exactly the committed chunks"
+    committed = {path for path, _ in state(db)}
+    assert 5 <= len(committed) < 30 and len(catch_ups) >= 5, "a first run takes the deferred path"
+    for i in range(30):
+        assert _fts_hits(db, f"uniq{i}word") == ({f"n{i:02d}.md"} & committed)
+    catch_ups.clear()
+    report = index(vault, db, None)  # resumed: chunks exist now, so row by row
+    assert catch_ups == []
+    assert report.notes_indexed == 30 - len(committed) and check(db) == []
+    assert all(_fts_hits(db, f"uniq{i}word") == {f"n{i:02d}.md"} for i in range(30))
+    write(vault, "n03.md", "# Note 3\n\nThe word freshword replaced it.\n")
+    index(vault, db, None)
+    assert _fts_hits(db, "freshword") == {"n03.md"} and _fts_hits(db, "uniq3word") == set() and check(db) == []

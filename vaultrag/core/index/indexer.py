@@ -160,7 +160,8 @@ class Indexer:
             if r.status == NoteStatus.INDEXED and r.content_hash:
                 by_hash[r.content_hash].append(r)
 
-        with store.long_transaction() as checkpoint:
+        # a first run: every chunk is new, so the full-text index can take them a second's worth at a time
+        with store.long_transaction(defer_fts=store.chunk_count() == 0) as checkpoint:
             if self.embedder is not None:
                 store.ensure_vec_table(self.embedder.model_id, self.embedder.dim)
             if force:

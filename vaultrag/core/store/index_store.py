@@ -16,6 +16,7 @@ import numpy as np
 from vaultrag.core.model import Chunk
 from vaultrag.core.store import migrations, vectors
 from vaultrag.core.store.db import Connection, bump_generation, connect
+from vaultrag.core.store.fts import DeferredFts
 from vaultrag.core.store.reads import QueryReads
 from vaultrag.core.vocab import NoteStatus, Reason
 from vaultrag.errors import IndexOutdated
@@ -109,20 +110,32 @@ class IndexStore(QueryReads):
         self._commit(before)
 
     @contextmanager
-    def long_transaction(self) -> Iterator[Callable[[], None]]:
+    def long_transaction(self, defer_fts: bool = False) -> Iterator[Callable[[], None]]:
         """A write transaction the caller commits part-way with the `checkpoint()` it yields (so a long run
-        makes its work visible, and killable, once a second); rolled back to the last checkpoint on error."""
+        makes its work visible, and killable, once a second); rolled back to the last checkpoint on error.
+
+        `defer_fts` (only for chunks that are all new, as in a first run): the full-text index takes each part's
+        new chunks in one statement before its commit instead of row by row (every commit stays complete)."""
+        fts = DeferredFts(self.db) if defer_fts else None
         self.db.execute("begin immediate")
         before = self.db.total_changes
+        if fts:
+            fts.start()
 
         def checkpoint() -> None:
             nonlocal before
+            if fts:
+                fts.catch_up()
             self._commit(before)
             self.db.execute("begin immediate")
             before = self.db.total_changes
+            if fts:
+                fts.start()
 
         try:
             yield checkpoint
+            if fts:
+                fts.catch_up()
         except BaseException:
             self.db.execute("rollback")
             raise
