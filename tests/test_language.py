@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
-from vaultrag.core.language import detect_language, stop_words
+from vaultrag.core.language import SAMPLE_CHARS, detect_language, sample_of, stop_words
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.query.stages.prompt import INSTRUCTIONS, REFUSAL
 from vaultrag.core.store import migrations
@@ -31,6 +31,14 @@ def test_questions_in_four_languages_and_the_vaults_languages_settle_short_ones(
     assert detect_language("How many points did the Panthers defense surrender?") == "en"
     assert detect_language("refund deadline", ["en"]) == "en"  # alone it reads as German by a hair
     assert detect_language("42 — ?!") == ""
+
+
+def test_a_long_note_is_judged_on_pieces_spread_over_it():
+    code = "```python\n" + "\n".join(f"def handler_{i}(request): return request.json()" for i in range(60)) + "\n```\n"
+    note = code + "\n\n".join([PT] * 30)
+    assert len(code) > SAMPLE_CHARS and len(sample_of(note)) <= SAMPLE_CHARS + 3
+    assert detect_language(note) == "pt", "the code at the top does not decide a Portuguese note's language"
+    assert sample_of(PT) == PT and detect_language(EN * 40) == "en"
 
 
 def test_stop_words_follow_the_language():

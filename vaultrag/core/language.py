@@ -14,7 +14,12 @@ LANGUAGES = ("ar", "bg", "ca", "cs", "da", "nl", "en", "fi", "fr", "de", "gu", "
              "no", "pl", "pt", "ro", "ru", "sk", "es", "sv", "tr", "uk", "vi", "fa", "el", "zh", "ja", "ko")
 UNKNOWN = ""  # no letters to judge by
 MIN_CHARS = 3
-SAMPLE_CHARS = 4000  # a note's language is judged on its start: enough text, bounded time
+# A note's language is judged on a sample: four pieces spread over it (a note that opens with code or a quote in
+# another language is still judged by its prose). On the 415 shared notes 1,000 characters name the same language
+# as the whole text, like the 4,000-character start did, at a third of its cost (2.1 → 0.6 ms a note, a quarter
+# of the text phase's parsing time).
+SAMPLE_CHARS = 1000
+SAMPLE_PIECES = 4
 # A short question is ambiguous ("refund deadline" reads as German by a hair): the vault's own languages get this
 # many times the odds. On the dev sets that names 4,316 of 4,324 right (6 German questions asked of English notes
 # flip to English) and settles the two-word questions people actually type.
@@ -47,10 +52,18 @@ def _has_letters(text: str, n: int) -> bool:
     return n <= 0
 
 
+def sample_of(text: str) -> str:
+    """`text` itself up to SAMPLE_CHARS; beyond, SAMPLE_PIECES pieces from evenly spread places, SAMPLE_CHARS in all."""
+    if len(text) <= SAMPLE_CHARS:
+        return text
+    step, size = len(text) // SAMPLE_PIECES, SAMPLE_CHARS // SAMPLE_PIECES
+    return " ".join(text[i * step : i * step + size] for i in range(SAMPLE_PIECES))
+
+
 def detect_language(text: str, likely: Collection[str] = ()) -> str:
     """The ISO 639-1 code of the language `text` is written in ('' when it has no letters to judge by); the
     `likely` languages (the vault's) win close calls."""
-    sample = text[:SAMPLE_CHARS]
+    sample = sample_of(text)
     if not _has_letters(sample, MIN_CHARS):
         return UNKNOWN
     with _lock:  # the identifier keeps no state per call, but its first load must happen once
