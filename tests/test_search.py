@@ -273,6 +273,14 @@ def test_at_scale_the_commonest_words_leave_the_match_beyond_the_postings_budget
         assert terms.query_terms(store, "granite harbor") == (["harbor"], ["granite"])
         # a word the index lacks (a typo) costs nothing: it neither takes the rarest word's place nor leaves
         assert terms.query_terms(store, "granite harbour harbor") == (["harbour", "harbor"], ["granite"])
+        # FTS5 matches snake_case as the phrase of its parts: it costs their postings (20 + 60) and is as rare
+        # as 'harbor'; with a missing part it matches nothing and stays like a typo
+        monkeypatch.setattr(terms, "POSTINGS_BUDGET", 25)
+        assert terms.query_terms(store, "zeppelin harbor_granite") == (["zeppelin"], ["harbor_granite"])
+        assert terms.query_terms(store, "zeppelin lantern_harbor") == (["zeppelin", "lantern_harbor"], [])
+        assert terms.query_terms(store, "zeppelin harbor_qwzx granite") == (["zeppelin", "harbor_qwzx"],
+                                                                              ["granite"])
+        monkeypatch.setattr(terms, "POSTINGS_BUDGET", 3)
         s = Searcher(store, Settings(), CountingEmbedder())
         trace = s.ask(question)
         assert "left out: lantern, harbor, granite" in trace.stages["bm25"].note

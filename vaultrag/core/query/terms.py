@@ -36,6 +36,20 @@ def match_expression(terms: list[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
+FTS_TOKEN = re.compile(r"[^\W_]+")  # unicode61 makes tokens of letters and digits; '_' and the rest separate
+
+
+def _postings(store: IndexStore, words: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Per word: the chunks that hold it and the postings FTS5 reads to match it. A word FTS5 cuts in several
+    tokens (`snake_case`, `e-mail` is two words already) is matched as a phrase: as rare as its rarest token,
+    as costly as all of them, and held by no chunk when one token is missing. FTS5 stores its terms folded."""
+    parts = {w: FTS_TOKEN.findall(fold(w)) or [fold(w)] for w in words}
+    unique = sorted({p for ps in parts.values() for p in ps})
+    df = dict(zip(unique, store.doc_freqs(unique), strict=True))
+    rarity = {w: min(df[p] for p in ps) for w, ps in parts.items()}
+    return rarity, {w: sum(df[p] for p in ps) if rarity[w] else 0 for w, ps in parts.items()}
+
+
 def query_terms(store: IndexStore, question: str, language: str = "") -> tuple[list[str], list[str]]:
     """The words of `question` worth sending to FTS5, and the ones dropped (the stop words of the question's
     `language`, very common, excess, beyond the postings budget)."""
@@ -45,9 +59,10 @@ def query_terms(store: IndexStore, question: str, language: str = "") -> tuple[l
     dropped = [w for w in words if w in stops]
     if len(kept) > 1:
         total = store.chunk_count() or 1
-        dfs: dict[str, int] = {}
-        if total >= COMMON_MIN_CHUNKS or len(kept) > MAX_TERMS:  # FTS5 stores its terms accent-folded
-            dfs = dict(zip(kept, store.doc_freqs([fold(w) for w in kept]), strict=True))
+        dfs: dict[str, int] = {}  # how rare each word is (the chunks that hold it)
+        cost: dict[str, int] = {}  # the postings FTS5 reads for it
+        if total >= COMMON_MIN_CHUNKS or len(kept) > MAX_TERMS:
+            dfs, cost = _postings(store, kept)
         common = [w for w in kept if total >= COMMON_MIN_CHUNKS and dfs.get(w, 0) > COMMON_SHARE * total]
         if len(common) < len(kept):
             kept = [w for w in kept if w not in common]
@@ -56,16 +71,16 @@ def query_terms(store: IndexStore, question: str, language: str = "") -> tuple[l
             kept.sort(key=lambda w: dfs.get(w, 0))
             dropped += kept[MAX_TERMS:]
             kept = kept[:MAX_TERMS]
-        if total >= COMMON_MIN_CHUNKS and sum(dfs.get(w, 0) for w in kept) > POSTINGS_BUDGET:
+        if total >= COMMON_MIN_CHUNKS and sum(cost.get(w, 0) for w in kept) > POSTINGS_BUDGET:
             fit: list[str] = []
             used = 0
             # rarest first, and the rarest word the index holds stays whatever it costs; a word it lacks (a typo)
             # costs nothing and matches nothing, so it neither takes that place nor leaves
             for w in sorted((w for w in kept if dfs.get(w, 0) > 0), key=lambda w: dfs[w]):
-                if fit and used + dfs[w] > POSTINGS_BUDGET:
+                if fit and used + cost[w] > POSTINGS_BUDGET:
                     break
                 fit.append(w)
-                used += dfs[w]
+                used += cost[w]
             dropped += [w for w in kept if dfs.get(w, 0) > 0 and w not in fit]
             kept = [w for w in kept if dfs.get(w, 0) == 0 or w in fit]  # the question's order
     return kept, dropped
