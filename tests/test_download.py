@@ -165,10 +165,13 @@ def test_download_again_right_after_a_failure_is_not_refused(local_hub: LocalHub
     c = AppController(tmp_path / "home")
     post = c.bridge.run_on_main
 
+    lingered = threading.Event()
+
     def slow_post(fn):  # type: ignore[no-untyped-def]
         post(fn)
-        if threading.current_thread().name == "vaultrag-model-download":
-            time.sleep(0.5)  # the thread lingers after saying how it ended
+        if threading.current_thread().name == "vaultrag-model-download" and not lingered.is_set():
+            lingered.set()
+            time.sleep(0.5)  # the failed thread lingers after saying how it ended (once: not on every progress post)
 
     c.bridge.run_on_main = slow_post  # type: ignore[method-assign]
     try:
