@@ -295,3 +295,17 @@ def test_fold_strips_what_fts5_strips_and_leaves_plain_words_alone():
     assert fold("reembolsável") == "reembolsavel" and fold("Ação") == "Acao" and fold("Straße") == "Straße"
     assert fold("ﬁnal") == "final", "compatibility forms fold as NFKD folds them"
     assert fold("refund") == "refund" and fold("日本") == "日本"
+
+
+def test_the_extractive_answer_is_a_statement_not_a_question_nor_a_list_marker():
+    from vaultrag.core.query.stages.answer import best_sentence
+
+    faq = "# FAQ\n\nComo cancelar a matrícula? Ligue para 0800 até sete dias antes.\n\nOutras dúvidas? Escreva."
+    assert best_sentence("como cancelar a matrícula?", faq) == ("Ligue para 0800 até sete dias antes.", 34)
+    index = ('Pergunte, por exemplo:\n\n- "Qual o prazo do reembolso?"\n\n'
+             "O prazo do reembolso é de sete dias úteis.\n")
+    assert best_sentence("qual o prazo do reembolso?", index)[0] == "O prazo do reembolso é de sete dias úteis."
+    listed = "Steps:\n\n1. Open the refund form.\n2. Send it before the deadline.\n"
+    sentence, at = best_sentence("refund deadline form", listed)
+    assert sentence == "Open the refund form." and listed[at : at + len(sentence)] == sentence
+    assert best_sentence("anything?", "Only a question here?") == ("Only a question here?", 0)

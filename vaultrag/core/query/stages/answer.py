@@ -13,22 +13,36 @@ from vaultrag.core.query.terms import STOPWORDS, WORD, fold
 from vaultrag.core.vocab import AnswerKind
 
 SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
+LIST_MARK = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's marker is not part of its sentence
 
 
 def best_sentence(question: str, text: str) -> tuple[str, int]:
-    """The sentence of `text` sharing the most (rarer, longer) words with the question, and its offset."""
+    """The sentence of `text` sharing the most (rarer, longer) words with the question, and its offset.
+
+    A sentence that is itself a question is no answer: the best sentence that states something and shares a word
+    with the question wins over it, and failing that the statement right after it (a FAQ's answer)."""
     q = {fold(w.lower()) for w in WORD.findall(question)} - STOPWORDS
-    best, best_score, best_at = "", -1.0, 0
+    found: list[tuple[float, str, int, bool]] = []  # score, sentence, offset, shares a word with the question
     for m in SENTENCE.finditer(text):
         s = m.group(0).strip()
         if len(s) < 3 or s.startswith(("#", "|---", "```")):
             continue
-        words = {fold(w.lower()) for w in WORD.findall(s)}
+        at = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
+        mark = LIST_MARK.match(s)
+        if mark and len(s) - mark.end() >= 3:
+            s, at = s[mark.end() :], at + mark.end()
+        shared = q & {fold(w.lower()) for w in WORD.findall(s)}
         # longer shared words carry more meaning than short ones; a slight bonus keeps earlier sentences
-        score = sum(math.log(1 + len(w)) for w in q & words) - 0.001 * m.start()
-        if score > best_score:
-            best, best_score, best_at = s, score, m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
-    return best, best_at
+        found.append((sum(math.log(1 + len(w)) for w in shared) - 0.001 * m.start(), s, at, bool(shared)))
+    found = [f for f in found if f[0] > -1.0]  # far down a long document and sharing nothing: no sentence at all
+    if not found:
+        return "", 0
+    best = max(found, key=lambda f: f[0])
+    if best[1].endswith("?"):
+        stated = [f for f in found if f[3] and not f[1].endswith("?")]
+        after = [f for f in found if f[2] > best[2] and not f[1].endswith("?")]
+        best = max(stated, key=lambda f: f[0]) if stated else after[0] if after else best
+    return best[1], best[2]
 
 
 def extractive(question: str, docs: list[ContextDoc]) -> Answer:
