@@ -68,6 +68,31 @@ def test_answer_renders_note_markdown_not_its_markup(qtbot):
     assert "cite:1" in view.browser.toHtml()
 
 
+def test_the_marked_sentence_far_down_a_long_passage_is_scrolled_into_view(qtbot):
+    view = AnswerView()
+    qtbot.addWidget(view)
+    view.resize(900, 160)
+    view.show()
+    long = "\n\n".join(f"Parágrafo {i} sobre outra coisa qualquer." for i in range(40))
+    sentence = "O prazo do estorno é de 7 dias úteis, veja [[Contatos]]."
+    a = Answer(AnswerKind.EXTRACTIVE, f"{long}\n\n**{sentence}**\n\nFim.", sentence=sentence,
+               source="Casa/Reembolso.md", note="Casa/Reembolso.md", line=82)
+    view.show_answer(trace(a, [cand(1, 1)]))
+    bar = view.browser.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() > 0, "the view scrolled down to the sentence"
+    rect = view.browser.cursorRect()
+    assert rect.top() >= 0 and rect.bottom() <= view.browser.viewport().height()
+    cursor = view.browser.textCursor()
+    assert cursor.block().text() == "O prazo do estorno é de 7 dias úteis, veja Contatos." and not cursor.hasSelection()
+    view.show_answer(trace(Answer(AnswerKind.EXTRACTIVE, "Curto.", sentence="Curto.", note="Casa/Reembolso.md"),
+                           [cand(1, 1)]))
+    assert bar.value() == 0
+    flagged = trace(a, [cand(1, 1)])
+    flagged.flagged = {"Casa/Reembolso.md": ["ignore-instructions"]}
+    view.show_answer(flagged)
+    assert bar.value() == 0, "the warning about a note that gives orders stays in view"
+
+
 def test_refusal_reads_as_a_refusal_with_its_reason(qtbot):
     view = AnswerView()
     qtbot.addWidget(view)

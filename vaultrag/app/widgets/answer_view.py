@@ -7,6 +7,7 @@ from html import escape
 
 from markdown_it import MarkdownIt
 from PySide6.QtCore import QTimer, QUrl, Signal
+from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
@@ -114,8 +115,26 @@ class AnswerView(QWidget):
         if doc is not None:
             where = f"<a href='cite:{doc.index}'>[{doc.index}] {where}</a>"
         line = self.tr("line {n}").format(n=a.line) if a.line else ""
-        self.browser.setHtml(self._flag_warnings(trace, {doc.index} if doc is not None else set())
-                             + f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>")
+        warnings = self._flag_warnings(trace, {doc.index} if doc is not None else set())
+        self.browser.setHtml(warnings + f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>")
+        if not warnings:  # a hostile note's warning stays in view above its text, scrolled or not
+            self._show_marked(a.sentence)
+
+    def _show_marked(self, sentence: str) -> None:
+        """Scroll the marked sentence into view: far down a long passage it would otherwise sit below the fold."""
+        shown = QTextDocument()  # the sentence as the view shows it ([[links]] and other markup rendered)
+        shown.setHtml(note_markdown_to_html(sentence))
+        needle = shown.toPlainText().strip()
+        found = self.browser.document().find(needle) if needle else QTextCursor()
+        if found.isNull():
+            return
+        at = QTextCursor(self.browser.document())
+        at.setPosition(found.selectionEnd())  # its end first, then its start: the whole sentence comes into view
+        self.browser.setTextCursor(at)
+        self.browser.ensureCursorVisible()
+        at.setPosition(found.selectionStart())
+        self.browser.setTextCursor(at)
+        self.browser.ensureCursorVisible()
 
     @staticmethod
     def _flag_warnings(trace: QueryTrace, cited: set[int]) -> str:
