@@ -391,3 +391,38 @@ def test_a_first_run_fills_fts_per_commit_and_a_kill_leaves_every_commit_complet
     write(vault, "n03.md", "# Note 3\n\nThe word freshword replaced it.\n")
     index(vault, db, None)
     assert _fts_hits(db, "freshword") == {"n03.md"} and _fts_hits(db, "uniq3word") == set() and check(db) == []
+
+
+def test_a_transaction_sqlite_rolls_back_itself_mid_first_run_leaves_fts_exact(vault: Path, db: Path, monkeypatch):
+    """A full disk makes SQLite roll the whole transaction back by itself (the lifted trigger comes back); the run
+    goes on note by note, and the FTS5 rows must still match the chunks exactly, without duplicates."""
+    import sqlean
+
+    from vaultrag.core.index import indexer
+
+    for i in range(30):
+        write(vault, f"n{i:02d}.md", f"# Note {i}\n\nThe word uniq{i}word lives here.\n")
+    monkeypatch.setattr(indexer, "COMMIT_EVERY_S", 3600.0)  # one window for the whole run
+    store = IndexStore.open(db)
+    real = store.insert_chunk
+    calls = []
+
+    def insert_chunk(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 11:  # what SQLite does on SQLITE_FULL: the whole transaction is gone
+            store.db.execute("rollback")
+            raise sqlean.OperationalError("database or disk is full")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "insert_chunk", insert_chunk)
+    try:
+        report = run_to_end(Indexer(vault, store, IndexOptions(workers=1), None).run())
+    finally:
+        store.close()
+    assert report.notes_failed == 1 and check(db) == [], "no FTS5 row twice, none missing"
+    indexed = {path for path, _ in state(db)}
+    assert indexed == {f"n{i:02d}.md" for i in range(11, 30)}, "the notes before the error went with it"
+    for i in range(30):
+        assert _fts_hits(db, f"uniq{i}word") == ({f"n{i:02d}.md"} & indexed)
+    index(vault, db, None)  # the next run brings back what the rollback took
+    assert {f"n{i:02d}.md" for i in range(10)} <= {path for path, _ in state(db)} and check(db) == []

@@ -32,7 +32,12 @@ class DeferredFts:
     def catch_up(self) -> None:
         if not self._trigger_sql:
             return
-        self.db.execute("insert into chunks_fts(rowid, prefix, lead, body) "
-                        "select id, prefix, lead, body from chunks where id > ? order by id", (self._mark,))
-        self.db.execute(self._trigger_sql)
+        # SQLite rolls a whole transaction back by itself on some errors (a full disk): that brings the trigger
+        # back and later notes go through it, so only the rows FTS5 lacks are added, and the trigger only if missing
+        self.db.execute("insert into chunks_fts(rowid, prefix, lead, body) select id, prefix, lead, body from chunks "
+                        "where id > ? and id not in (select id from chunks_fts_docsize where id > ?) order by id",
+                        (self._mark, self._mark))
+        if not self.db.execute("select 1 from sqlite_master where type = 'trigger' and name = ?",
+                               (INSERT_TRIGGER,)).fetchone():
+            self.db.execute(self._trigger_sql)
         self._trigger_sql = ""

@@ -105,7 +105,7 @@ class IndexStore(QueryReads):
         try:
             yield
         except BaseException:
-            self.db.execute("rollback")
+            self._rollback()
             raise
         self._commit(before)
 
@@ -137,7 +137,7 @@ class IndexStore(QueryReads):
             if fts:
                 fts.catch_up()
         except BaseException:
-            self.db.execute("rollback")
+            self._rollback()
             raise
         self._commit(before)
 
@@ -145,7 +145,15 @@ class IndexStore(QueryReads):
         """COMMIT, counting the transaction in `generation` when it changed a row (a no-op run writes nothing)."""
         if self.db.total_changes != changes_before:
             bump_generation(self.db)
-        self.db.execute("commit")
+        # SQLite may have rolled the transaction back by itself (a full disk): what came after saved itself, note
+        # by note, and the bump above too
+        if self.db.in_transaction:
+            self.db.execute("commit")
+
+    def _rollback(self) -> None:
+        """ROLLBACK, if SQLite has not already rolled the transaction back by itself."""
+        if self.db.in_transaction:
+            self.db.execute("rollback")
 
     @contextmanager
     def savepoint(self, name: str = "note") -> Iterator[None]:
@@ -154,8 +162,9 @@ class IndexStore(QueryReads):
         try:
             yield
         except BaseException:
-            self.db.execute(f"rollback to {name}")
-            self.db.execute(f"release {name}")
+            if self.db.in_transaction:  # else SQLite has rolled everything back itself (a full disk)
+                self.db.execute(f"rollback to {name}")
+                self.db.execute(f"release {name}")
             raise
         self.db.execute(f"release {name}")
 
