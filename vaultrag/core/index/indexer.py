@@ -240,7 +240,8 @@ class Indexer:
             log.exception("indexing %s failed", f.path)
             with store.savepoint():
                 store.delete_note_chunks(f.path)
-                store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash="", status=NoteStatus.FAILED,
+                # no mtime recorded: the error may pass (a full disk freed, a fixed bug), so the next run tries again
+                store.upsert_note(f.path, mtime_ns=0, size=f.size, content_hash="", status=NoteStatus.FAILED,
                                   reason=f"internal error: {e}", reason_code=Reason.INTERNAL)
 
     def _write_chunks(self, p: Prepared, report: IndexReport) -> None:
