@@ -226,3 +226,20 @@ def test_why_not_shows_code_spans_as_code_not_backticks(qtbot):
     assert "in its <b>frontmatter</b>." in text, "the rest is still escaped: note text is never markup"
     html = dialog.result_view.toHtml()
     assert html.count("monospace") >= 2, "both code spans are set in a code font"
+
+
+def test_a_failed_check_says_what_to_do_before_sqlites_details(qtbot):
+    from vaultrag.app.widgets.health_panel import HealthPanel
+    from vaultrag.core.health import Health
+
+    panel = HealthPanel()
+    qtbot.addWidget(panel)
+    counts = dict.fromkeys(("notes_indexed", "notes_excluded", "notes_failed", "notes_stale", "chunks",
+                            "chunks_embedded", "chunks_truncated"), 1)
+    h = Health("v", "i.sqlite", counts, "m", "m", [], problems=["13 chunks but 12 FTS rows <x>"])
+    panel.set_health(h)
+    text = panel.summary.text()
+    assert "Re-index checks it whole and repairs or rebuilds it" in text
+    assert text.index("Re-index") < text.index("13 chunks but 12 FTS rows &lt;x&gt;"), "the remedy first, escaped"
+    panel.set_health(Health("v", "i.sqlite", counts, "m", "m", [], problems=[]))
+    assert "check: ok" in panel.summary.text() and "Re-index" not in panel.summary.text()

@@ -26,7 +26,11 @@ PT = {
     "{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with vectors, {t} truncated":
         "{i} indexadas, {e} excluídas, {f} com falha, {s} desatualizadas; {ch} trechos, {em} com vetores, "
         "{t} truncados",
-    "check: ok": "verificação: ok", "check FAILED: ": "verificação FALHOU: ",
+    "check: ok": "verificação: ok",
+    "check FAILED: the index file is damaged. Re-index checks it whole and repairs or rebuilds it from your notes "
+    "(the vault is never written).":
+        "verificação FALHOU: o arquivo do índice está danificado. Reindexar o verifica por inteiro e o repara ou "
+        "reconstrói a partir das suas notas (o cofre nunca é alterado).",
     "<h2>Ask your notes</h2><p>Open a folder of Markdown notes (an Obsidian vault works as it is). Nothing leaves "
     "this machine and your notes are never written.":
         "<h2>Pergunte às suas notas</h2><p>Abra uma pasta de notas Markdown (um cofre do Obsidian funciona como "

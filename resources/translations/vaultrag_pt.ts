@@ -501,67 +501,67 @@
 <context>
     <name>AnswerView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="62" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="63" />
         <source>Stop</source>
         <translation>Parar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="64" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="65" />
         <source>Stop writing the answer (Ctrl+.)</source>
         <translation>Parar de escrever a resposta (Ctrl+.)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="65" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="66" />
         <source>New conversation</source>
         <translation>Nova conversa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="99" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="100" />
         <source>&lt;b style='color:#c62828'&gt;Refused&lt;/b&gt;: no note seems to answer this</source>
         <translation>&lt;b style='color:#c62828'&gt;Recusada&lt;/b&gt;: nenhuma nota parece responder a isto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="103" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="104" />
         <source>&lt;b&gt;Written by {model}&lt;/b&gt;, checked against the cited notes</source>
         <translation>&lt;b&gt;Escrita por {model}&lt;/b&gt;, conferida com as notas citadas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="110" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="111" />
         <source>&lt;b&gt;Extractive&lt;/b&gt;: no language model configured — the best passage of the top note, its best sentence marked</source>
         <translation>&lt;b&gt;Extrativa&lt;/b&gt;: nenhum modelo de linguagem configurado — o melhor trecho da primeira nota, com a melhor frase marcada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="116" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="117" />
         <source>line {n}</source>
         <translation>linha {n}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="130" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="149" />
         <source>not supported by its source</source>
         <translation>sem apoio na fonte</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="131" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="150" />
         <source>no citation</source>
         <translation>sem citação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="132" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="151" />
         <source>cites a document that is not in the prompt</source>
         <translation>cita um documento que não está no prompt</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="133" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="152" />
         <source>refusal</source>
         <translation>recusa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="160" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="179" />
         <source>&lt;b&gt;{model}&lt;/b&gt; is writing…</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt; está escrevendo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="185" />
+        <location filename="../../vaultrag/app/widgets/answer_view.py" line="204" />
         <source>&lt;b style='color:#c62828'&gt;The answer stopped&lt;/b&gt;: {m}</source>
         <translation>&lt;b style='color:#c62828'&gt;A resposta parou&lt;/b&gt;: {m}</translation>
     </message>
@@ -569,47 +569,47 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="125" />
+        <location filename="../../vaultrag/app/controller.py" line="126" />
         <source>loading model…</source>
         <translation>carregando o modelo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="151" />
+        <location filename="../../vaultrag/app/controller.py" line="152" />
         <source>{why} — keyword search (BM25) still works.</source>
         <translation>{why} — a busca por palavras-chave (BM25) continua funcionando.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="160" />
+        <location filename="../../vaultrag/app/controller.py" line="161" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="190" />
+        <location filename="../../vaultrag/app/controller.py" line="192" />
         <source>A model download is already running.</source>
         <translation>Já há um download de modelo em andamento.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="240" />
+        <location filename="../../vaultrag/app/controller.py" line="246" />
         <source>ready</source>
         <translation>pronto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="258" />
+        <location filename="../../vaultrag/app/controller.py" line="264" />
         <source>Open a vault first (File › Open vault…).</source>
         <translation>Abra um cofre primeiro (Arquivo › Abrir cofre…).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="263" />
+        <location filename="../../vaultrag/app/controller.py" line="269" />
         <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
         <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="270" />
+        <location filename="../../vaultrag/app/controller.py" line="276" />
         <source>{why} The built-in ranker is used meanwhile.</source>
         <translation>{why} Enquanto isso, usa-se o reordenador embutido.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="410" />
+        <location filename="../../vaultrag/app/controller.py" line="416" />
         <source>Open a vault first.</source>
         <translation>Abra um cofre primeiro.</translation>
     </message>
@@ -788,9 +788,9 @@
         <translation>verificação: ok</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="75" />
-        <source>check FAILED: </source>
-        <translation>verificação FALHOU: </translation>
+        <location filename="../../vaultrag/app/widgets/health_panel.py" line="76" />
+        <source>check FAILED: the index file is damaged. Re-index checks it whole and repairs or rebuilds it from your notes (the vault is never written).</source>
+        <translation>verificação FALHOU: o arquivo do índice está danificado. Reindexar o verifica por inteiro e o repara ou reconstrói a partir das suas notas (o cofre nunca é alterado).</translation>
     </message>
 </context>
 <context>
@@ -1508,187 +1508,187 @@
 <context>
     <name>WhyDialog</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="35" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="43" />
         <source>Why not this note?</source>
         <translation>Por que não esta nota?</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="46" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="54" />
         <source>optional: one heading of the note</source>
         <translation>opcional: um título da nota</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="47" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="55" />
         <source>Diagnose</source>
         <translation>Diagnosticar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="48" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="56" />
         <source>Re-run the question</source>
         <translation>Refazer a pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="51" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="59" />
         <source>Runs the question again against the current index, with the same scope, k and threshold.</source>
         <translation>Refaz a pergunta no índice atual, com o mesmo escopo, k e limiar.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="55" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="63" />
         <source>Question:</source>
         <translation>Pergunta:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="56" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="64" />
         <source>Expected note:</source>
         <translation>Nota esperada:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="57" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="65" />
         <source>Heading:</source>
         <translation>Título:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="81" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="89" />
         <source>Pick a note and press Diagnose.</source>
         <translation>Escolha uma nota e clique em Diagnosticar.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="87" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="95" />
         <source>What to do</source>
         <translation>O que fazer</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="88" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="96" />
         <source>Diagnosed by asking the question again against the index as it is now.</source>
         <translation>Diagnóstico feito refazendo a pergunta no índice como ele está agora.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="97" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="105" />
         <source>Excluded from the index</source>
         <translation>Excluída do índice</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="98" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="106" />
         <source>Not in the vault</source>
         <translation>Não está no cofre</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="99" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="107" />
         <source>Not indexed yet</source>
         <translation>Ainda não indexada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="99" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="107" />
         <source>Could not be read</source>
         <translation>Não foi possível ler</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="100" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="108" />
         <source>Changed since it was indexed</source>
         <translation>Alterada desde a indexação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="101" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="109" />
         <source>No text to search</source>
         <translation>Sem texto para buscar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="102" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="110" />
         <source>Not among the candidates</source>
         <translation>Fora dos candidatos</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="103" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="111" />
         <source>Dropped when the lists were fused</source>
         <translation>Caiu na fusão das listas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="104" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="112" />
         <source>Found, but the question was refused</source>
         <translation>Encontrada, mas a pergunta foi recusada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="105" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="113" />
         <source>It reached the prompt</source>
         <translation>Chegou ao prompt</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="106" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="114" />
         <source>Cut by the token budget</source>
         <translation>Cortada pelo limite de tokens</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="107" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="115" />
         <source>Ranked below k</source>
         <translation>Ficou abaixo de k</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="114" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="122" />
         <source> (best cosine {c:.3f}, vector rank {r})</source>
         <translation> (melhor cosseno {c:.3f}, posição vetorial {r})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="116" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="124" />
         <source>Not related to this question</source>
         <translation>Não tem relação com esta pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="117" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="125" />
         <source>It shares none of the question's content words, and its meaning is far from the question's{far}.</source>
         <translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e seu sentido está longe do da pergunta{far}.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="119" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="127" />
         <source>Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words to the note (in the text, a heading or an alias).</source>
         <translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, num título ou num alias).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="123" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="131" />
         <source>It ranked {r} in the final list, below the k = {k} documents given to the answer.</source>
         <translation>Ficou na posição {r} da lista final, abaixo dos k = {k} documentos dados à resposta.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="125" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="133" />
         <source>Raise k to {r} to include it.</source>
         <translation>Aumente k para {r} para incluí-la.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="129" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="137" />
         <source>Confidence {c:.3f} is below the threshold {t:.3f}.</source>
         <translation>A confiança {c:.3f} está abaixo do limiar {t:.3f}.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="130" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
         <source>The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.</source>
         <translation>O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de referência.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="146" />
         <source>Best keyword match</source>
         <translation>Melhor trecho por palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="138" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="146" />
         <source>rank {r} (score {s:.2f})</source>
         <translation>posição {r} (pontuação {s:.2f})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="141" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="149" />
         <source>Best meaning match</source>
         <translation>Melhor trecho por significado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="141" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="149" />
         <source>rank {r} (cosine {c:.3f})</source>
         <translation>posição {r} (cosseno {c:.3f})</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="144" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="152" />
         <source>Question words the note never uses</source>
         <translation>Palavras da pergunta que a nota não usa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="147" />
+        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="155" />
         <source>rank {r} (score {s})</source>
         <translation>posição {r} (pontuação {s})</translation>
     </message>

@@ -252,7 +252,7 @@ class AppController(QObject):
 
     def reindex(self) -> None:
         if self.lane is not None:
-            self.lane.reconcile("re-index requested")
+            self.lane.reindex()
 
     # -- reads on the query lane ---------------------------------------------------------------
     def _searcher_for(self) -> Any:

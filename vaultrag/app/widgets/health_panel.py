@@ -70,9 +70,12 @@ class HealthPanel(QWidget):
         for code in h.stale_codes:
             models = f" ({escape(h.model)} → {escape(h.model_wanted)})" if code == Reason.MODEL_CHANGED else ""
             text += f"<br><i>{escape(reason_text(code))}{models}</i>"
-        if h.problems is not None:
-            text += "<br><b>" + (self.tr("check: ok") if not h.problems else
-                                 self.tr("check FAILED: ") + "; ".join(h.problems)) + "</b>"
+        if h.problems is not None and not h.problems:
+            text += "<br><b>" + self.tr("check: ok") + "</b>"
+        elif h.problems:  # what to do first, in words; SQLite's own details after it, as they are
+            text += ("<br><b>" + self.tr("check FAILED: the index file is damaged. Re-index checks it whole and "
+                                         "repairs or rebuilds it from your notes (the vault is never written).")
+                     + "</b><br><small>" + escape("; ".join(h.problems)) + "</small>")
         self.summary.setText(text)
         for name, lw in self.lists.items():
             lw.clear()

@@ -53,6 +53,7 @@ class IndexLane:
         self._cancel = CancelToken()
         self._cancel.pause_embedding = lambda: self._has_job() or self.paused
         self.paused = False
+        self._repair_next = False
         self._awaiting_vectors: list[float] = []
         self._thread = threading.Thread(target=self._run, name="vaultrag-index-lane", daemon=True)
         self.idle = threading.Event()
@@ -96,6 +97,13 @@ class IndexLane:
     def reconcile(self, reason: str = "start-up") -> None:
         self.submit(ChangeBatch(full=True, reason=reason, first_event=time.monotonic()))
 
+    def reindex(self) -> None:
+        """A full reconcile that first checks the whole index file and repairs (or rebuilds) what is damaged, as
+        `vaultrag index` does: what the window's Reindex runs after a failed consistency check."""
+        with self._cond:
+            self._repair_next = True
+        self.reconcile("re-index requested")
+
     def _has_job(self) -> bool:
         return self._job is not None
 
@@ -111,9 +119,13 @@ class IndexLane:
                 if self._stop:
                     break
                 job, self._job = self._job, None
+                repair, self._repair_next = self._repair_next, False
             assert job is not None
             try:
-                store, inode = self._ensure_store(store, inode)
+                if repair and store is not None:  # reopened below with the full check
+                    store.close()
+                    store, inode = None, None
+                store, inode = self._ensure_store(store, inode, check=repair)
                 self._apply(store, job)
                 if failures:
                     self.listener(LaneEvent(Kind.RECOVERED, message="the index is writable again"))
@@ -149,9 +161,10 @@ class IndexLane:
         self.idle.set()
         self.listener(LaneEvent(Kind.STOPPED))
 
-    def _ensure_store(self, store: IndexStore | None,
-                      inode: tuple[int, int] | None) -> tuple[IndexStore, tuple[int, int]]:
-        """The open store, reopened (and so rebuilt) when its file was deleted or replaced under us."""
+    def _ensure_store(self, store: IndexStore | None, inode: tuple[int, int] | None,
+                      check: bool = False) -> tuple[IndexStore, tuple[int, int]]:
+        """The open store, reopened (and so rebuilt) when its file was deleted or replaced under us; `check`
+        opens it with the full check and repair."""
         path = self.ws.index_path
         try:
             st = os.stat(path)
@@ -167,7 +180,7 @@ class IndexLane:
         first = not self._lock.held
         if first:  # one writer per index: a CLI `index` (or another window) holding it makes this retry later
             self._lock.acquire(wait=False)
-        store, note = self.ws.open_store(repair=first, full_check=first and self._lock.unclean)
+        store, note = self.ws.open_store(repair=first or check, full_check=(first and self._lock.unclean) or check)
         if note is not None:
             self.listener(LaneEvent(Kind.ERROR, message=str(note), notice=note))
         st = os.stat(path)
