@@ -252,6 +252,10 @@ def test_read_only_index_reports_once_and_recovers(live: Live, vault: Path):
     errors = [e for e in live.events if e.kind == "error"]
     assert len(errors) == 1 and "cannot update the index" in errors[0].message, "said once, not per retry"
     live.wait_for(lambda s: "c.md" in s, timeout=30)
+    # the note is visible at the run's text commit; "recovered" is said when the whole run (vectors too) is done
+    deadline = time.monotonic() + 30
+    while not any(e.kind == "recovered" for e in live.events) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert any(e.kind == "recovered" for e in live.events)
 
 
