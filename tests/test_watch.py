@@ -237,6 +237,38 @@ def test_reindex_checks_the_whole_index_and_repairs_what_is_damaged(live: Live, 
         store.close()
 
 
+def test_a_reindex_that_fails_checks_and_repairs_on_its_retry(live: Live, vault: Path):
+    from vaultrag.core.store.db import connect
+    from vaultrag.core.vocab import Problem
+
+    db = connect(live.ws.index_path)
+    db.execute("insert into chunks_fts(chunks_fts, rowid, prefix, lead, body) "
+               "select 'delete', id, prefix, lead, body from chunks order by id limit 1")
+    db.commit()
+    db.close()
+    base = live.ws.index_path
+    undo = _make_unwritable([base, Path(f"{base}-wal")])
+    try:
+        live.lane.reindex()
+        deadline = time.monotonic() + 15
+        while not any(e.kind == "error" for e in live.events) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert any(e.kind == "error" for e in live.events), "the re-index could not write"
+    finally:
+        undo()
+    deadline = time.monotonic() + 30
+    while not any(e.notice and e.notice.problem == Problem.INDEX_REPAIRED for e in live.events) \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert any(e.notice and e.notice.problem == Problem.INDEX_REPAIRED for e in live.events)
+    live.settle()
+    store = IndexStore.open(live.ws.index_path)
+    try:
+        assert store.check() == []
+    finally:
+        store.close()
+
+
 def test_read_only_index_reports_once_and_recovers(live: Live, vault: Path):
     base = live.ws.index_path
     # not the -shm file: SQLite maps it into memory, and an unwritable mapping kills the process (SIGBUS)

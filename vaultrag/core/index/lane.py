@@ -152,6 +152,9 @@ class IndexLane:
                 if store is not None:
                     store.close()
                     store, inode = None, None
+                if repair:  # the retry checks and repairs as the re-index asked
+                    with self._cond:
+                        self._repair_next = True
                 self.submit(ChangeBatch(job.paths, True, "retry", job.first_event))
                 with self._cond:
                     self._cond.wait_for(lambda: self._stop, timeout=delay)
