@@ -49,7 +49,8 @@ def smoke_test(timeout_s: float = 120.0) -> int:
         import sqlite_vec
 
         print(f"smoke test: sqlite-vec {sqlite_vec.__version__} from {Path(sqlite_vec.__file__).parent}; "
-              f"model {controller.embedder.model_id if controller.embedder else None}; "
+              f"model {controller.embedder.model_id if controller.embedder else None} "
+              f"on {getattr(controller.embedder, 'engine', '-')}; "
               f"answer cites {trace.answer.note if trace else None!r} "  # type: ignore[attr-defined]
               f"({'ok' if ok else 'FAILED: ' + str(done.get('error', 'timeout'))}) in {time.monotonic() - t0:.1f}s")
         window.close()
