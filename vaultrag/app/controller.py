@@ -100,6 +100,9 @@ class AppController(QObject):
             message = str(e)
             self.bridge.run_on_main(lambda: self.failed.emit(message))
         self._load_token_table()
+        from vaultrag.core import embed
+
+        embed.preload(self.settings)  # the same reason as the token table's, for e5 on onnxruntime
 
     def _load_token_table(self) -> None:
         """Load the o200k token table now, before any window shows. Building it holds the GIL for ~0.3 s (tiktoken

