@@ -72,6 +72,21 @@ class Live:
         finally:
             store.close()
 
+    def saw(self, predicate: Callable[[LaneEvent], bool], timeout: float = 0.0) -> bool:
+        """Whether an event matching `predicate` arrived, waiting up to `timeout` seconds for one."""
+        deadline = time.monotonic() + timeout
+        while not any(predicate(e) for e in self.events) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return any(predicate(e) for e in self.events)
+
+    def check(self) -> list[str]:
+        """The index file's full check (what is damaged, in words)."""
+        store = IndexStore.open(self.ws.index_path)
+        try:
+            return store.check()
+        finally:
+            store.close()
+
     def wait_for(self, predicate: Callable[[dict[str, set[str]]], bool], timeout: float = 10.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -210,63 +225,47 @@ def _make_unwritable(paths: list[Path]) -> Callable[[], None]:
     return undo
 
 
-def test_reindex_checks_the_whole_index_and_repairs_what_is_damaged(live: Live, vault: Path):
+def _drop_one_fts_row(index: Path) -> None:
+    """Damage from outside: FTS5 loses a chunk's row."""
     from vaultrag.core.store.db import connect
-    from vaultrag.core.vocab import Problem
 
-    db = connect(live.ws.index_path)  # damage from outside: FTS5 loses a chunk's row
+    db = connect(index)
     db.execute("insert into chunks_fts(chunks_fts, rowid, prefix, lead, body) "
                "select 'delete', id, prefix, lead, body from chunks order by id limit 1")
     db.commit()
     db.close()
-    store = IndexStore.open(live.ws.index_path)
-    try:
-        assert any("FTS rows" in p for p in store.check())
-    finally:
-        store.close()
+
+
+def _repaired(e: LaneEvent) -> bool:
+    from vaultrag.core.vocab import Problem
+
+    return e.notice is not None and e.notice.problem == Problem.INDEX_REPAIRED
+
+
+def test_reindex_checks_the_whole_index_and_repairs_what_is_damaged(live: Live, vault: Path):
+    _drop_one_fts_row(live.ws.index_path)
+    assert any("FTS rows" in p for p in live.check())
     live.lane.reconcile()  # an ordinary run leaves the damage: only the counts of changed notes are looked at
     live.settle()
-    assert not any(e.notice and e.notice.problem == Problem.INDEX_REPAIRED for e in live.events)
+    assert not live.saw(_repaired)
     live.lane.reindex()
     live.settle()
-    assert any(e.notice and e.notice.problem == Problem.INDEX_REPAIRED for e in live.events)
-    store = IndexStore.open(live.ws.index_path)
-    try:
-        assert store.check() == []
-    finally:
-        store.close()
+    assert live.saw(_repaired)
+    assert live.check() == []
 
 
 def test_a_reindex_that_fails_checks_and_repairs_on_its_retry(live: Live, vault: Path):
-    from vaultrag.core.store.db import connect
-    from vaultrag.core.vocab import Problem
-
-    db = connect(live.ws.index_path)
-    db.execute("insert into chunks_fts(chunks_fts, rowid, prefix, lead, body) "
-               "select 'delete', id, prefix, lead, body from chunks order by id limit 1")
-    db.commit()
-    db.close()
+    _drop_one_fts_row(live.ws.index_path)
     base = live.ws.index_path
     undo = _make_unwritable([base, Path(f"{base}-wal")])
     try:
         live.lane.reindex()
-        deadline = time.monotonic() + 15
-        while not any(e.kind == "error" for e in live.events) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert any(e.kind == "error" for e in live.events), "the re-index could not write"
+        assert live.saw(lambda e: e.kind == "error", timeout=15), "the re-index could not write"
     finally:
         undo()
-    deadline = time.monotonic() + 30
-    while not any(e.notice and e.notice.problem == Problem.INDEX_REPAIRED for e in live.events) \
-            and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert any(e.notice and e.notice.problem == Problem.INDEX_REPAIRED for e in live.events)
+    assert live.saw(_repaired, timeout=30)
     live.settle()
-    store = IndexStore.open(live.ws.index_path)
-    try:
-        assert store.check() == []
-    finally:
-        store.close()
+    assert live.check() == []
 
 
 def test_read_only_index_reports_once_and_recovers(live: Live, vault: Path):
@@ -275,9 +274,7 @@ def test_read_only_index_reports_once_and_recovers(live: Live, vault: Path):
     undo = _make_unwritable([base, Path(f"{base}-wal")])
     try:
         write(vault, "c.md", "# Gamma\n\nCherries.\n")
-        deadline = time.monotonic() + 15
-        while not any(e.kind == "error" for e in live.events) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        live.saw(lambda e: e.kind == "error", timeout=15)  # asserted below, once the file is writable again
         time.sleep(1.5)  # a retry or two happens meanwhile
     finally:
         undo()
@@ -285,10 +282,7 @@ def test_read_only_index_reports_once_and_recovers(live: Live, vault: Path):
     assert len(errors) == 1 and "cannot update the index" in errors[0].message, "said once, not per retry"
     live.wait_for(lambda s: "c.md" in s, timeout=30)
     # the note is visible at the run's text commit; "recovered" is said when the whole run (vectors too) is done
-    deadline = time.monotonic() + 30
-    while not any(e.kind == "recovered" for e in live.events) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert any(e.kind == "recovered" for e in live.events)
+    assert live.saw(lambda e: e.kind == "recovered", timeout=30)
 
 
 def test_the_vault_is_never_written(vault: Path, home: Path):
