@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from vaultrag.core import wording
 from vaultrag.core.model import QueryTrace, to_dict
 from vaultrag.core.vocab import AnswerKind, SupportVerdict
 from vaultrag.errors import UserFacingError
@@ -65,7 +66,7 @@ def format_generated(trace: QueryTrace, streamed: bool) -> str:
         return "\n".join([*lines, format_answer(trace)])
     if not streamed:
         lines.append(a.text)
-    lines += [f"warning: {w}" for w in trace.warnings]
+    lines += [f"warning: {wording.warning(w)}" for w in trace.warnings]
     for s in a.sentences:
         if s.verdict in MARK:
             lines.append(f"check: {MARK[s.verdict]}: {s.text}")

@@ -6,12 +6,16 @@ import argparse
 import json
 import sys
 import textwrap
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from xml.sax.saxutils import escape
 
+from vaultrag.core import wording
 from vaultrag.core.model import Progress, QueryTrace, Stage, to_dict
 from vaultrag.core.vocab import AnswerKind, Phase, StageStatus
 from vaultrag.errors import BadQuestion
+
+if TYPE_CHECKING:
+    from vaultrag.core.quality.diagnose import Diagnosis
 
 WIDTH = 120
 
@@ -88,14 +92,15 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 def format_answer(trace: QueryTrace) -> str:
     a, d = trace.answer, trace.decision
-    lines = [*(f"warning: {w}" for w in trace.warnings)]
+    reason = wording.decision_reason(d)
+    lines = [*(f"warning: {wording.warning(w)}" for w in trace.warnings)]
     if a.kind == AnswerKind.REFUSAL:
-        lines += [a.text, f"({d.reason})"]
+        lines += [a.text, f"({reason})"]
     else:
         # shown as the prompt shows documents: a note's own "</document>" must not pass for structure
         lines += [escape(a.sentence or a.text), f"— {a.source}, line {a.line}", ""]
         lines += [f"[{doc.index}] {doc.source} (lines {doc.line_start + 1}–{doc.line_end})" for doc in trace.context]
-        lines.append(f"({d.reason})")
+        lines.append(f"({reason})")
     return "\n".join(lines)
 
 
@@ -119,21 +124,23 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
     cols = [_column(s, width, n) for s in stages]
     height = max(len(c) for c in cols)
     out = [f"question: {trace.question}  (language: {trace.language})"]
-    out += [f"warning: {w}" for w in trace.warnings]
+    out += [f"warning: {wording.warning(w)}" for w in trace.warnings]
     out.append("")
     for i in range(height):
         out.append(" | ".join((c[i] if i < len(c) else "").ljust(width) for c in cols).rstrip())
     for s in trace.stages.values():
-        if s.note:
-            out.append(_cell(f"{s.name}: {s.note}", WIDTH))
+        note = "; ".join(filter(None, (wording.stage_reason(trace, s), s.note)))
+        if note:
+            out.append(_cell(f"{s.name}: {note}", WIDTH))
     d = trace.decision
     out.append("")
     verdict = "ANSWERED" if d.answered else "REFUSED"
     conf = f"confidence {d.confidence:.3f}" if d.confidence is not None else "no confidence"
-    thr = f"threshold {d.threshold:.3f} ({d.threshold_source})" if d.threshold is not None else d.threshold_source
+    source = wording.threshold_source(d.threshold_source)
+    thr = f"threshold {d.threshold:.3f} ({source})" if d.threshold is not None else source
     margin = f"margin {d.margin:+.3f}" if d.margin is not None else ""
     out.append(f"decision: {verdict} — {conf}, {thr} {margin}".rstrip())
-    out += textwrap.wrap(d.reason, WIDTH, initial_indent="  ", subsequent_indent="  ")
+    out += textwrap.wrap(wording.decision_reason(d), WIDTH, initial_indent="  ", subsequent_indent="  ")
     out.append("")
     for cid, status in list(trace.context_status.items())[:n]:
         out.append(f"  chunk {cid}: {status}")
@@ -256,15 +263,21 @@ def cmd_why(args: argparse.Namespace) -> int:
                      Scope(args.folder or [], args.tag or []))
     finally:
         searcher.store.close()
+    words = wording.diagnosis(d)
     if args.json:
-        print(json.dumps(asdict(d), ensure_ascii=False, indent=2))
+        print(json.dumps({**asdict(d), **asdict(words)}, ensure_ascii=False, indent=2))
     else:
-        print(f"{d.note}: {d.verdict.upper()} (layer {d.layer}, stage {d.stage})")
-        print(textwrap.fill(d.message, WIDTH))
-        print(textwrap.fill("suggestion: " + d.suggestion, WIDTH))
-        for key, value in d.evidence.items():
-            print(f"  {key}: {value}")
+        print(why_text(d))
     return 0
+
+
+def why_text(d: Diagnosis) -> str:
+    """A diagnosis in words: the verdict, what happened, what to do, and the evidence as labelled lines."""
+    words = wording.diagnosis(d)
+    out = [f"{d.note}: {words.title} (layer {d.layer}, stage {d.stage})", textwrap.fill(words.message, WIDTH),
+           textwrap.fill("What to do: " + words.advice, WIDTH)]
+    out += [f"  {label}: {value}" for label, value in wording.evidence_lines(d.evidence)]
+    return "\n".join(out)
 
 
 def register_why(sub: Any) -> None:

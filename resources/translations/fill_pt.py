@@ -448,6 +448,145 @@ SETTINGS_PT.update({
 })
 
 
+# The core's wording (vaultrag/core/wording.py): decision reasons, warnings, stage reasons, "why not?" verdicts and
+# advice, context "Wording" (rebuilt from wording.TEMPLATES; the fields in braces stay as they are)
+WORDING_PT = {
+    "English": "inglês", "Portuguese": "português", "Spanish": "espanhol", "German": "alemão",
+    "no model": "nenhum modelo",
+    "question cut to its first {limit} characters": "pergunta cortada nos seus primeiros {limit} caracteres",
+    "only the first {limit} characters are used for the vector search":
+        "só os primeiros {limit} caracteres são usados na busca por vetores",
+    "no embedding model loaded: keyword search only":
+        "nenhum modelo de vetores carregado: só busca por palavras-chave",
+    "the index holds vectors of {index_model}, not {model}: re-index to re-embed":
+        "o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo",
+    "when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest":
+        "na hora da pergunta, os vetores ainda estavam em preparo: {done} de {total} trechos com vetores; a busca "
+        "por palavras-chave cobriu o resto",
+    "the question has only stop words or symbols: nothing to search for":
+        "a pergunta só tem palavras vazias ou símbolos: nada para buscar",
+    "language model: {detail}": "modelo de linguagem: {detail}",
+    "language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be incomplete":
+        "modelo de linguagem: a resposta foi cortada em {limit} tokens (llm_max_tokens): pode estar incompleta",
+    "language model: stopped by the user; the answer is incomplete":
+        "modelo de linguagem: interrompido pelo usuário; a resposta está incompleta",
+    "language model: the answer is in {answer_language} but the question is in {question_language}; a small model "
+    "may not follow the prompt's language: try a larger one":
+        "modelo de linguagem: a resposta está em {answer_language}, mas a pergunta está em {question_language}; um "
+        "modelo pequeno pode não seguir o idioma do prompt: experimente um maior",
+    "rewrite: the language model could not rewrite the question ({detail}); the previous question's terms were "
+    "carried instead":
+        "reescrita: o modelo de linguagem não conseguiu reescrever a pergunta ({detail}); os termos da pergunta "
+        "anterior foram levados no lugar",
+    "no searchable words in the question": "nenhuma palavra pesquisável na pergunta",
+    "nothing to rerank: the fused list is empty": "nada para reordenar: a lista combinada está vazia",
+    "Remove the private tag from the note (or change private_tag in settings) to index it.":
+        "Tire a tag privada da nota (ou mude private_tag nas configurações) para indexá-la.",
+    "Remove `vaultrag: exclude` from the note's frontmatter to index it.":
+        "Tire `vaultrag: exclude` do frontmatter da nota para indexá-la.",
+    "Remove or narrow the matching pattern in .vaultragignore.":
+        "Remova ou restrinja o padrão correspondente em .vaultragignore.",
+    "Remove or narrow the matching pattern in the ignore_globs setting.":
+        "Remova ou restrinja o padrão correspondente na configuração ignore_globs.",
+    "Rename the file so it does not start with a dot to index it.":
+        "Renomeie o arquivo para que não comece com um ponto e ele será indexado.",
+    "The folder is a link back into the vault; it is indexed where it really lives.":
+        "A pasta é um link de volta para dentro do cofre; ela é indexada onde realmente está.",
+    "Give your user read permission on the folder.": "Dê ao seu usuário permissão de leitura na pasta.",
+    "Check that the file exists and is readable.": "Verifique se o arquivo existe e pode ser lido.",
+    "Only regular files are indexed (not pipes or devices).":
+        "Só arquivos comuns são indexados (não pipes nem dispositivos).",
+    "Links to places outside the vault are never followed: move the note into the vault.":
+        "Links para lugares fora do cofre nunca são seguidos: mova a nota para dentro do cofre.",
+    "The link points at a note a rule leaves out: change that rule to index it.":
+        "O link aponta para uma nota que uma regra deixa de fora: mude essa regra para indexá-la.",
+    "Rename the file: its name is not valid UTF-8.": "Renomeie o arquivo: o nome dele não é UTF-8 válido.",
+    "Move the note out of that folder to index it.": "Tire a nota dessa pasta para indexá-la.",
+    "Save the note as UTF-8 in your editor.": "Salve a nota como UTF-8 no seu editor.",
+    "Split the note, or raise max_note_bytes in settings.":
+        "Divida a nota ou aumente max_note_bytes nas configurações.",
+    "This is not a text note; rename it if it should not end in .md.":
+        "Isto não é uma nota de texto; renomeie-o se não deveria terminar em .md.",
+    "Give your user read permission on the file.": "Dê ao seu usuário permissão de leitura no arquivo.",
+    "Fix the file and save it again; the watcher re-indexes it.":
+        "Corrija o arquivo e salve de novo; o observador o reindexa.",
+    "The note is excluded by rule: {rule}.": "A nota é excluída pela regra: {rule}.",
+    "The note is excluded by rule: {rule} (folder {folder}).":
+        "A nota é excluída pela regra: {rule} (pasta {folder}).",
+    "There is no note {note} in the vault.": "Não há nenhuma nota {note} no cofre.",
+    "Did you mean {names}?": "Você quis dizer {names}?",
+    "Check the path (it is relative to the vault folder).":
+        "Verifique o caminho (ele é relativo à pasta do cofre).",
+    "The note is in the vault but not in the index yet.": "A nota está no cofre, mas ainda não está no índice.",
+    "Index the vault (or wait for the watcher to pick the file up).":
+        "Indexe o cofre (ou espere o observador pegar o arquivo).",
+    "The note could not be indexed: {rule}.": "A nota não pôde ser indexada: {rule}.",
+    "The note changed since it was indexed.": "A nota mudou desde que foi indexada.",
+    "The index is stale for this note: re-index (the watcher does it on save).":
+        "O índice está desatualizado para esta nota: reindexe (o observador faz isso ao salvar).",
+    "The note was deleted or moved since it was indexed.": "A nota foi apagada ou movida desde que foi indexada.",
+    "Re-index the vault.": "Reindexe o cofre.",
+    "The note produced no chunks.": "A nota não gerou nenhum trecho.",
+    "The note produced no chunks: {rule}.": "A nota não gerou nenhum trecho: {rule}.",
+    "Heading {heading} of the note produced no chunks.": "O título {heading} da nota não gerou nenhum trecho.",
+    "The note has no text to index.": "A nota não tem texto para indexar.",
+    "Add text under it: headings alone are not indexed.":
+        "Escreva texto sob ele: títulos sozinhos não são indexados.",
+    "Not in the BM25 top-{n} nor the vector top-{vn}: {parts}.":
+        "Fora dos {n} primeiros do BM25 e dos {vn} primeiros dos vetores: {parts}.",
+    "its best chunk is BM25 rank {r} (score {s:.2f})":
+        "seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})",
+    "no chunk of it contains any query word": "nenhum trecho dela contém alguma palavra da pergunta",
+    "vector rank {r} (cosine {c:.3f})": "posição {r} nos vetores (cosseno {c:.3f})",
+    "The note never uses the word(s) {words}: add them to the text, or as an alias or a heading, so BM25 can match "
+    "the question.":
+        "A nota nunca usa a(s) palavra(s) {words}: acrescente-as ao texto, ou como alias ou título, para que o BM25 "
+        "encontre a pergunta.",
+    "Rephrase the question with the note's own words, or raise the candidate counts (bm25_n, vector_n).":
+        "Reformule a pergunta com as palavras da própria nota, ou aumente o número de candidatos (bm25_n, "
+        "vector_n).",
+    "Its best chunk is a table row: make sure the table has a header row that names its columns, so each row "
+    "carries its meaning.":
+        "Seu melhor trecho é uma linha de tabela: garanta que a tabela tenha uma linha de cabeçalho que nomeie as "
+        "colunas, para que cada linha carregue o seu sentido.",
+    "It shares none of the question's content words, and its meaning is far from the question's.":
+        "Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta.",
+    "It shares none of the question's content words, and its meaning is far from the question's (best cosine "
+    "{c:.3f}, vector rank {r}).":
+        "Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta "
+        "(melhor cosseno {c:.3f}, posição {r} nos vetores).",
+    "It was a candidate but fell outside the fused list (RRF rank beyond N).":
+        "Ela foi candidata, mas ficou fora da lista combinada (posição RRF além de N).",
+    "Raise bm25_n and vector_n so the fused list keeps more candidates.":
+        "Aumente bm25_n e vector_n para que a lista combinada guarde mais candidatos.",
+    "Rephrase the question with the words of the note.": "Reformule a pergunta com as palavras da nota.",
+    "It reached the prompt as document [{doc}] (rank {rank} after {stage}).":
+        "Ela chegou ao prompt como documento [{doc}] (posição {rank} depois de {stage}).",
+    "Retrieval worked: if the answer is still wrong, the model (or the note's wording) is the suspect.":
+        "A busca funcionou: se a resposta ainda está errada, o suspeito é o modelo (ou a redação da nota).",
+    "Ranked {rank}, but the token budget ({budget}) was full ({used} tokens of documents).":
+        "Na posição {rank}, mas o limite de tokens ({budget}) estava cheio ({used} tokens de documentos).",
+    "Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.":
+        "Aumente o limite de tokens (context_tokens) ou diminua k para caberem menos trechos, e melhores.",
+    "Ranked {rank} after {stage}, below the k = {k} documents given to the answer.":
+        "Na posição {rank} depois de {stage}, abaixo dos k = {k} documentos dados à resposta.",
+    "Raise k to {rank} to include it.": "Aumente k para {rank} para incluí-la.",
+    "The reranker moved it up from fused rank {a} to {b}.":
+        "O reordenador a subiu da posição combinada {a} para {b}.",
+    "The reranker moved it down from fused rank {a} to {b}.":
+        "O reordenador a desceu da posição combinada {a} para {b}.",
+    "The reranker moved it up from fused rank {a} to {b} (features that moved it, against the candidates' mean: "
+    "{why}).":
+        "O reordenador a subiu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos "
+        "candidatos: {why}).",
+    "The reranker moved it down from fused rank {a} to {b} (features that moved it, against the candidates' mean: "
+    "{why}).":
+        "O reordenador a desceu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos "
+        "candidatos: {why}).",
+    "Size when indexed": "Tamanho ao indexar", "Size on disk": "Tamanho no disco", "{n} bytes": "{n} bytes",
+}
+
+
 def settings_sources() -> list[str]:
     """Every word of vaultrag/settings.py the dialog shows: group names, field names, descriptions."""
     sys.path.insert(0, str(HERE.parents[1]))
@@ -457,6 +596,14 @@ def settings_sources() -> list[str]:
     for fields in Settings.groups().values():
         out += [w for f in fields for w in (f.metadata["label"], f.metadata["desc"]) if w]
     return out
+
+
+def wording_sources() -> list[str]:
+    """Every template of vaultrag/core/wording.py (decision reasons, warnings, verdicts, advice)."""
+    sys.path.insert(0, str(HERE.parents[1]))
+    from vaultrag.core import wording
+
+    return list(wording.TEMPLATES)
 
 
 def main() -> None:
@@ -474,7 +621,17 @@ def main() -> None:
         msg = ET.SubElement(ctx, "message")
         ET.SubElement(msg, "source").text = source
         ET.SubElement(msg, "translation", type="unfinished")
+    # the core's wording is data too (marked by T() in vaultrag/core/wording.py): its own context, rebuilt
+    for old in [c for c in root.iter("context") if c.findtext("name") == "Wording"]:
+        root.remove(old)
+    ctx = ET.SubElement(root, "context")
+    ET.SubElement(ctx, "name").text = "Wording"
+    for source in dict.fromkeys(wording_sources()):
+        msg = ET.SubElement(ctx, "message")
+        ET.SubElement(msg, "source").text = source
+        ET.SubElement(msg, "translation", type="unfinished")
     PT.update(SETTINGS_PT)
+    PT.update(WORDING_PT)
     missing = []
     for message in tree.iter("message"):
         source = message.findtext("source") or ""

@@ -9,15 +9,18 @@ from typing import Any
 from vaultrag.core.vocab import (
     AnswerKind,
     ContextStatus,
+    DecisionReason,
     GenerationStatus,
     LLMFailure,
     Phase,
     Reason,
     RewriteMethod,
     StageName,
+    StageReason,
     StageStatus,
     SupportVerdict,
     ThresholdSource,
+    WarningCode,
 )
 
 
@@ -139,7 +142,7 @@ class IndexReport:
     messages: list[str] = field(default_factory=list)
 
 
-TRACE_VERSION = 2
+TRACE_VERSION = 3  # 3: decision reasons, warnings, stage reasons and statuses as codes (README)
 
 
 @dataclass
@@ -196,7 +199,8 @@ class Stage:
     status: StageStatus
     candidates: list[Candidate] = field(default_factory=list)
     ms: float = 0.0
-    note: str = ""  # why skipped/partial, the query actually sent, …
+    note: str = ""  # details: the query actually sent, the words left out, the ranker, …
+    reason: StageReason | None = None  # why the status is not ok (None when it is, or needs no reason)
 
 
 @dataclass
@@ -208,7 +212,7 @@ class Decision:
     threshold: float | None
     margin: float | None
     threshold_source: ThresholdSource
-    reason: str
+    reason: DecisionReason  # worded by core/wording.py from this code and the numbers above
     top_cosine: float | None = None  # the final top-1 chunk's cosine with the question
     background: float | None = None  # the question's cosine with the vault's mean chunk vector
     background_weight: float = 0.0  # confidence = top_cosine − background_weight × background
@@ -218,6 +222,23 @@ class Decision:
         if cosine is None or self.background is None:
             return None
         return cosine - self.background_weight * self.background
+
+
+@dataclass(frozen=True)
+class QueryWarning:
+    """Something the user should know about one question: a code and the numbers or names its words need (only
+    the fields its code lists in `WarningCode` are set); `core/wording.py` words it."""
+
+    code: WarningCode
+    limit: int | None = None  # question-cut, embed-cut: characters kept; llm-capped: max tokens
+    done: int | None = None  # vectors-filling: chunks embedded
+    total: int | None = None  # vectors-filling: chunks
+    model: str = ""  # other-model: the loaded embedder
+    index_model: str = ""  # other-model: the embedder of the index's vectors ("" for none)
+    failure: LLMFailure | None = None  # llm-failed, rewrite-failed
+    detail: str = ""  # llm-failed, rewrite-failed: the language model client's own message (English)
+    answer_language: str = ""  # llm-language: ISO 639-1
+    question_language: str = ""  # llm-language
 
 
 @dataclass
@@ -302,7 +323,7 @@ class QueryTrace:
     answer: Answer
     timings_ms: dict[str, float]
     index_state: dict[str, Any]
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[QueryWarning] = field(default_factory=list)
     version: int = TRACE_VERSION
     rewrite: Rewrite | None = None  # set when the question went through the `rewrite` stage
     generation: Generation | None = None  # set when a language model was asked

@@ -82,9 +82,9 @@ class ThresholdSource(StrEnum):
     """Where the refusal threshold came from (the first that applies, top to bottom)."""
 
     OVERRIDE = "override"  # this question's own threshold
-    SETTINGS = "override (settings)"
+    SETTINGS = "settings-override"  # the threshold setting
     CALIBRATED = "calibrated"  # stored in the index by `vaultrag calibrate`
-    SHIPPED = "shipped default"
+    SHIPPED = "shipped-default"
     UNCALIBRATED = "uncalibrated"
     NONE = "none"  # no candidate, no decision to make
 
@@ -95,9 +95,67 @@ class ContextStatus(StrEnum):
     INCLUDED = "included"
     MERGED = "merged"  # overlapped a document already included: merged into it
     DUPLICATE = "duplicate"
-    BEYOND_K = "beyond k"
-    CUT_BY_BUDGET = "cut by budget"
+    BEYOND_K = "beyond-k"
+    CUT_BY_BUDGET = "cut-by-budget"
     REFUSED = "refused"
+
+
+class DecisionReason(StrEnum):
+    """Why a question was answered or refused; the numbers behind it (confidence, threshold, margin, top cosine,
+    background) are the Decision's own fields. `core/wording.py` words it."""
+
+    NO_CANDIDATE = "no-candidate"  # nothing in scope matched: refused
+    NO_CONFIDENCE = "no-confidence"  # no vector for the top chunk yet (BM25 while vectors fill): answered unchecked
+    NO_THRESHOLD = "no-threshold"  # no threshold for this (embedder, reranker): answered unchecked
+    ABOVE_THRESHOLD = "above-threshold"
+    BELOW_THRESHOLD = "below-threshold"  # refused
+    STOP_WORDS_ONLY = "stop-words-only"  # no searchable word: refused whatever the confidence
+
+
+class WarningCode(StrEnum):
+    """Something the user should know about one question (a `QueryWarning`'s code; its fields say the numbers)."""
+
+    QUESTION_CUT = "question-cut"  # limit: the characters kept
+    EMBED_CUT = "embed-cut"  # limit: the characters the vector search read
+    NO_EMBEDDER = "no-embedder"  # no embedding model loaded: keyword search only
+    OTHER_MODEL = "other-model"  # index_model, model: the index holds another model's vectors
+    VECTORS_FILLING = "vectors-filling"  # done, total: chunks embedded so far
+    STOP_WORDS_ONLY = "stop-words-only"  # nothing to search for
+    LLM_FAILED = "llm-failed"  # failure, detail: the language model gave no answer
+    LLM_CAPPED = "llm-capped"  # limit: the answer was cut at llm_max_tokens
+    LLM_STOPPED = "llm-stopped"  # the user pressed Stop
+    LLM_LANGUAGE = "llm-language"  # answer_language, question_language: the model answered in another language
+    REWRITE_FAILED = "rewrite-failed"  # failure, detail: the follow-up's terms were carried instead
+
+
+class StageReason(StrEnum):
+    """Why a stage is not `ok` (a `Stage`'s `reason`): the code a reader words; the stage's `note` keeps details."""
+
+    NO_WORDS = "no-words"  # bm25: the question has no searchable word
+    NO_MATCH = "no-match"  # no chunk matched
+    NO_EMBEDDER = "no-embedder"  # vector: no embedding model loaded
+    OTHER_MODEL = "other-model"  # vector: the index holds another model's vectors
+    VECTORS_FILLING = "vectors-filling"  # vector: partial, vectors still filling
+    NO_RERANKER = "no-reranker"  # reranked: skipped, the fused order is final
+    NOTHING_TO_RERANK = "nothing-to-rerank"  # reranked: skipped, the fused list is empty
+
+
+class Verdict(StrEnum):
+    """What "why not this note?" found: the first stage that lost the note (`quality/diagnose.py`)."""
+
+    EXCLUDED = "excluded"
+    NOT_IN_VAULT = "not-in-vault"
+    NOT_INDEXED = "not-indexed"
+    FAILED = "failed-to-read"
+    STALE = "stale"  # changed, deleted or moved since it was indexed
+    NO_CHUNKS = "no-chunks"
+    UNRELATED = "unrelated"  # no chunk shares a content word, and its meaning was not close enough to be kept
+    NOT_IN_CANDIDATES = "not-in-candidates"
+    FUSED_OUT = "fused-out"
+    BELOW_THRESHOLD = "below-threshold"
+    REACHED_PROMPT = "reached-prompt"
+    CUT_BY_BUDGET = "cut-by-budget"
+    BELOW_K = "below-k"
 
 
 class Phase(StrEnum):

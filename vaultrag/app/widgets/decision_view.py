@@ -6,9 +6,9 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
 
-from vaultrag.app.widgets.words import decision_reason, filling, source_word
+from vaultrag.app.widgets.words import decision_reason, filling, source_word, warning_text
 from vaultrag.core.model import Candidate, QueryTrace
-from vaultrag.core.vocab import StageName
+from vaultrag.core.vocab import WarningCode
 
 
 class DecisionView(QTextBrowser):
@@ -30,10 +30,9 @@ class DecisionView(QTextBrowser):
             parts.append(self.tr("threshold {t:.3f} ({s})").format(t=d.threshold, s=source_word(d.threshold_source)))
         if d.margin is not None:
             parts.append(self.tr("margin {m:+.3f}").format(m=d.margin))
-        # the vector stage's own note is said again, translated, by filling()
-        vector_note = trace.stages[StageName.VECTOR].note
+        # filling() says the vectors-filling warning (and says it whenever the index was not fully embedded)
         notes = [filling(trace)] if filling(trace) else []
-        notes += [w for w in trace.warnings if w != vector_note]
+        notes += [warning_text(w) for w in trace.warnings if w.code != WarningCode.VECTORS_FILLING]
         warn = "".join(f"<br><i style='color:#8a5a00'>{escape(w)}</i>" for w in notes)
         self.setHtml(" · ".join(parts) + f"<br>{escape(decision_reason(trace))}{warn}")
 

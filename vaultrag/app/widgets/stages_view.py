@@ -27,6 +27,7 @@ from vaultrag.app.widgets.rewrite_bar import RewriteBar
 from vaultrag.app.widgets.words import feature_name, stage_note, stage_title, status_word
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
+from vaultrag.core.wording import score_text
 
 HIGHLIGHT = QColor(255, 214, 102)
 IN_PROMPT_TEXT = QColor(25, 85, 150)  # a darker shade of the chart's in-the-prompt blue, readable as text
@@ -83,10 +84,6 @@ def movement(rank: int, before: int | None) -> str:
     if before == rank:
         return "="
     return f"↑{before - rank}" if before > rank else f"↓{rank - before}"
-
-
-def score_text(v: float) -> str:
-    return f"{v:.3f}" if abs(v) >= 0.1 else f"{v:.4f}"
 
 
 class StagesView(QWidget):

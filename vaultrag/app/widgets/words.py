@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from vaultrag.core.model import QueryTrace, Stage
-from vaultrag.core.vocab import NoteFlag, Problem, Reason, StageName, StageStatus, ThresholdSource
+from vaultrag.core import wording
+from vaultrag.core.model import QueryTrace, QueryWarning, Stage
+from vaultrag.core.vocab import NoteFlag, Problem, Reason, StageName, StageStatus, ThresholdSource, WarningCode
 from vaultrag.errors import Notice, UserFacingError
 
 if TYPE_CHECKING:
@@ -30,11 +31,13 @@ def status_word(status: StageStatus) -> str:
             StageStatus.SKIPPED: tr("skipped")}[status]
 
 
+def wording_tr(text: str) -> str:
+    """A template of the core's wording (`core/wording.py`) in the window's language."""
+    return QCoreApplication.translate(wording.CONTEXT, text)
+
+
 def source_word(source: ThresholdSource) -> str:
-    return {ThresholdSource.OVERRIDE: tr("this question's override"),
-            ThresholdSource.SETTINGS: tr("override in settings"), ThresholdSource.CALIBRATED: tr("calibrated"),
-            ThresholdSource.SHIPPED: tr("shipped default"), ThresholdSource.UNCALIBRATED: tr("uncalibrated"),
-            ThresholdSource.NONE: tr("none")}[source]
+    return wording.threshold_source(source, wording_tr)
 
 
 def filling(trace: QueryTrace) -> str:
@@ -44,41 +47,25 @@ def filling(trace: QueryTrace) -> str:
     if done is None or total is None or done >= total:
         return ""
     # "when asked": the status bar's progress moves on, this stays the count the question saw
-    return tr("when asked, vectors were still filling: {d} of {t} chunks embedded; keyword search covered the "
-              "rest").format(
-        d=done, t=total)
+    return wording_tr(wording.WARNING[WarningCode.VECTORS_FILLING]).format(done=done, total=total)
 
 
 def stage_note(trace: QueryTrace, stage: Stage) -> str:
-    """Why a stage was skipped, partial or unavailable, in words (the core's note is the English fallback)."""
-    if stage.status == StageStatus.SKIPPED and stage.name == StageName.RERANKED:
-        return tr("no reranker configured: the fused order is final")
-    if stage.status == StageStatus.PARTIAL:
-        return filling(trace) or stage.note
-    if stage.status == StageStatus.EMPTY:
-        return tr("no chunk matched")
-    if stage.status == StageStatus.UNAVAILABLE and stage.name == StageName.VECTOR:
-        return tr("no vectors for this model yet: keyword search only")
-    return stage.note if stage.status != StageStatus.OK else ""
+    """Why a stage was skipped, partial or unavailable, in words by its reason code; else its details."""
+    if stage.status == StageStatus.PARTIAL and filling(trace):
+        return filling(trace)
+    if stage.status == StageStatus.OK:
+        return ""
+    return wording.stage_reason(trace, stage, wording_tr) or stage.note
 
 
 def decision_reason(trace: QueryTrace) -> str:
-    """The decision in words, from its numbers (so it is translated and never disagrees with them)."""
-    d = trace.decision
-    if not trace.final:
-        return tr("no candidate: nothing in scope matches the question")
-    if d.confidence is None:
-        return tr("no vector for the top chunk yet, so no confidence: answering from keywords, unchecked")
-    if d.threshold is None:
-        return tr("no threshold for this model yet (run calibration): answered unchecked")
-    if not d.answered and d.margin is not None and d.margin >= 0:
-        return tr("the question has only stop words or symbols: rephrase it with the words you need")
-    how = tr("confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})").format(
-        c=d.confidence, cos=d.top_cosine or 0.0, w=d.background_weight, b=d.background or 0.0)
-    if d.answered:
-        return tr("{how} is {m:.3f} above the threshold {t:.3f}").format(how=how, m=d.margin or 0.0, t=d.threshold)
-    return tr("{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this").format(
-        how=how, m=-(d.margin or 0.0), t=d.threshold)
+    """The decision in words, from its code and numbers (so it is translated and never disagrees with them)."""
+    return wording.decision_reason(trace.decision, wording_tr)
+
+
+def warning_text(warning: QueryWarning) -> str:
+    return wording.warning(warning, wording_tr)
 
 
 # -- issue 13: index health reasons, the core's errors and the ranker's features, worded by code --------------------

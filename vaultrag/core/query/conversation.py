@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm import LLMConfig, LLMError, Stream
-from vaultrag.core.model import QueryTrace, Rewrite
+from vaultrag.core.model import QueryTrace, QueryWarning, Rewrite
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.state import QueryState
 from vaultrag.core.query.terms import STOPWORDS, WORD
-from vaultrag.core.vocab import RewriteMethod
+from vaultrag.core.vocab import RewriteMethod, WarningCode
 
 # Openings and words that lean on the previous question ("and the deadline?", "e o prazo?", "what about it?")
 FOLLOW_UP_START = re.compile(
@@ -114,8 +114,7 @@ class RewriteStage:
                 question = self._by_model(original, q.language)
                 method = RewriteMethod.MODEL
             except LLMError as e:
-                q.warnings.append(f"rewrite: the language model could not rewrite the question ({e}); the "
-                                  "previous question's terms were carried instead")
+                q.warnings.append(QueryWarning(WarningCode.REWRITE_FAILED, failure=e.kind, detail=str(e)))
         if not question:
             question, carried = carry_terms(original, prev.question)
         if q.scope.is_empty() and not prev.scope.is_empty():

@@ -10,7 +10,7 @@ import numpy as np
 from vaultrag.core.embed import Embedder
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm import LLMConfig
-from vaultrag.core.model import QueryTrace
+from vaultrag.core.model import QueryTrace, QueryWarning
 from vaultrag.core.query.conversation import Conversation, RewriteStage
 from vaultrag.core.query.ranker import LearnedRanker
 from vaultrag.core.query.scope import Scope
@@ -26,6 +26,7 @@ from vaultrag.core.query.stages.vector import MAX_EMBED_CHARS, VectorStage
 from vaultrag.core.query.state import QueryState, StageUnit
 from vaultrag.core.rerank import Reranker
 from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.vocab import WarningCode
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
 
@@ -80,9 +81,9 @@ class Searcher:
         be explained: those become warnings; empty questions raise UserFacingError)."""
         if not question or not question.strip():
             raise UserFacingError("The question is empty: type what you want to find in your notes.")
-        warnings: list[str] = []
+        warnings: list[QueryWarning] = []
         if len(question) > MAX_QUESTION_CHARS:
-            warnings.append(f"question cut to its first {MAX_QUESTION_CHARS} characters")
+            warnings.append(QueryWarning(WarningCode.QUESTION_CUT, limit=MAX_QUESTION_CHARS))
             question = question[:MAX_QUESTION_CHARS]
         scope = scope or Scope()
         with self.store.snapshot():  # every stage reads the same state of the index

@@ -17,6 +17,7 @@ from vaultrag.core.model import (
     Decision,
     Generation,
     QueryTrace,
+    QueryWarning,
     Rewrite,
     Stage,
     StoredChunk,
@@ -63,7 +64,7 @@ class QueryState:
     scope_sql: ScopeSQL
     index_state: dict[str, Any]
     # what the stages produce
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[QueryWarning] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     terms: list[str] = field(default_factory=list)  # the words sent to BM25
     qvec: np.ndarray | None = None

@@ -72,11 +72,11 @@ def generation(db: Connection) -> str:
 
 
 def is_corruption(e: BaseException) -> bool:
-    """Whether a database error means the file is damaged (so a rebuild, not a retry, is the fix)."""
+    """Whether a database error means the file is damaged (so a rebuild, not a retry, is the fix): SQLite's own
+    result code says it (SQLITE_CORRUPT and its extended codes such as SQLITE_CORRUPT_VTAB, SQLITE_NOTADB), never
+    the message. An error SQLite did not raise (no code) is not damage."""
     code = getattr(e, "sqlite_errorcode", None)
-    if isinstance(code, int):
-        return code & 0xFF in CORRUPTION_CODES
-    return isinstance(e, sqlean.DatabaseError) and "malformed" in str(e)
+    return isinstance(code, int) and code & 0xFF in CORRUPTION_CODES
 
 
 def move_aside(path: str | os.PathLike[str], tag: str) -> Path:

@@ -7,7 +7,7 @@ import time
 from vaultrag.core.model import Stage
 from vaultrag.core.query.state import QueryState
 from vaultrag.core.query.terms import match_expression, query_terms
-from vaultrag.core.vocab import StageName, StageStatus
+from vaultrag.core.vocab import StageName, StageReason, StageStatus
 
 
 class Bm25Stage:
@@ -20,8 +20,9 @@ class Bm25Stage:
         q.terms, dropped = query_terms(q.store, q.question, q.language)
         hits = q.store.bm25(match_expression(q.terms), q.settings.bm25_n, q.scope_sql) if q.terms else []
         ms = q.timed("bm25", t)
-        note = f"MATCH {match_expression(q.terms)}" if q.terms else "no searchable words in the question"
+        note = f"MATCH {match_expression(q.terms)}" if q.terms else ""
         if dropped:
-            note += f"; left out: {', '.join(dropped[:12])}"
+            note += f"{'; ' if note else ''}left out: {', '.join(dropped[:12])}"
         status = StageStatus.OK if hits else StageStatus.EMPTY  # no words to search, or no note holds them
-        q.stages[self.name] = Stage(self.name, status, q.candidates(hits), ms, note)
+        reason = None if hits else StageReason.NO_MATCH if q.terms else StageReason.NO_WORDS
+        q.stages[self.name] = Stage(self.name, status, q.candidates(hits), ms, note, reason)

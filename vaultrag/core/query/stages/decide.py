@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from vaultrag.core.model import Candidate, Decision
+from vaultrag.core.model import Candidate, Decision, QueryWarning
 from vaultrag.core.query.state import QueryState
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import ThresholdSource
+from vaultrag.core.vocab import DecisionReason, ThresholdSource, WarningCode
 
 # Confidence = cosine(question, top chunk) − BACKGROUND_WEIGHT × cosine(question, the vault's mean chunk).
 # Subtracting the vault's background makes one threshold transfer between vaults: on the dev sets a raw-cosine
@@ -76,30 +76,25 @@ class VaultBackground:
 
 def decide(ranked: list[Candidate], threshold: float | None, source: ThresholdSource,
            background: float | None) -> Decision:
-    """Refuse when the top candidate's confidence is below the threshold; the reason says it in numbers."""
+    """Refuse when the top candidate's confidence is below the threshold; the reason is a code, the numbers are
+    the decision's own fields."""
     if not ranked:
-        return Decision(False, None, None, None, ThresholdSource.NONE,
-                        "no candidate: nothing in scope matches the question")
+        return Decision(False, None, None, None, ThresholdSource.NONE, DecisionReason.NO_CANDIDATE)
     cos = ranked[0].cosine
-    def made(answered: bool, conf: float | None, margin: float | None, reason: str,
+    def made(answered: bool, conf: float | None, margin: float | None, reason: DecisionReason,
              t: float | None = threshold) -> Decision:
         return Decision(answered, conf, t, margin, source, reason, top_cosine=cos, background=background,
                         background_weight=BACKGROUND_WEIGHT)
 
     if cos is None or background is None:  # BM25 while vectors fill
-        return made(True, None, None, "no vector for the top chunk yet, so no confidence: answering from BM25 "
-                    "unchecked")
+        return made(True, None, None, DecisionReason.NO_CONFIDENCE)
     conf = cos - BACKGROUND_WEIGHT * background
     if threshold is None:
-        return made(True, conf, None, "no threshold for this model yet (run `vaultrag calibrate`): answered "
-                    "unchecked")
+        return made(True, conf, None, DecisionReason.NO_THRESHOLD)
     margin = conf - threshold
-    how = (f"confidence {conf:.3f} (top chunk cosine {cos:.3f} − {BACKGROUND_WEIGHT} × vault background "
-           f"{background:.3f})")
     if margin >= 0:
-        return made(True, conf, margin, f"{how} is {margin:.3f} above the threshold {threshold:.3f}")
-    return made(False, conf, margin, f"{how} is {-margin:.3f} below the threshold {threshold:.3f}: no note seems "
-                "to answer this")
+        return made(True, conf, margin, DecisionReason.ABOVE_THRESHOLD)
+    return made(False, conf, margin, DecisionReason.BELOW_THRESHOLD)
 
 
 class DecideStage:
@@ -112,8 +107,8 @@ class DecideStage:
         threshold, source = resolve_threshold(q.store, q.settings, q.reranker_id, q.threshold)
         decision = decide(q.final, threshold, source, background)
         if not q.terms:
-            q.warnings.append("the question has only stop words or symbols: nothing to search for")
+            q.warnings.append(QueryWarning(WarningCode.STOP_WORDS_ONLY))
             if decision.answered:
                 decision.answered = False
-                decision.reason = "the question has only stop words or symbols: rephrase it with the words you need"
+                decision.reason = DecisionReason.STOP_WORDS_ONLY
         q.decision = decision

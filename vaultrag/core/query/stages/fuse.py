@@ -7,7 +7,7 @@ import time
 
 from vaultrag.core.model import Stage
 from vaultrag.core.query.state import QueryState
-from vaultrag.core.vocab import StageName, StageStatus
+from vaultrag.core.vocab import StageName, StageReason, StageStatus
 
 RRF_K = 60
 FUSED_LISTS = (StageName.BM25, StageName.VECTOR)
@@ -60,5 +60,6 @@ class FuseStage:
         if gated:
             note += (f"; {len(gated)} BM25 hits in notes not in the question's language ({q.language}) weighted "
                      f"{self.other_language_bm25_weight:g}")
-        q.stages[self.name] = Stage(self.name, StageStatus.OK if fused else StageStatus.EMPTY, cands, ms, note)
+        status, reason = (StageStatus.OK, None) if fused else (StageStatus.EMPTY, StageReason.NO_MATCH)
+        q.stages[self.name] = Stage(self.name, status, cands, ms, note, reason)
         q.final_stage = self.name

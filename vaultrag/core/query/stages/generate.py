@@ -9,19 +9,17 @@ from collections.abc import Callable
 
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm import LLMConfig, LLMError, Stream
-from vaultrag.core.model import Answer, ContextDoc, Generation, QueryTrace
+from vaultrag.core.model import Answer, ContextDoc, Generation, QueryTrace, QueryWarning
 from vaultrag.core.query import citations
 from vaultrag.core.query.state import QueryState
-from vaultrag.core.vocab import AnswerKind, GenerationStatus
+from vaultrag.core.vocab import AnswerKind, GenerationStatus, WarningCode
 
-# names for the languages the app writes prompts in; any other detected language is named by its ISO code
-LANGUAGE_NAME = {"en": "English", "pt": "Portuguese", "es": "Spanish", "de": "German"}
 MIN_WORDS_FOR_LANGUAGE = 8  # a short answer ("Campo Grande [1].") says nothing about its language
 
 
 def generate(prompt: str, context: list[ContextDoc], language: str, config: LLMConfig,
              on_delta: Callable[[str], None] | None = None,
-             cancel: threading.Event | None = None) -> tuple[Answer | None, Generation | None, list[str]]:
+             cancel: threading.Event | None = None) -> tuple[Answer | None, Generation | None, list[QueryWarning]]:
     """Stream `prompt` through the model: (the checked answer or None when it failed, how it went, warnings)."""
     stream = Stream(config, prompt, cancel)
     try:
@@ -29,24 +27,22 @@ def generate(prompt: str, context: list[ContextDoc], language: str, config: LLMC
             if on_delta is not None:
                 on_delta(piece)
     except LLMError as e:
-        return None, stream.result, [f"language model: {e}"]
+        return None, stream.result, [QueryWarning(WarningCode.LLM_FAILED, failure=e.kind, detail=str(e))]
     assert stream.result is not None
-    warnings = []
+    warnings: list[QueryWarning] = []
     text = stream.text.strip()
     kind = AnswerKind.REFUSAL if citations.is_refusal(citations.CITATION.sub("", text)) else AnswerKind.GENERATED
     top = context[0]
     answer = Answer(kind, text, source=top.source, note=top.note, line=top.line_start + 1, model=config.model,
                     sentences=citations.check(text, context))
     if stream.result.status == GenerationStatus.CAPPED:
-        warnings.append(f"language model: {stream.result.error}")
+        warnings.append(QueryWarning(WarningCode.LLM_CAPPED, limit=config.max_tokens))
     if stream.result.status == GenerationStatus.STOPPED:
-        warnings.append("language model: stopped by the user; the answer is incomplete")
+        warnings.append(QueryWarning(WarningCode.LLM_STOPPED))
     if kind == AnswerKind.GENERATED and len(text.split()) >= MIN_WORDS_FOR_LANGUAGE:
         said = detect_language(citations.CITATION.sub("", text))
         if said != language:
-            named, asked = LANGUAGE_NAME.get(said, said), LANGUAGE_NAME.get(language, language)
-            warnings.append(f"language model: the answer is in {named} but the question is in {asked}; a small "
-                            "model may not follow the prompt's language: try a larger one")
+            warnings.append(QueryWarning(WarningCode.LLM_LANGUAGE, answer_language=said, question_language=language))
     return answer, stream.result, warnings
 
 

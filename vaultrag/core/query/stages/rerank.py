@@ -9,7 +9,7 @@ from vaultrag.core.model import Stage
 from vaultrag.core.query import features
 from vaultrag.core.query.ranker import LearnedRanker
 from vaultrag.core.query.state import QueryState
-from vaultrag.core.vocab import StageName, StageStatus
+from vaultrag.core.vocab import StageName, StageReason, StageStatus
 
 
 class RerankStage:
@@ -22,8 +22,8 @@ class RerankStage:
         t = time.perf_counter()
         fused = q.stages[StageName.FUSED].candidates
         if q.reranker is None or not fused:
-            q.stages[self.name] = Stage(self.name, StageStatus.SKIPPED, [], 0.0,
-                                        "no reranker configured: the fused order is final")
+            why = StageReason.NO_RERANKER if q.reranker is None else StageReason.NOTHING_TO_RERANK
+            q.stages[self.name] = Stage(self.name, StageStatus.SKIPPED, [], 0.0, reason=why)
             q.timed("rerank", t)
             return
         ids = [c.chunk_id for c in fused]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from vaultrag.core.model import Stage
+from vaultrag.core.model import QueryWarning, Stage
 from vaultrag.core.query.state import QueryState
-from vaultrag.core.vocab import StageName, StageStatus
+from vaultrag.core.vocab import StageName, StageReason, StageStatus, WarningCode
 
 MAX_EMBED_CHARS = 1000  # the embedder windows long input: a 5,000-character question took 3 s to embed
 
@@ -20,17 +20,17 @@ class VectorStage:
     def run(self, q: QueryState) -> None:
         state = q.index_state
         hits: list[tuple[int, float]] = []
-        status, note = StageStatus.OK, ""
+        status, reason, warning = StageStatus.OK, None, None
         if q.embedder is None:
-            status, note = StageStatus.UNAVAILABLE, "no embedding model loaded"
+            status, reason = StageStatus.UNAVAILABLE, StageReason.NO_EMBEDDER
+            warning = QueryWarning(WarningCode.NO_EMBEDDER)
         elif state["model"] != q.embedder.model_id:
-            status = StageStatus.UNAVAILABLE
-            note = (f"the index holds vectors of {state['model'] or 'no model'}, not {q.embedder.model_id}: "
-                    "run `vaultrag index` to re-embed")
+            status, reason = StageStatus.UNAVAILABLE, StageReason.OTHER_MODEL
+            warning = QueryWarning(WarningCode.OTHER_MODEL, model=q.embedder.model_id, index_model=state["model"])
         else:
             t = time.perf_counter()
             if len(q.question) > MAX_EMBED_CHARS:
-                q.warnings.append(f"only the first {MAX_EMBED_CHARS} characters are used for the vector search")
+                q.warnings.append(QueryWarning(WarningCode.EMBED_CUT, limit=MAX_EMBED_CHARS))
             q.qvec = q.query_vector(q.question)
             q.timed("embed_query", t)
             t = time.perf_counter()
@@ -38,11 +38,11 @@ class VectorStage:
             q.timed("knn", t)
             q.cosines.update(hits)
             if state["chunks_embedded"] < state["chunks"]:
-                status = StageStatus.PARTIAL
-                note = (f"vectors still filling: {state['chunks_embedded']} of {state['chunks']} chunks "
-                        "embedded; BM25 covers the rest")
-        if status != StageStatus.OK:
-            q.warnings.append(note)
+                status, reason = StageStatus.PARTIAL, StageReason.VECTORS_FILLING
+                warning = QueryWarning(WarningCode.VECTORS_FILLING, done=state["chunks_embedded"],
+                                       total=state["chunks"])
+        if warning is not None:
+            q.warnings.append(warning)
         ms = q.timings.get("embed_query", 0) + q.timings.get("knn", 0)
-        q.stages[self.name] = Stage(self.name, status, q.candidates(hits), ms, note)
+        q.stages[self.name] = Stage(self.name, status, q.candidates(hits), ms, reason=reason)
         q.fill_cosines()

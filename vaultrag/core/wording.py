@@ -1,0 +1,321 @@
+"""The core's codes in words, in one place: decision reasons, warnings, stage reasons, threshold sources and
+"why not this note?" verdicts, each rendered from its code and its numbers.
+
+English for the CLI; the window passes `translate` (QCoreApplication.translate in the `Wording` context) and gets
+the same sentences in its language. Every template is marked with `T(...)`, which lists it in `TEMPLATES`:
+`resources/translations/fill_pt.py` builds the `Wording` context of the translation file from that list, and a test
+checks that each has its Portuguese. Templates are `str.format` strings; a translation keeps their fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from vaultrag.core.vocab import (
+    DecisionReason,
+    Reason,
+    StageName,
+    StageReason,
+    ThresholdSource,
+    Verdict,
+    WarningCode,
+)
+
+if TYPE_CHECKING:
+    from vaultrag.core.model import Decision, QueryTrace, QueryWarning, Stage
+    from vaultrag.core.quality.diagnose import Diagnosis, Evidence, RankChange
+
+Translate = Callable[[str], str]
+CONTEXT = "Wording"  # the translation context of these templates
+TEMPLATES: list[str] = []
+
+
+def T(text: str) -> str:
+    """Mark an English template for translation (listed in TEMPLATES) and return it unchanged."""
+    TEMPLATES.append(text)
+    return text
+
+
+def english(text: str) -> str:
+    return text
+
+
+# -- the decision ------------------------------------------------------------------------------------------------
+HOW = T("confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})")
+DECISION = {
+    DecisionReason.NO_CANDIDATE: T("no candidate: nothing in scope matches the question"),
+    DecisionReason.NO_CONFIDENCE: T("no vector for the top chunk yet, so no confidence: answering from keywords, "
+                                    "unchecked"),
+    DecisionReason.NO_THRESHOLD: T("no threshold for this model yet (run calibration): answered unchecked"),
+    DecisionReason.ABOVE_THRESHOLD: T("{how} is {m:.3f} above the threshold {t:.3f}"),
+    DecisionReason.BELOW_THRESHOLD: T("{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this"),
+    DecisionReason.STOP_WORDS_ONLY: T("the question has only stop words or symbols: rephrase it with the words you "
+                                      "need"),
+}
+SOURCE = {ThresholdSource.OVERRIDE: T("this question's override"), ThresholdSource.SETTINGS: T("override in settings"),
+          ThresholdSource.CALIBRATED: T("calibrated"), ThresholdSource.SHIPPED: T("shipped default"),
+          ThresholdSource.UNCALIBRATED: T("uncalibrated"), ThresholdSource.NONE: T("none")}
+
+
+def decision_reason(d: Decision, tr: Translate = english) -> str:
+    """Why the question was answered or refused, from the decision's code and numbers."""
+    template = tr(DECISION[d.reason])
+    if d.reason not in (DecisionReason.ABOVE_THRESHOLD, DecisionReason.BELOW_THRESHOLD):
+        return template
+    how = tr(HOW).format(c=d.confidence or 0.0, cos=d.top_cosine or 0.0, w=d.background_weight,
+                         b=d.background or 0.0)
+    return template.format(how=how, m=abs(d.margin or 0.0), t=d.threshold or 0.0)
+
+
+def threshold_source(source: ThresholdSource, tr: Translate = english) -> str:
+    return tr(SOURCE[source])
+
+
+# -- warnings ----------------------------------------------------------------------------------------------------
+LANGUAGE = {"en": T("English"), "pt": T("Portuguese"), "es": T("Spanish"), "de": T("German")}
+NO_MODEL = T("no model")
+WARNING = {
+    WarningCode.QUESTION_CUT: T("question cut to its first {limit} characters"),
+    WarningCode.EMBED_CUT: T("only the first {limit} characters are used for the vector search"),
+    WarningCode.NO_EMBEDDER: T("no embedding model loaded: keyword search only"),
+    WarningCode.OTHER_MODEL: T("the index holds vectors of {index_model}, not {model}: re-index to re-embed"),
+    WarningCode.VECTORS_FILLING: T("when asked, vectors were still filling: {done} of {total} chunks embedded; "
+                                   "keyword search covered the rest"),
+    WarningCode.STOP_WORDS_ONLY: T("the question has only stop words or symbols: nothing to search for"),
+    WarningCode.LLM_FAILED: T("language model: {detail}"),
+    WarningCode.LLM_CAPPED: T("language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be "
+                              "incomplete"),
+    WarningCode.LLM_STOPPED: T("language model: stopped by the user; the answer is incomplete"),
+    WarningCode.LLM_LANGUAGE: T("language model: the answer is in {answer_language} but the question is in "
+                                "{question_language}; a small model may not follow the prompt's language: try a "
+                                "larger one"),
+    WarningCode.REWRITE_FAILED: T("rewrite: the language model could not rewrite the question ({detail}); the "
+                                  "previous question's terms were carried instead"),
+}
+
+
+def language_name(code: str, tr: Translate = english) -> str:
+    """A language by its name; a language the app has no name for by its ISO code."""
+    return tr(LANGUAGE[code]) if code in LANGUAGE else code
+
+
+def warning(w: QueryWarning, tr: Translate = english) -> str:
+    """One of a question's warnings in words."""
+    return tr(WARNING[w.code]).format(
+        limit=w.limit, done=w.done, total=w.total, model=w.model, index_model=w.index_model or tr(NO_MODEL),
+        detail=w.detail, answer_language=language_name(w.answer_language, tr),
+        question_language=language_name(w.question_language, tr))
+
+
+# -- stages ------------------------------------------------------------------------------------------------------
+STAGE_REASON = {
+    StageReason.NO_WORDS: T("no searchable words in the question"),
+    StageReason.NO_MATCH: T("no chunk matched"),
+    StageReason.NO_EMBEDDER: T("no embedding model loaded: keyword search only"),
+    StageReason.OTHER_MODEL: T("no vectors for this model yet: keyword search only"),
+    StageReason.VECTORS_FILLING: T("when asked, vectors were still filling: {done} of {total} chunks embedded; "
+                                   "keyword search covered the rest"),
+    StageReason.NO_RERANKER: T("no reranker configured: the fused order is final"),
+    StageReason.NOTHING_TO_RERANK: T("nothing to rerank: the fused list is empty"),
+}
+
+
+def stage_reason(trace: QueryTrace, stage: Stage, tr: Translate = english) -> str:
+    """Why a stage is not ok, in words ('' when it is, or has no reason)."""
+    if stage.reason is None:
+        return ""
+    s = trace.index_state
+    return tr(STAGE_REASON[stage.reason]).format(done=s.get("chunks_embedded"), total=s.get("chunks"))
+
+
+# -- "why not this note?" ----------------------------------------------------------------------------------------
+TITLE = {Verdict.EXCLUDED: T("Excluded from the index"), Verdict.NOT_IN_VAULT: T("Not in the vault"),
+         Verdict.NOT_INDEXED: T("Not indexed yet"), Verdict.FAILED: T("Could not be read"),
+         Verdict.STALE: T("Changed since it was indexed"), Verdict.NO_CHUNKS: T("No text to search"),
+         Verdict.UNRELATED: T("Not related to this question"),
+         Verdict.NOT_IN_CANDIDATES: T("Not among the candidates"),
+         Verdict.FUSED_OUT: T("Dropped when the lists were fused"),
+         Verdict.BELOW_THRESHOLD: T("Found, but the question was refused"),
+         Verdict.REACHED_PROMPT: T("It reached the prompt"), Verdict.CUT_BY_BUDGET: T("Cut by the token budget"),
+         Verdict.BELOW_K: T("Ranked below k")}
+# what to do about each exclusion and failure, by its code
+EXCLUSION_FIX: dict[Reason, str] = {
+    Reason.PRIVATE_TAG: T("Remove the private tag from the note (or change private_tag in settings) to index it."),
+    Reason.FRONTMATTER_EXCLUDE: T("Remove `vaultrag: exclude` from the note's frontmatter to index it."),
+    Reason.IGNORE_FILE: T("Remove or narrow the matching pattern in .vaultragignore."),
+    Reason.IGNORE_SETTING: T("Remove or narrow the matching pattern in the ignore_globs setting."),
+    Reason.HIDDEN_FILE: T("Rename the file so it does not start with a dot to index it."),
+    Reason.SYMLINK_LOOP: T("The folder is a link back into the vault; it is indexed where it really lives."),
+    Reason.UNREADABLE_FOLDER: T("Give your user read permission on the folder."),
+    Reason.CANNOT_STAT: T("Check that the file exists and is readable."),
+    Reason.NOT_REGULAR: T("Only regular files are indexed (not pipes or devices)."),
+    Reason.SYMLINK_OUTSIDE: T("Links to places outside the vault are never followed: move the note into the vault."),
+    Reason.SYMLINK_TO_IGNORED: T("The link points at a note a rule leaves out: change that rule to index it."),
+    Reason.BAD_FILENAME: T("Rename the file: its name is not valid UTF-8."),
+}
+DEFAULT_EXCLUSION_FIX = T("Move the note out of that folder to index it.")
+FAILURE_FIX: dict[Reason, str] = {
+    Reason.NOT_UTF8: T("Save the note as UTF-8 in your editor."),
+    Reason.TOO_LARGE: T("Split the note, or raise max_note_bytes in settings."),
+    Reason.BINARY: T("This is not a text note; rename it if it should not end in .md."),
+    Reason.PERMISSION: T("Give your user read permission on the file."),
+}
+DEFAULT_FAILURE_FIX = T("Fix the file and save it again; the watcher re-indexes it.")
+EXCLUDED = T("The note is excluded by rule: {rule}.")
+EXCLUDED_IN_FOLDER = T("The note is excluded by rule: {rule} (folder {folder}).")
+NOT_IN_VAULT = T("There is no note {note} in the vault.")
+DID_YOU_MEAN = T("Did you mean {names}?")
+CHECK_PATH = T("Check the path (it is relative to the vault folder).")
+NOT_INDEXED = T("The note is in the vault but not in the index yet.")
+INDEX_IT = T("Index the vault (or wait for the watcher to pick the file up).")
+FAILED = T("The note could not be indexed: {rule}.")
+CHANGED = T("The note changed since it was indexed.")
+CHANGED_FIX = T("The index is stale for this note: re-index (the watcher does it on save).")
+GONE = T("The note was deleted or moved since it was indexed.")
+GONE_FIX = T("Re-index the vault.")
+NO_CHUNKS = T("The note produced no chunks.")
+NO_CHUNKS_WHY = T("The note produced no chunks: {rule}.")
+HEADING_NO_CHUNKS = T("Heading {heading} of the note produced no chunks.")
+NO_CHUNKS_FIX = T("The note has no text to index.")
+HEADING_FIX = T("Add text under it: headings alone are not indexed.")
+NOT_IN_LISTS = T("Not in the BM25 top-{n} nor the vector top-{vn}: {parts}.")
+BM25_PART = T("its best chunk is BM25 rank {r} (score {s:.2f})")
+NO_WORD_PART = T("no chunk of it contains any query word")
+VECTOR_PART = T("vector rank {r} (cosine {c:.3f})")
+ADD_WORDS = T("The note never uses the word(s) {words}: add them to the text, or as an alias or a heading, so BM25 "
+              "can match the question.")
+REPHRASE = T("Rephrase the question with the note's own words, or raise the candidate counts (bm25_n, vector_n).")
+TABLE_HINT = T("Its best chunk is a table row: make sure the table has a header row that names its columns, so each "
+               "row carries its meaning.")
+UNRELATED = T("It shares none of the question's content words, and its meaning is far from the question's.")
+UNRELATED_FAR = T("It shares none of the question's content words, and its meaning is far from the question's "
+                  "(best cosine {c:.3f}, vector rank {r}).")
+UNRELATED_FIX = T("Nothing to tune: it does not seem to be about this question. If it should answer it, add the "
+                  "question's words to the note (in the text, a heading or an alias).")
+FUSED_OUT = T("It was a candidate but fell outside the fused list (RRF rank beyond N).")
+FUSED_OUT_FIX = T("Raise bm25_n and vector_n so the fused list keeps more candidates.")
+BELOW_THRESHOLD = T("Confidence {c:.3f} is below the threshold {t:.3f}.")
+BELOW_THRESHOLD_FIX = T("The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a "
+                        "golden set.")
+REPHRASE_WITH_NOTE = T("Rephrase the question with the words of the note.")
+REACHED = T("It reached the prompt as document [{doc}] (rank {rank} after {stage}).")
+REACHED_FIX = T("Retrieval worked: if the answer is still wrong, the model (or the note's wording) is the suspect.")
+BUDGET = T("Ranked {rank}, but the token budget ({budget}) was full ({used} tokens of documents).")
+BUDGET_FIX = T("Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.")
+BELOW_K = T("Ranked {rank} after {stage}, below the k = {k} documents given to the answer.")
+BELOW_K_FIX = T("Raise k to {rank} to include it.")
+MOVED = {(True, False): T("The reranker moved it up from fused rank {a} to {b}."),
+         (False, False): T("The reranker moved it down from fused rank {a} to {b}."),
+         (True, True): T("The reranker moved it up from fused rank {a} to {b} (features that moved it, against the "
+                         "candidates' mean: {why})."),
+         (False, True): T("The reranker moved it down from fused rank {a} to {b} (features that moved it, against "
+                          "the candidates' mean: {why}).")}
+
+
+@dataclass(frozen=True)
+class DiagnosisWords:
+    """A diagnosis as a reader sees it: the verdict's title, what happened, what to do."""
+
+    title: str
+    message: str
+    advice: str
+
+
+def _moved(change: RankChange | None, tr: Translate) -> str:
+    if change is None:
+        return ""
+    why = ", ".join(f"{f} {d:+.2f}" for f, d in change.features)
+    return " " + tr(MOVED[change.up, bool(why)]).format(a=change.fused_rank, b=change.reranked_rank, why=why)
+
+
+def diagnosis(d: Diagnosis, tr: Translate = english) -> DiagnosisWords:
+    """The verdict, what happened and what to do, from the diagnosis's code and evidence."""
+    message, advice = _explain(d, d.evidence, tr)
+    return DiagnosisWords(tr(TITLE[d.verdict]), message, advice)
+
+
+def _explain(d: Diagnosis, ev: Evidence, tr: Translate) -> tuple[str, str]:
+    v = d.verdict
+    if v == Verdict.EXCLUDED:
+        said = (tr(EXCLUDED_IN_FOLDER) if ev.folder else tr(EXCLUDED)).format(rule=ev.rule, folder=ev.folder)
+        fix = EXCLUSION_FIX.get(ev.code, DEFAULT_EXCLUSION_FIX) if ev.code else DEFAULT_EXCLUSION_FIX
+        return said, tr(fix)
+    if v == Verdict.NOT_IN_VAULT:
+        said = tr(NOT_IN_VAULT).format(note=repr(d.note))
+        if ev.closest:
+            said += " " + tr(DID_YOU_MEAN).format(names=", ".join(ev.closest))
+        return said, tr(CHECK_PATH)
+    if v == Verdict.NOT_INDEXED:
+        return tr(NOT_INDEXED), tr(INDEX_IT)
+    if v == Verdict.FAILED:
+        fix = FAILURE_FIX.get(ev.code, DEFAULT_FAILURE_FIX) if ev.code else DEFAULT_FAILURE_FIX
+        return tr(FAILED).format(rule=ev.rule), tr(fix)
+    if v == Verdict.STALE:
+        return (tr(GONE), tr(GONE_FIX)) if ev.disk_size is None else (tr(CHANGED), tr(CHANGED_FIX))
+    if v == Verdict.NO_CHUNKS:
+        if ev.heading:
+            return tr(HEADING_NO_CHUNKS).format(heading=repr(ev.heading)), tr(HEADING_FIX)
+        return (tr(NO_CHUNKS_WHY).format(rule=ev.rule) if ev.rule else tr(NO_CHUNKS)), tr(NO_CHUNKS_FIX)
+    if v in (Verdict.UNRELATED, Verdict.NOT_IN_CANDIDATES):
+        fix = tr(ADD_WORDS).format(words=", ".join(ev.missing_words)) if ev.missing_words else tr(REPHRASE)
+        if v == Verdict.UNRELATED:
+            said = tr(UNRELATED_FAR).format(c=ev.vector.score, r=ev.vector.rank) if ev.vector else tr(UNRELATED)
+            fix = tr(UNRELATED_FIX)
+        else:
+            parts = [tr(BM25_PART).format(r=ev.bm25.rank, s=ev.bm25.score) if ev.bm25 else tr(NO_WORD_PART)]
+            if ev.vector:
+                parts.append(tr(VECTOR_PART).format(r=ev.vector.rank, c=ev.vector.score))
+            said = tr(NOT_IN_LISTS).format(n=ev.bm25_n, vn=ev.vector_n, parts="; ".join(parts))
+        return said, fix + (" " + tr(TABLE_HINT) if ev.table_row else "")
+    if v == Verdict.FUSED_OUT:
+        return tr(FUSED_OUT), tr(FUSED_OUT_FIX)
+    if v == Verdict.BELOW_THRESHOLD:
+        if ev.confidence is not None and ev.threshold is not None:
+            return (tr(BELOW_THRESHOLD).format(c=ev.confidence, t=ev.threshold),
+                    tr(BELOW_THRESHOLD_FIX).format(c=ev.confidence))
+        return tr(DECISION[ev.decision or DecisionReason.NO_CANDIDATE]), tr(REPHRASE_WITH_NOTE)
+    moved = _moved(ev.rank_change, tr)
+    if v == Verdict.REACHED_PROMPT:
+        return tr(REACHED).format(doc=ev.document, rank=ev.rank, stage=ev.final_stage) + moved, tr(REACHED_FIX)
+    if v == Verdict.CUT_BY_BUDGET:
+        return (tr(BUDGET).format(rank=ev.rank, budget=ev.budget, used=ev.documents_tokens) + moved,
+                tr(BUDGET_FIX))
+    return (tr(BELOW_K).format(rank=ev.rank, stage=ev.final_stage, k=ev.k) + moved,
+            tr(BELOW_K_FIX).format(rank=ev.rank))
+
+
+BEST_KEYWORD = T("Best keyword match")
+KEYWORD_RANK = T("rank {r} (score {s:.2f})")
+BEST_MEANING = T("Best meaning match")
+MEANING_RANK = T("rank {r} (cosine {c:.3f})")
+NEVER_USED = T("Question words the note never uses")
+LIST_RANK = T("rank {r} (score {s})")
+SIZE_INDEXED = T("Size when indexed")
+SIZE_ON_DISK = T("Size on disk")
+BYTES = T("{n} bytes")
+
+
+def score_text(v: float) -> str:
+    """A score with enough decimals to tell small ones apart."""
+    return f"{v:.3f}" if abs(v) >= 0.1 else f"{v:.4f}"
+
+
+def evidence_lines(ev: Evidence, tr: Translate = english,
+                   stage_title: Callable[[StageName], str] = str) -> list[tuple[str, str]]:
+    """The evidence as (label, value) lines: no raw records, three decimals."""
+    out = []
+    if ev.indexed_size is not None:
+        out.append((tr(SIZE_INDEXED), tr(BYTES).format(n=ev.indexed_size)))
+    if ev.disk_size is not None:
+        out.append((tr(SIZE_ON_DISK), tr(BYTES).format(n=ev.disk_size)))
+    if ev.bm25 is not None:
+        out.append((tr(BEST_KEYWORD), tr(KEYWORD_RANK).format(r=ev.bm25.rank, s=ev.bm25.score)))
+    if ev.vector is not None:
+        out.append((tr(BEST_MEANING), tr(MEANING_RANK).format(r=ev.vector.rank, c=ev.vector.score)))
+    if ev.missing_words:
+        out.append((tr(NEVER_USED), ", ".join(ev.missing_words)))
+    for hit in ev.in_lists:
+        out.append((stage_title(hit.stage), tr(LIST_RANK).format(r=hit.rank, s=score_text(hit.score))))
+    return out
