@@ -17,6 +17,7 @@ from vaultrag.app.controller import AppController
 from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.stages_view import row_label
+from vaultrag.core.vocab import Reason
 
 SLOW_MS = 120_000
 
@@ -120,8 +121,8 @@ def test_why_not_this_note_on_an_excluded_note(qtbot, window: MainWindow, demo: 
     with qtbot.waitSignal(window.c.diagnosis_finished, timeout=30_000) as blocker:
         window.why_dialog.run.click()
     d = blocker.args[0]
-    assert d.verdict == "excluded" and "private tag" in d.message
-    assert "excluded" in window.why_dialog.result_view.toPlainText()
+    assert d.verdict == "excluded" and d.evidence.code == Reason.PRIVATE_TAG
+    assert "private tag" in window.why_dialog.result_view.toPlainText()
     with qtbot.waitSignal(window.c.search_finished, timeout=30_000):
         window.why_dialog.rerun.click()  # one click re-runs the question
 

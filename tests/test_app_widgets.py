@@ -15,7 +15,15 @@ from vaultrag.app.widgets.rerank_chart import RerankChart
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.stages_view import StagesView, fit_label, movement, row_label
 from vaultrag.core.model import Answer, Candidate, ContextDoc, Decision, QueryTrace, SentenceCheck, Stage
-from vaultrag.core.vocab import AnswerKind, StageName, StageStatus, SupportVerdict, ThresholdSource
+from vaultrag.core.vocab import (
+    AnswerKind,
+    DecisionReason,
+    StageName,
+    StageReason,
+    StageStatus,
+    SupportVerdict,
+    ThresholdSource,
+)
 from vaultrag.settings import Group, Settings
 
 NOTE_MD = """## Prazo
@@ -40,12 +48,15 @@ def trace(answer: Answer, final: list[Candidate], background: float | None = 0.5
     docs = [ContextDoc("Casa/Reembolso.md", ["Reembolso", "Prazo"], 0, 10, 3, 6, index=1, chunk_ids=[final[0].chunk_id],
                        source="Casa/Reembolso.md > Prazo", text="O reembolso sai em até 7 dias.", tokens=9)]
     conf = final[0].cosine - 0.75 * background if final[0].cosine is not None and background is not None else None
+    reason = (DecisionReason.NO_CONFIDENCE if conf is None else DecisionReason.ABOVE_THRESHOLD if conf >= 0.26
+              else DecisionReason.BELOW_THRESHOLD)
     decision = Decision(answered, conf, 0.26, None if conf is None else conf - 0.26, ThresholdSource.SHIPPED,
-                        "core words", top_cosine=final[0].cosine, background=background, background_weight=0.75)
+                        reason, top_cosine=final[0].cosine, background=background, background_weight=0.75)
     stages = {StageName.BM25: Stage(StageName.BM25, StageStatus.OK, final[::-1]),
               StageName.VECTOR: Stage(StageName.VECTOR, StageStatus.OK, final),
               StageName.FUSED: Stage(StageName.FUSED, StageStatus.OK, final),
-              StageName.RERANKED: Stage(StageName.RERANKED, StageStatus.SKIPPED, [], note="no reranker")}
+              StageName.RERANKED: Stage(StageName.RERANKED, StageStatus.SKIPPED, [],
+                                                     reason=StageReason.NO_RERANKER)}
     return QueryTrace("prazo?", "pt", {}, {"k": 5}, stages, StageName.FUSED, final, decision, docs, {}, "PROMPT",
                       {"total": 1, "instructions": 1, "documents": 0, "budget": 1, "question": 0}, answer, {}, {
                           "chunks": 10, "chunks_embedded": 10})
@@ -212,15 +223,16 @@ def test_settings_are_grouped_named_in_words_and_keep_auto_threads(qtbot):
 
 def test_why_not_shows_code_spans_as_code_not_backticks(qtbot):
     from vaultrag.app.widgets.why_dialog import WhyDialog
-    from vaultrag.core.quality.diagnose import EXCLUSION_FIX, Diagnosis, Verdict
-    from vaultrag.core.vocab import Reason
+    from vaultrag.core.quality.diagnose import Diagnosis, Evidence
+    from vaultrag.core.vocab import Reason, Verdict
+    from vaultrag.core.wording import EXCLUSION_FIX
 
     dialog = WhyDialog()
     qtbot.addWidget(dialog)
-    fix = EXCLUSION_FIX[Reason.FRONTMATTER_EXCLUDE]
-    assert "`vaultrag: exclude`" in fix
+    assert "`vaultrag: exclude`" in EXCLUSION_FIX[Reason.FRONTMATTER_EXCLUDE]
+    rule = "`vaultrag: exclude` in its <b>frontmatter</b>"
     dialog.show_diagnosis(Diagnosis("Diário.md", Verdict.EXCLUDED, 0, "vault",
-                                    "The note says `vaultrag: exclude` in its <b>frontmatter</b>.", fix))
+                                    Evidence(Reason.FRONTMATTER_EXCLUDE, rule)))
     text = dialog.result_view.toPlainText()
     assert "`" not in text and "Remove vaultrag: exclude from the note's frontmatter" in text
     assert "in its <b>frontmatter</b>." in text, "the rest is still escaped: note text is never markup"

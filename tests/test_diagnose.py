@@ -8,10 +8,12 @@ import pytest
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
+from vaultrag.core import wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.quality.diagnose import diagnose
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.vocab import ContextStatus, DecisionReason, Reason, Verdict
 from vaultrag.settings import Settings
 
 Q = "When is the garden watering schedule?"
@@ -42,39 +44,58 @@ def why(setup, note: str, question: str = Q, **settings: object):
     return diagnose(Searcher(store, s, embedder), vault, question, note)
 
 
+def said(d) -> tuple[str, str]:
+    """What `vaultrag why` and the window say: the message and the advice (English)."""
+    words = wording.diagnosis(d)
+    return words.message, words.advice
+
+
 def test_excluded_by_private_tag_and_by_ignore_file(setup):
     d = why(setup, "secret.md")
-    assert (d.verdict, d.layer, d.evidence["rule"], d.evidence["code"]) == ("excluded", 0, "private tag #private",
-                                                                           "private-tag")
-    assert "private tag" in d.suggestion
+    assert (d.verdict, d.layer, d.evidence.rule, d.evidence.code) == (Verdict.EXCLUDED, 0, "private tag #private",
+                                                                     Reason.PRIVATE_TAG)
+    assert "private tag" in said(d)[1]
     d = why(setup, "drafts/d.md")
-    assert d.verdict == "excluded" and ".vaultragignore" in d.message and "drafts/" in d.message
-    assert ".vaultragignore" in d.suggestion
+    message, advice = said(d)
+    assert d.verdict == "excluded" and ".vaultragignore" in message and "drafts/" in message
+    assert ".vaultragignore" in advice
 
 
 def test_not_in_the_vault_names_the_closest_paths(setup):
     d = why(setup, "garden/g7.md")
-    assert d.verdict == "not in the vault" and d.evidence["closest"][0].startswith("garden/g")
+    assert d.verdict == "not-in-vault" and d.evidence.closest[0].startswith("garden/g")
+    assert f"Did you mean {d.evidence.closest[0]}" in said(d)[0]
 
 
 def test_failed_empty_and_stale(setup):
     vault = setup[0]
     d = why(setup, "binary.md")
-    assert d.verdict == "failed to read" and "binary" in d.message and "not a text note" in d.suggestion
+    assert d.verdict == "failed-to-read" and d.evidence.code == Reason.BINARY
+    assert "binary" in said(d)[0] and "not a text note" in said(d)[1]
     d = why(setup, "empty.md")
-    assert d.verdict == "no chunks" and "empty note" in d.message
+    assert d.verdict == "no-chunks" and "empty note" in said(d)[0]
     write(vault, "garden/g1.md", "# Garden 1\n\nChanged after indexing, with more words than before.\n")
     d = why(setup, "garden/g1.md")
-    assert d.verdict == "stale" and "re-index" in d.suggestion
+    assert d.verdict == "stale" and d.evidence.disk_size != d.evidence.indexed_size and "re-index" in said(d)[1]
 
 
-def test_a_table_row_answer_not_in_candidates_gets_the_missing_words_and_table_hint(setup):
+def test_a_note_that_shares_no_word_with_the_question_is_unrelated_with_the_table_hint(setup):
     d = why(setup, "prices.md", "What does the garden watering equipment cost?", bm25_n=3, vector_n=3)
-    assert d.verdict == "not in candidates" and d.layer == 1
-    assert d.evidence["missing_words"] == ["garden", "watering", "equipment", "cost"]
-    assert "bm25" not in d.evidence and "no chunk of it contains any query word" in d.message
-    assert d.evidence["vector"]["rank"] > 3
-    assert "alias" in d.suggestion and "table" in d.suggestion and "header row" in d.suggestion
+    assert d.verdict == Verdict.UNRELATED and d.layer == 1
+    assert d.evidence.missing_words == ("garden", "watering", "equipment", "cost")
+    assert d.evidence.bm25 is None and d.evidence.vector is not None and d.evidence.vector.rank > 3
+    message, advice = said(d)
+    assert "shares none of the question's content words" in message
+    assert "Nothing to tune" in advice and "header row" in advice
+
+
+def test_a_note_that_shares_the_words_but_is_outside_both_lists_is_not_in_candidates(setup):
+    d = why(setup, "garden/g3.md", bm25_n=1, vector_n=1)
+    assert d.verdict == Verdict.NOT_IN_CANDIDATES and d.evidence.bm25 is not None  # tied with the others: rank 1
+    assert d.evidence.missing_words == () and d.evidence.in_lists == ()
+    message, advice = said(d)
+    assert f"Not in the BM25 top-1 nor the vector top-1: its best chunk is BM25 rank {d.evidence.bm25.rank}" in message
+    assert "raise the candidate counts" in advice
 
 
 def test_pushed_out_by_k(setup):
@@ -83,25 +104,26 @@ def test_pushed_out_by_k(setup):
     trace = Searcher(store, s, embedder).ask(Q, threshold=-1)
     second = trace.final[1]
     d = diagnose(Searcher(store, s, embedder), vault, Q, second.note)
-    assert d.verdict == "reranked below k" and d.evidence["rank"] == 2 and d.evidence["k"] == 1
-    assert d.suggestion == "Raise k to 2 to include it."
+    assert d.verdict == "below-k" and d.evidence.rank == 2 and d.evidence.k == 1
+    assert said(d)[1] == "Raise k to 2 to include it."
 
 
 def test_cut_by_threshold(setup):
     d = why(setup, "garden/g3.md", threshold=0.999)
-    assert d.verdict == "below threshold" and d.evidence["threshold"] == 0.999
-    assert f"at most {d.evidence['confidence']:.3f}" in d.suggestion
+    assert d.verdict == "below-threshold" and d.evidence.threshold == 0.999
+    assert d.evidence.decision == DecisionReason.BELOW_THRESHOLD
+    assert f"at most {d.evidence.confidence:.3f}" in said(d)[1]
 
 
 def test_cut_by_budget(setup):
     vault, store, embedder = setup
     s = Settings(context_tokens=80, k=5, threshold=-1.0)
     trace = Searcher(store, s, embedder).ask(Q)
-    cut = [cid for cid, st in trace.context_status.items() if st == "cut by budget"]
+    cut = [cid for cid, st in trace.context_status.items() if st == ContextStatus.CUT_BY_BUDGET]
     assert cut, trace.context_status
     note = next(c.note for c in trace.final if c.chunk_id == cut[0])
     d = diagnose(Searcher(store, s, embedder), vault, Q, note)
-    assert d.verdict == "cut by budget" and "context_tokens" in d.suggestion
+    assert d.verdict == "cut-by-budget" and d.evidence.budget == 80 and "context_tokens" in said(d)[1]
 
 
 def test_reached_the_prompt(setup):
@@ -109,7 +131,7 @@ def test_reached_the_prompt(setup):
     s = Settings(threshold=-1.0)
     top = Searcher(store, s, embedder).ask(Q).context[0]
     d = diagnose(Searcher(store, s, embedder), vault, Q, top.note)
-    assert d.verdict == "reached the prompt" and d.layer == 3 and "[1]" in d.message
+    assert d.verdict == "reached-prompt" and d.layer == 3 and d.evidence.document == 1 and "[1]" in said(d)[0]
 
 
 def test_a_diagnosis_embeds_the_question_once(setup):
@@ -124,5 +146,5 @@ def test_the_window_s_k_and_threshold_apply_to_one_diagnosis(setup):
     searcher = Searcher(store, Settings(), embedder)
     second = searcher.ask(Q, threshold=-1).final[1]
     d = diagnose(searcher, vault, Q, second.note, k=1, threshold=-1.0)
-    assert d.verdict == "reranked below k" and d.evidence["k"] == 1
+    assert d.verdict == "below-k" and d.evidence.k == 1
     assert searcher.settings.k == Settings().k, "the searcher's own settings are untouched"

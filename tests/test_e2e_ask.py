@@ -25,7 +25,7 @@ def test_ask_json_on_faquad_pt(faquad_home: tuple[Path, Path]):
     assert r.returncode == 0, r.stderr
     trace = json.loads(r.stdout)
     assert trace["language"] == "pt" and trace["decision"]["answered"]
-    assert trace["decision"]["threshold_source"] == "shipped default"
+    assert trace["decision"]["threshold_source"] == "shipped-default"
     assert trace["stages"]["bm25"]["candidates"][0]["note"] == "UFMS.md"
     assert trace["stages"]["vector"]["status"] == "ok" and trace["stages"]["vector"]["candidates"]
     assert trace["answer"]["note"] == "UFMS.md" and "Campo Grande" in trace["answer"]["sentence"]

@@ -77,6 +77,7 @@ def test_why_cli_json(faquad_home: tuple[Path, Path]):
     home, vault = faquad_home
     r = run(home, "why", str(vault), "Onde é sediada a UFMS?", "--note", "UFM.md", "--json")
     d = json.loads(r.stdout)
-    assert d["verdict"] == "not in the vault" and "UFMS.md" in d["evidence"]["closest"]
+    assert d["verdict"] == "not-in-vault" and "UFMS.md" in d["evidence"]["closest"]
+    assert d["title"] == "Not in the vault" and "Did you mean" in d["message"] and d["advice"]
     r = run(home, "why", str(vault), "Onde é sediada a UFMS?", "--note", "UFMS.md")
-    assert r.returncode == 0 and "REACHED THE PROMPT" in r.stdout
+    assert r.returncode == 0 and "UFMS.md: It reached the prompt (layer 3, stage prompt)" in r.stdout

@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
 from tests.llm_server import ScriptedServer
+from vaultrag.core import wording
 from vaultrag.core.health import health
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.llm import LLMConfig
@@ -18,7 +19,15 @@ from vaultrag.core.query.conversation import Conversation, carry_terms, is_follo
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.search import Searcher, conversation_pipeline
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import AnswerKind, GenerationStatus, LLMFailure, NoteFlag, RewriteMethod, SupportVerdict
+from vaultrag.core.vocab import (
+    AnswerKind,
+    GenerationStatus,
+    LLMFailure,
+    NoteFlag,
+    RewriteMethod,
+    SupportVerdict,
+    WarningCode,
+)
 from vaultrag.settings import Settings
 
 INJECTION = (Path(__file__).parent / "data" / "hostile-note.md").read_text(encoding="utf-8")  # the seeds' case
@@ -71,7 +80,9 @@ def test_a_failed_model_keeps_the_extractive_answer_and_says_why(store: IndexSto
         "refund deadline", threshold=-1, pipeline=conversation_pipeline(None, config(server)))
     assert trace.answer.kind == AnswerKind.EXTRACTIVE and trace.stages and trace.context
     assert trace.generation is not None and trace.generation.failure == LLMFailure.STREAM_CUT
-    assert any("broke in the middle" in w for w in trace.warnings)
+    failed = [w for w in trace.warnings if w.code == WarningCode.LLM_FAILED]
+    assert [w.failure for w in failed] == [LLMFailure.STREAM_CUT] and "broke in the middle" in failed[0].detail
+    assert wording.warning(failed[0]).startswith("language model: ")
 
 
 def test_refusal_and_wrong_language_are_recognised(store: IndexStore, server: ScriptedServer):
@@ -82,7 +93,9 @@ def test_refusal_and_wrong_language_are_recognised(store: IndexStore, server: Sc
     assert [s.verdict for s in trace.answer.sentences] == [SupportVerdict.REFUSAL]
     server.reply = "O prazo do reembolso é de sete dias úteis depois do cancelamento da viagem [1]."
     trace = searcher.ask("refund deadline", threshold=-1, pipeline=conversation_pipeline(None, config(server)))
-    assert any("the answer is in Portuguese but the question is in English" in w for w in trace.warnings)
+    [said] = [w for w in trace.warnings if w.code == WarningCode.LLM_LANGUAGE]
+    assert (said.answer_language, said.question_language) == ("pt", "en")
+    assert "the answer is in Portuguese but the question is in English" in wording.warning(said)
 
 
 def test_a_refused_question_sends_nothing_to_the_model(store: IndexStore, server: ScriptedServer):
@@ -125,7 +138,7 @@ def test_the_model_rewrites_a_follow_up_when_one_is_set(store: IndexStore, serve
     server.mode = "error500"  # the model fails: the terms are carried instead, with a warning
     trace = searcher.ask("and the deadline?", threshold=-1, pipeline=conversation_pipeline(conv, config(server)))
     assert trace.rewrite is not None and trace.rewrite.method == RewriteMethod.TERMS
-    assert any(w.startswith("rewrite:") for w in trace.warnings)
+    assert trace.warnings[0].code == WarningCode.REWRITE_FAILED and trace.warnings[0].failure is not None
 
 
 def test_a_hostile_note_is_flagged_escaped_and_listed(store: IndexStore, vault: Path):

@@ -74,6 +74,7 @@ def test_the_rerank_stage_explains_every_candidate(vault: Path, tmp_path: Path):
 
 
 def test_why_names_the_features_behind_a_rank_change(vault: Path, tmp_path: Path):
+    from vaultrag.core import wording
     from vaultrag.core.quality.diagnose import diagnose
 
     for i in range(4):
@@ -92,6 +93,6 @@ def test_why_names_the_features_behind_a_rank_change(vault: Path, tmp_path: Path
     top = trace.final[0]  # the note's winning chunk (a long note may have more than one)
     fused_rank = next(c.rank for c in trace.stages["fused"].candidates if c.chunk_id == top.chunk_id)
     assert trace.final[0].note == "long.md" and fused_rank > 1  # the longest chunk wins under this model
-    change = d.evidence["rank_change"]
-    assert (change["fused_rank"], change["reranked_rank"]) == (fused_rank, 1)
-    assert list(change["features"]) == ["log_length"] and "moved it up" in d.message
+    change = d.evidence.rank_change
+    assert change is not None and (change.fused_rank, change.reranked_rank) == (fused_rank, 1)
+    assert [f for f, _ in change.features] == ["log_length"] and "moved it up" in wording.diagnosis(d).message

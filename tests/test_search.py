@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
-from vaultrag.core import tokens
+from vaultrag.core import tokens, wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.language import detect_language
 from vaultrag.core.model import to_dict
@@ -21,6 +21,7 @@ from vaultrag.core.query.stages.fuse import rrf
 from vaultrag.core.query.stages.prompt import REFUSAL, render_document
 from vaultrag.core.query.terms import fold
 from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.vocab import DecisionReason, StageReason, WarningCode
 from vaultrag.errors import ScopeError, UserFacingError
 from vaultrag.settings import Settings
 
@@ -68,7 +69,9 @@ def test_empty_and_stopword_questions(searcher: Searcher):
     with pytest.raises(UserFacingError, match="empty"):
         searcher.ask("   \n ")
     trace = searcher.ask("what is the?")
-    assert not trace.decision.answered and "stop words" in trace.decision.reason
+    assert not trace.decision.answered and trace.decision.reason == DecisionReason.STOP_WORDS_ONLY
+    assert "stop words" in wording.decision_reason(trace.decision)
+    assert [w.code for w in trace.warnings] == [WarningCode.STOP_WORDS_ONLY]
     assert trace.prompt == "" and trace.answer.kind == "refusal"
 
 
@@ -117,11 +120,13 @@ def test_refusal_below_threshold_and_answer_above(searcher: Searcher):
     assert trace.decision.top_cosine == top.cosine and trace.decision.background == pytest.approx(background)
     assert trace.decision.confidence_of(top.cosine) == pytest.approx(conf, abs=1e-6)
     assert trace.final_stage == "fused" and trace.final == trace.stages["fused"].candidates
-    assert f"vault background {background:.3f}" in trace.decision.reason
+    assert trace.decision.reason == DecisionReason.ABOVE_THRESHOLD
+    assert f"vault background {background:.3f}" in wording.decision_reason(trace.decision)
     refused = searcher.ask("refund deadline", threshold=conf + 0.01)
     assert not refused.decision.answered and refused.decision.margin == pytest.approx(-0.01, abs=1e-6)
     assert refused.answer.text == REFUSAL["en"] and refused.prompt == "" and refused.context == []
-    assert "below the threshold" in refused.decision.reason
+    assert refused.decision.reason == DecisionReason.BELOW_THRESHOLD
+    assert "0.010 below the threshold" in wording.decision_reason(refused.decision)
     pt = searcher.ask("Qual o prazo do reembolso?", threshold=2.0)
     assert pt.language == "pt" and pt.answer.text == "Não encontrei isso nas notas."
     exact = searcher.ask("refund deadline", threshold=trace.decision.confidence)
@@ -131,7 +136,8 @@ def test_refusal_below_threshold_and_answer_above(searcher: Searcher):
 def test_uncalibrated_model_answers_but_says_so(searcher: Searcher):
     trace = searcher.ask("refund deadline")
     assert trace.decision.answered and trace.decision.threshold_source == "uncalibrated"
-    assert "calibrate" in trace.decision.reason
+    assert trace.decision.reason == DecisionReason.NO_THRESHOLD
+    assert "calibration" in wording.decision_reason(trace.decision)
 
 
 def test_budget_is_respected_with_exact_counts_and_overlaps_are_merged(searcher: Searcher):
@@ -146,7 +152,7 @@ def test_budget_is_respected_with_exact_counts_and_overlaps_are_merged(searcher:
     end = trace.prompt.index("</documents>") + len("</documents>")
     assert trace.prompt_tokens["documents"] == tokens.count(trace.prompt[start:end])
     assert trace.prompt_tokens["total"] == tokens.count(trace.prompt)
-    assert "cut by budget" in trace.context_status.values()
+    assert "cut-by-budget" in trace.context_status.values()
     texts = [d.text for d in docs]
     for i, a in enumerate(texts):  # no fact is delivered twice
         for fact in {f for f in a.split("Fact ")[1:]}:
@@ -210,9 +216,12 @@ def test_bm25_only_while_vectors_fill_then_confidence_once_they_land(vault: Path
             store.ensure_vec_table(embedder.model_id, embedder.dim)
         searcher = Searcher(store, Settings(), embedder)
         trace = searcher.ask("refund deadline")
-        assert trace.stages["vector"].status == "partial" and "still filling" in trace.stages["vector"].note
+        vector = trace.stages["vector"]
+        assert vector.status == "partial" and vector.reason == StageReason.VECTORS_FILLING
+        assert [(w.code, w.done, w.total) for w in trace.warnings] == [
+            (WarningCode.VECTORS_FILLING, 0, trace.index_state["chunks"])]
         assert trace.stages["bm25"].candidates and trace.decision.answered
-        assert "BM25" in trace.decision.reason and trace.decision.confidence is None
+        assert trace.decision.reason == DecisionReason.NO_CONFIDENCE and trace.decision.confidence is None
         run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
         # the same searcher (as in the app's query lane) gets a confidence as soon as the vectors land
         assert searcher.ask("refund deadline").decision.confidence is not None
@@ -231,9 +240,10 @@ CANDIDATE_KEYS = {"chunk_id", "note", "heading_path", "char_start", "char_end", 
 
 def test_trace_json_schema_is_stable(searcher: Searcher):
     data = json.loads(trace_json(searcher.ask("refund deadline", threshold=-1)))
-    assert set(data) == TRACE_KEYS and data["version"] == 2
+    assert set(data) == TRACE_KEYS and data["version"] == 3
     assert set(data["stages"]) == {"bm25", "vector", "fused", "reranked"}
-    assert set(data["stages"]["bm25"]) == {"name", "status", "candidates", "ms", "note"}
+    assert set(data["stages"]["bm25"]) == {"name", "status", "candidates", "ms", "note", "reason"}
+    assert data["stages"]["reranked"]["reason"] == "no-reranker" and data["decision"]["reason"] == "above-threshold"
     assert set(data["stages"]["fused"]["candidates"][0]) == CANDIDATE_KEYS
     assert set(data["stages"]["fused"]["candidates"][0]["contributions"]) <= {"bm25", "vector"}
     assert set(data["decision"]) == {"answered", "confidence", "threshold", "margin", "threshold_source", "reason",
