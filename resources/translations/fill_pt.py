@@ -77,9 +77,6 @@ PT.update({
     "partial": "parcial", "unavailable": "indisponível", "this question's override": "ajuste desta pergunta",
     "override in settings": "ajuste nas configurações", "calibrated": "calibrado", "shipped default": "padrão",
     "uncalibrated": "não calibrado", "none": "nenhum",
-    "when asked, vectors were still filling: {d} of {t} chunks embedded; keyword search covered the rest":
-        "na hora da pergunta, os vetores ainda estavam em preparo: {d} de {t} trechos com vetor; a busca por "
-        "palavras-chave cobriu o resto",
     "no reranker configured: the fused order is final": "nenhum reordenador configurado: a ordem fundida é a final",
     "no chunk matched": "nenhum trecho encontrado",
     "no vectors for this model yet: keyword search only": "ainda sem vetores para este modelo: só palavras-chave",
@@ -187,17 +184,11 @@ PT.update({
     "Found, but the question was refused": "Encontrada, mas a pergunta foi recusada",
     "It reached the prompt": "Chegou ao prompt", "Cut by the token budget": "Cortada pelo limite de tokens",
     "Ranked below k": "Ficou abaixo de k",
-    " (best cosine {c:.3f}, vector rank {r})": " (melhor cosseno {c:.3f}, posição vetorial {r})",
     "Not related to this question": "Não tem relação com esta pergunta",
-    "It shares none of the question's content words, and its meaning is far from the question's{far}.":
-        "Ela não tem nenhuma das palavras de conteúdo da pergunta, e seu sentido está longe do da pergunta{far}.",
     "Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words "
     "to the note (in the text, a heading or an alias).":
         "Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da "
         "pergunta à nota (no texto, num título ou num alias).",
-    "It ranked {r} in the final list, below the k = {k} documents given to the answer.":
-        "Ficou na posição {r} da lista final, abaixo dos k = {k} documentos dados à resposta.",
-    "Raise k to {r} to include it.": "Aumente k para {r} para incluí-la.",
     "Confidence {c:.3f} is below the threshold {t:.3f}.": "A confiança {c:.3f} está abaixo do limiar {t:.3f}.",
     "The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.":
         "O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de "
