@@ -76,13 +76,15 @@ def threshold_source(source: ThresholdSource, tr: Translate = english) -> str:
 # -- warnings ----------------------------------------------------------------------------------------------------
 LANGUAGE = {"en": T("English"), "pt": T("Portuguese"), "es": T("Spanish"), "de": T("German")}
 NO_MODEL = T("no model")
+KEYWORDS_ONLY = T("no embedding model loaded: keyword search only")
+FILLING = T("when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the "
+            "rest")  # "when asked": the window's progress moves on, this stays the count the question saw
 WARNING = {
     WarningCode.QUESTION_CUT: T("question cut to its first {limit} characters"),
     WarningCode.EMBED_CUT: T("only the first {limit} characters are used for the vector search"),
-    WarningCode.NO_EMBEDDER: T("no embedding model loaded: keyword search only"),
+    WarningCode.NO_EMBEDDER: KEYWORDS_ONLY,
     WarningCode.OTHER_MODEL: T("the index holds vectors of {index_model}, not {model}: re-index to re-embed"),
-    WarningCode.VECTORS_FILLING: T("when asked, vectors were still filling: {done} of {total} chunks embedded; "
-                                   "keyword search covered the rest"),
+    WarningCode.VECTORS_FILLING: FILLING,
     WarningCode.STOP_WORDS_ONLY: T("the question has only stop words or symbols: nothing to search for"),
     WarningCode.LLM_FAILED: T("language model: {detail}"),
     WarningCode.LLM_CAPPED: T("language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be "
@@ -113,10 +115,9 @@ def warning(w: QueryWarning, tr: Translate = english) -> str:
 STAGE_REASON = {
     StageReason.NO_WORDS: T("no searchable words in the question"),
     StageReason.NO_MATCH: T("no chunk matched"),
-    StageReason.NO_EMBEDDER: T("no embedding model loaded: keyword search only"),
+    StageReason.NO_EMBEDDER: KEYWORDS_ONLY,
     StageReason.OTHER_MODEL: T("no vectors for this model yet: keyword search only"),
-    StageReason.VECTORS_FILLING: T("when asked, vectors were still filling: {done} of {total} chunks embedded; "
-                                   "keyword search covered the rest"),
+    StageReason.VECTORS_FILLING: FILLING,
     StageReason.NO_RERANKER: T("no reranker configured: the fused order is final"),
     StageReason.NOTHING_TO_RERANK: T("nothing to rerank: the fused list is empty"),
 }

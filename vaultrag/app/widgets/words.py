@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication
 
 from vaultrag.core import wording
 from vaultrag.core.model import QueryTrace, QueryWarning, Stage
-from vaultrag.core.vocab import NoteFlag, Problem, Reason, StageName, StageStatus, ThresholdSource, WarningCode
+from vaultrag.core.vocab import NoteFlag, Problem, Reason, StageName, StageStatus, ThresholdSource
 from vaultrag.errors import Notice, UserFacingError
 
 if TYPE_CHECKING:
@@ -46,8 +46,7 @@ def filling(trace: QueryTrace) -> str:
     done, total = s.get("chunks_embedded"), s.get("chunks")
     if done is None or total is None or done >= total:
         return ""
-    # "when asked": the status bar's progress moves on, this stays the count the question saw
-    return wording_tr(wording.WARNING[WarningCode.VECTORS_FILLING]).format(done=done, total=total)
+    return wording_tr(wording.FILLING).format(done=done, total=total)
 
 
 def stage_note(trace: QueryTrace, stage: Stage) -> str:
