@@ -37,7 +37,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from vaultrag.core import embed, rerank
-    from vaultrag.core.llm import LLMConfig
+    from vaultrag.core.llm import registry
     from vaultrag.core.query.search import Searcher, conversation_pipeline
     from vaultrag.core.workspace import Workspace
 
@@ -61,8 +61,10 @@ def main() -> None:
         server = LlamaServer(out / "server.log")
         base = server.start()
     try:
-        config = LLMConfig(base, args.model, temperature=0.0, max_tokens=args.max_tokens, timeout=120.0)
         ws = Workspace.load(vault, out / "home")
+        generator = registry.from_settings(ws.settings.replace(llm_base_url=base, llm_model=args.model,
+                                                               llm_temperature=0.0, llm_max_tokens=args.max_tokens,
+                                                               llm_timeout=120.0))
         store, _ = ws.open_store(readonly=True)
         searcher = Searcher(store, ws.settings, embed.from_settings(ws.settings),
                             rerank.from_settings(ws.settings))
@@ -71,7 +73,7 @@ def main() -> None:
         kinds: Counter[str] = Counter()
         verdicts: Counter[str] = Counter()
         for q in questions:
-            trace = searcher.ask(q, pipeline=conversation_pipeline(None, config))
+            trace = searcher.ask(q, pipeline=conversation_pipeline(None, generator))
             g = trace.generation
             kinds[trace.answer.kind.value] += 1
             if g is None or g.failure is not None:

@@ -66,7 +66,7 @@ def shoot(out: Path, language: str) -> None:
     from vaultrag.app.controller import AppController
     from vaultrag.app.main import _install_translator
     from vaultrag.app.widgets.main_window import DEMO_VAULT, MainWindow
-    from vaultrag.core.llm import FoundServer
+    from vaultrag.core.llm.generator import FoundServer
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     translator = _install_translator(app, language)  # noqa: F841  (kept alive for the window's lifetime)

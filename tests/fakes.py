@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -39,3 +42,69 @@ class CountingEmbedder:
 
     def count_tokens(self, text: str) -> int:
         return len(text.split())
+
+
+class ScriptedGenerator:
+    """A language model that says what it is told, word by word (a fake `Generator`); it records every request.
+
+    `replies` are used in order (the last one again and again); `fail` makes every request fail with that code;
+    `during` runs at each request (a test looks at the world while the model "thinks").
+    """
+
+    def __init__(self, *replies: str, model: str = "scripted-model", fail: Any = None,
+                 during: Callable[[], None] | None = None) -> None:
+        self.replies = list(replies) or ["The refund deadline is seven business days after cancelling [1]."]
+        self._model = model
+        self.fail = fail
+        self.during = during
+        self.requests: list[tuple[list[Any], float | None, int | None]] = []
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    @property
+    def address(self) -> str:
+        return "scripted:"
+
+    @property
+    def max_tokens(self) -> int:
+        return 512
+
+    @classmethod
+    def from_settings(cls, s: Any) -> ScriptedGenerator:
+        return cls(model=s.llm_model)
+
+    def generate(self, messages: Any, on_piece: Callable[[str], None] | None = None,
+                 cancel: threading.Event | None = None, temperature: float | None = None,
+                 max_tokens: int | None = None) -> Any:
+        from vaultrag.core.llm.generator import Generated
+        from vaultrag.core.model import Generation
+        from vaultrag.core.vocab import GenerationStatus
+
+        self.requests.append((list(messages), temperature, max_tokens))
+        if self.during is not None:
+            self.during()
+        reply = self.replies[min(len(self.requests) - 1, len(self.replies) - 1)]
+        if self.fail is not None:
+            return Generated("", Generation(self.model, self.address, GenerationStatus.FAILED, failure=self.fail,
+                                            error=f"the scripted model failed ({self.fail})"))
+        text, status = "", GenerationStatus.COMPLETE
+        for i, word in enumerate(reply.split(" ")):
+            piece = word if i == 0 else " " + word
+            text += piece
+            if on_piece is not None:
+                on_piece(piece)
+            if cancel is not None and cancel.is_set():
+                status = GenerationStatus.STOPPED
+                break
+        return Generated(text, Generation(self.model, self.address, status, ttft_ms=0.1, total_ms=0.2,
+                                          completion_tokens=len(text.split(" ")), tokens_counted_by="stream"))
+
+    def list_models(self) -> list[str]:
+        return [self.model]
+
+    def test_connection(self) -> Any:
+        from vaultrag.core.llm.generator import connection_test
+
+        return connection_test(self)

@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 
 from tests.test_llm import free_port
-from vaultrag.core.llm import LLMConfig, LLMError, list_models
+from vaultrag.core.llm import registry
+from vaultrag.core.llm.generator import LLMError
+from vaultrag.settings import Settings
 
 ALIAS = "smollm2-135m"
 
@@ -56,7 +58,8 @@ class LlamaServer:
         deadline = time.monotonic() + wait_s
         while True:
             try:
-                if list_models(LLMConfig(base, "", timeout=2.0)):
+                lister = registry.from_settings(Settings(llm_base_url=base, llm_timeout=2.0), need_model=False)
+                if lister is not None and lister.list_models():
                     return base
             except LLMError:
                 pass

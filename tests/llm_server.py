@@ -26,7 +26,9 @@ class _QuietServer(ThreadingHTTPServer):
 class ScriptedServer:
     models: list[str] = field(default_factory=lambda: ["tiny-model"])
     reply: str = "The refund deadline is seven business days [1]."
-    mode: str = "ok"  # ok | cut | silent | endless | no-finish | error500
+    mode: str = "ok"  # ok | cut | silent | endless | no-finish | error500 | status
+    status: int = 500  # mode "status": every chat request is answered with this HTTP status…
+    error_text: str = "out of memory"  # …and these words in its error body
     usage: bool = True
     requests: list[dict[str, Any]] = field(default_factory=list)
     httpd: ThreadingHTTPServer | None = None
@@ -64,6 +66,9 @@ class ScriptedServer:
                 server.requests.append(body)
                 if self.path != "/v1/chat/completions":
                     self._json(404, {"error": {"message": "not found"}})
+                    return
+                if server.mode == "status":
+                    self._json(server.status, {"error": {"message": server.error_text, "type": "invalid"}})
                     return
                 if body["model"] not in server.models:
                     self._json(404, {"error": {"message": f"model '{body['model']}' not found", "type": "invalid"}})

@@ -17,7 +17,7 @@ from vaultrag.app.widgets.flags import WARNING_SIGN
 from vaultrag.app.widgets.llm_offer import LlmOfferBar
 from vaultrag.app.widgets.prompt_view import PromptView
 from vaultrag.app.widgets.stages_view import StagesView
-from vaultrag.core.llm import FoundServer
+from vaultrag.core.llm.generator import FoundServer
 from vaultrag.core.model import Answer, ContextDoc, QueryTrace, Rewrite, SentenceCheck
 from vaultrag.core.vocab import AnswerKind, RewriteMethod, StageName, SupportVerdict
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import write
-from tests.fakes import CountingEmbedder
+from tests.fakes import CountingEmbedder, ScriptedGenerator
 from tests.llm_server import ScriptedServer
 from vaultrag.core import wording
 from vaultrag.core.health import health
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
-from vaultrag.core.llm import LLMConfig
+from vaultrag.core.llm.openai_compat import LLMConfig, OpenAICompatible
 from vaultrag.core.query.conversation import Conversation, carry_terms, is_follow_up
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.search import Searcher, conversation_pipeline
@@ -52,8 +52,8 @@ def store(vault: Path, tmp_path: Path) -> Iterator[IndexStore]:
     s.close()
 
 
-def config(server: ScriptedServer) -> LLMConfig:
-    return LLMConfig(server.base_url, "tiny-model", timeout=5.0)
+def config(server: ScriptedServer) -> OpenAICompatible:
+    return OpenAICompatible(LLMConfig(server.base_url, "tiny-model", timeout=5.0))
 
 
 def test_the_model_answers_the_traces_prompt_and_each_sentence_is_checked(store: IndexStore,
@@ -139,6 +139,79 @@ def test_the_model_rewrites_a_follow_up_when_one_is_set(store: IndexStore, serve
     trace = searcher.ask("and the deadline?", threshold=-1, pipeline=conversation_pipeline(conv, config(server)))
     assert trace.rewrite is not None and trace.rewrite.method == RewriteMethod.TERMS
     assert trace.warnings[0].code == WarningCode.REWRITE_FAILED and trace.warnings[0].failure is not None
+
+
+def test_generate_and_rewrite_take_any_generator(store: IndexStore):
+    """Both stages speak the Generator protocol: a scripted model (no server) rewrites the follow-up and answers."""
+    searcher, conv = Searcher(store, Settings(), CountingEmbedder()), Conversation()
+    conv.add(searcher.ask("how does the refund work", threshold=-1, pipeline=conversation_pipeline(conv, None)))
+    model = ScriptedGenerator("What is the deadline for cancelling a refund?",
+                              "The refund deadline is seven business days after cancelling [1].")
+    pieces: list[str] = []
+    trace = searcher.ask("and the deadline?", threshold=-1,
+                         pipeline=conversation_pipeline(conv, model, pieces.append))
+    assert trace.rewrite is not None and trace.rewrite.method == RewriteMethod.MODEL
+    assert trace.question == "What is the deadline for cancelling a refund?"
+    (rewrite, t0, cap0), (answer, t1, cap1) = model.requests
+    assert "how does the refund work" in rewrite[0].content and (t0, cap0) == (0.0, 96)
+    assert [m.content for m in answer] == [trace.prompt] and answer[0].role == "user" and (t1, cap1) == (None, None)
+    assert trace.answer.kind == AnswerKind.GENERATED and trace.answer.model == "scripted-model"
+    assert "".join(pieces) == trace.answer.text and [s.verdict for s in trace.answer.sentences] == [
+        SupportVerdict.SUPPORTED]
+    failing = ScriptedGenerator(fail=LLMFailure.TIMEOUT)
+    trace = searcher.ask("and the deadline?", threshold=-1, pipeline=conversation_pipeline(conv, failing))
+    assert trace.rewrite is not None and trace.rewrite.method == RewriteMethod.TERMS
+    assert trace.answer.kind == AnswerKind.EXTRACTIVE and trace.generation is not None
+    assert trace.generation.failure == LLMFailure.TIMEOUT
+    assert any(w == "language model: the scripted model failed (timeout)" for w in trace.warnings)
+
+
+def test_the_model_writes_after_the_read_snapshot_and_the_trace_exists_before(store: IndexStore):
+    """A generation may take a minute: no read transaction is held meanwhile; the extractive trace comes first."""
+    seen: list[bool] = []
+    model = ScriptedGenerator(during=lambda: seen.append(store.db.in_transaction))
+    searcher = Searcher(store, Settings(), CountingEmbedder())
+    asked = searcher.start("refund deadline", threshold=-1, pipeline=conversation_pipeline(None, model))
+    assert not store.db.in_transaction and model.requests == [], "only the units that read the index ran"
+    early = asked.trace()
+    assert early.answer.kind == AnswerKind.EXTRACTIVE and early.generation is None and early.prompt
+    assert [u.name for u in asked.rest] == ["generate"]
+    done = asked.finish()
+    assert seen == [False], "the model was asked outside any read transaction"
+    assert done.answer.kind == AnswerKind.GENERATED and done.generation is not None and "generate" in done.timings_ms
+    assert early.answer.kind == AnswerKind.EXTRACTIVE and "generate" not in early.timings_ms, "the early trace stays"
+    assert done.flagged == early.flagged and done.stages is early.stages
+    trace = searcher.ask("refund deadline", threshold=-1, pipeline=conversation_pipeline(None, model))
+    assert seen == [False, False] and trace.answer.kind == AnswerKind.GENERATED
+
+
+def test_a_new_backend_is_one_module_and_one_registry_line(store: IndexStore, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]):
+    """A test-only backend (tests/fakes.py's ScriptedGenerator) registered by one line: the factory, the
+    `ask --generate` path and the rewrite use it with no other change."""
+    import argparse
+
+    from vaultrag import cli_llm
+    from vaultrag.core.llm import registry
+
+    made: list[ScriptedGenerator] = []
+
+    def build(s: Settings) -> ScriptedGenerator:
+        made.append(ScriptedGenerator.from_settings(s))
+        made[-1].replies = ["What is the deadline for cancelling a refund?", "Seven business days [1]."]
+        return made[-1]
+
+    monkeypatch.setitem(registry.GENERATORS, "scripted", registry.Backend(build))  # the one registry line
+    settings = Settings(llm_backend="scripted", llm_model="tiny-scripted")
+    assert isinstance(registry.from_settings(settings), ScriptedGenerator)
+    searcher = Searcher(store, settings, CountingEmbedder())
+    args = argparse.Namespace(question="and the deadline?", after=["how does the refund work"], generate=True,
+                              k=None, threshold=-1.0, json=False, explain=False)
+    assert cli_llm.ask_generating(args, searcher, Scope()) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Seven business days [1].") and "(read as: What is the deadline for cancelling" in out
+    assert "tiny-scripted: first token" in out and "citations: 1 of 1 sentence(s) backed" in out
+    assert [len(m.requests) for m in made] == [2], "one model: the rewrite, then the answer"
 
 
 def test_a_hostile_note_is_flagged_escaped_and_listed(store: IndexStore, vault: Path):

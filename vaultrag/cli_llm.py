@@ -1,16 +1,19 @@
-"""CLI for the language model: `ask --generate` (streamed, citation-checked), follow-ups, and `llm models|detect`."""
+"""CLI for the language model: `ask --generate` (streamed, citation-checked), follow-ups, `llm models|detect|test`."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vaultrag.core import wording
 from vaultrag.core.model import QueryTrace, to_dict
 from vaultrag.core.vocab import AnswerKind, SupportVerdict
 from vaultrag.errors import UserFacingError
+
+if TYPE_CHECKING:
+    from vaultrag.core.llm.generator import ConnectionTest
 
 MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document", SupportVerdict.UNCITED: "no citation",
         SupportVerdict.BAD_CITATION: "cites a document that is not in the prompt"}
@@ -18,12 +21,12 @@ MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document", SupportVerdict
 
 def ask_generating(args: argparse.Namespace, searcher: Any, scope: Any) -> int:
     """`ask` with a conversation (--after) and/or the language model (--generate); 1 when the model failed."""
-    from vaultrag.core.llm import LLMConfig
+    from vaultrag.core.llm import registry
     from vaultrag.core.query.conversation import Conversation
     from vaultrag.core.query.search import conversation_pipeline
 
-    config = LLMConfig.from_settings(searcher.settings) if args.generate else None
-    if args.generate and config is None:
+    generator = registry.from_settings(searcher.settings) if args.generate else None
+    if args.generate and generator is None:
         raise UserFacingError("--generate needs a language model: set llm_base_url and llm_model in the settings "
                               "(`vaultrag llm detect` finds a server running on this machine).")
     conversation = Conversation() if args.after else None
@@ -38,7 +41,7 @@ def ask_generating(args: argparse.Namespace, searcher: Any, scope: Any) -> int:
         sys.stdout.flush()
 
     trace = searcher.ask(args.question, scope, k=args.k, threshold=args.threshold,
-                         pipeline=conversation_pipeline(conversation, config, show if streaming else None))
+                         pipeline=conversation_pipeline(conversation, generator, show if streaming else None))
     if args.json:
         print(json.dumps(to_dict(trace), ensure_ascii=False, indent=2))
     elif args.explain:
@@ -83,35 +86,46 @@ def format_generated(trace: QueryTrace, streamed: bool) -> str:
 
 def cmd_llm(args: argparse.Namespace) -> int:
     from vaultrag import settings as settings_mod
-    from vaultrag.core import llm
+    from vaultrag.core.llm import registry
     from vaultrag.paths import Paths
 
     s = settings_mod.load(Paths(args.home).settings_file)
     if args.action == "detect":
-        ports = llm.named_ports(s.llm_detect_ports)
-        found = llm.detect_local_servers(ports=ports)
+        found = registry.detect_local_servers(s)
         if args.json:
             print(json.dumps([to_dict(f) for f in found], indent=2))
         for f in found if not args.json else []:
             print(f"{f.name}: {f.base_url} — models: {', '.join(f.models) or '(none loaded)'}")
         if not found and not args.json:
             print("no language model server answers on this machine's usual ports "
-                  f"({', '.join(f'{n} {p}' for n, p in ports)})")
+                  f"({', '.join(str(p) for p in s.llm_detect_ports)})")
         return 0 if found else 1
     if args.base_url:
         s = s.replace(llm_base_url=args.base_url)
-    if not s.llm_base_url:
+    generator = registry.from_settings(s, need_model=args.action == "test")
+    if generator is None:
         raise UserFacingError("No language model server set: set llm_base_url in the settings, or pass --base-url "
                               "(`vaultrag llm detect` finds one running here).")
-    cfg = llm.LLMConfig(s.llm_base_url.rstrip("/"), s.llm_model, llm.api_key(s), timeout=s.llm_timeout)
-    models = llm.list_models(cfg)
+    if args.action == "test":
+        result = generator.test_connection()
+        print(json.dumps(to_dict(result), ensure_ascii=False) if args.json else describe_test(result))
+        return 0 if result.ok else 1
+    models = generator.list_models()
     print(json.dumps(models) if args.json else "\n".join(models) or "(the server lists no model)")
     return 0
 
 
+def describe_test(result: ConnectionTest) -> str:
+    """A connection test in words: the model answered (how fast, what it said), or why not."""
+    if result.latency_ms is None:
+        return f"{result.model} at {result.address} failed ({result.failure}): {result.error}"
+    return (f"{result.model} at {result.address} answered in {result.latency_ms / 1000:.2f} s: "
+            f"\u201c{result.sample}\u201d")
+
+
 def register(sub: Any) -> None:
-    s = sub.add_parser("llm", help="the language model server: list its models, or detect a local one")
-    s.add_argument("action", choices=["models", "detect"])
-    s.add_argument("--base-url", help="ask this server instead of the configured one (models)")
+    s = sub.add_parser("llm", help="the language model: list its models, detect a local server, or test it")
+    s.add_argument("action", choices=["models", "detect", "test"])
+    s.add_argument("--base-url", help="ask this server instead of the configured one (models, test)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_llm)

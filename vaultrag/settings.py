@@ -79,6 +79,8 @@ class Settings:
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
                               "Whole parent section")
     # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)
+    llm_backend: str = _f("openai", "Generation backend (a name in core/llm/registry.py): openai, any "
+                          "OpenAI-compatible server.")
     llm_base_url: str = _f("", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no "
                            "language model, the answer is the best passage.", Group.LLM, "Server address")
     llm_model: str = _f("", "Model name as the server lists it at /v1/models.", Group.LLM, "Model")

@@ -291,56 +291,54 @@ class AppController(QObject):
 
     def ask(self, question: str, scope: Scope, k: int | None, threshold: float | None) -> None:
         """Search on the query lane (a follow-up is rewritten first); the trace is shown at once, then a
-        configured language model writes the answer on its own thread (`answer_*` signals)."""
+        configured language model writes the answer: the same pipeline's `generate` unit, run after the read
+        snapshot on its own thread (`answer_*` signals), so the query lane stays free meanwhile."""
         from vaultrag.core.query.conversation import Conversation
         from vaultrag.core.query.search import conversation_pipeline
 
         self.stop_answer()  # a new question replaces the answer being written
-        self._cancel = None
         try:
-            config = self._llm_config()
+            generator = self._llm_config()
         except UserFacingError as e:
             self.failed.emit(str(e))
-            config = None
+            generator = None
         earlier = Conversation(list(self.conversation.turns))  # the lane reads a copy; the window owns the original
+        cancel = threading.Event()
+        self._cancel = cancel
+
+        def delta(piece: str) -> None:  # a newer question or Stop: this answer's pieces are no longer shown
+            self.bridge.run_on_main(lambda: self.answer_delta.emit(piece) if self._cancel is cancel else None)
 
         def work() -> Any:
-            return self._searcher_for().ask(question, scope, k=k, threshold=threshold,
-                                            pipeline=conversation_pipeline(earlier, config, generate=False))
+            return self._searcher_for().start(question, scope, k=k, threshold=threshold,
+                                              pipeline=conversation_pipeline(earlier, generator, delta, cancel))
 
-        def done(trace: Any) -> None:
+        def done(asked: Any) -> None:
+            trace = asked.trace()
             self.conversation.add(trace, question)
             self.search_finished.emit(trace)
-            if config is not None and trace.prompt:
-                self._generate(trace, config)
+            if generator is not None and trace.prompt and self._cancel is cancel:
+                self._generate(asked, generator.model, cancel)
 
         self.queries.submit("ask", work, done, self.failed.emit)
 
-    # -- the language model's answer (its own thread: the query lane stays free for other reads) -------
+    # -- the language model's answer (after the read snapshot, on its own thread: the query lane stays free) ---
     def _llm_config(self) -> Any:
-        from vaultrag.core.llm import LLMConfig
+        """The configured language model (a Generator), or None."""
+        from vaultrag.core.llm import registry
 
-        return LLMConfig.from_settings(self.settings)
+        return registry.from_settings(self.settings)
 
-    def _generate(self, trace: Any, config: Any) -> None:
-        from vaultrag.core.query.stages.generate import generate_for
-
-        cancel = threading.Event()
-        self._cancel = cancel
-        self.answer_started.emit(config.model)
-
-        def current() -> bool:
-            return self._cancel is cancel  # a newer question or Stop: this answer's pieces are no longer shown
-
-        def delta(piece: str) -> None:
-            self.bridge.run_on_main(lambda: self.answer_delta.emit(piece) if current() else None)
+    def _generate(self, asked: Any, model: str, cancel: threading.Event) -> None:
+        """Finish `asked` (its units after the snapshot: the model's answer) on a helper thread."""
+        self.answer_started.emit(model)
 
         def work() -> None:
-            result = generate_for(trace, config, delta, cancel)
+            result = asked.finish()
             g = result.generation
 
             def finish() -> None:
-                if not current():
+                if self._cancel is not cancel:  # a newer question: this answer is no longer shown
                     return
                 if g is not None and g.failure is not None:
                     self.answer_failed.emit(g.error)
@@ -360,17 +358,16 @@ class AppController(QObject):
         """When no language model is set and the offer was not turned off, look for a local server on a helper
         thread (each port answers or refuses within a second); `local_llm_found` brings those with a model.
         Returns whether it looks."""
-        from vaultrag.core import llm
+        from vaultrag.core.llm import registry
 
         s = self.settings
         if s.llm_base_url.strip() or not s.llm_offer_local:
             return False
         if self._detector is not None and self._detector.is_alive():
             return True
-        ports = llm.named_ports(s.llm_detect_ports)
 
         def work() -> None:
-            found = [f for f in llm.detect_local_servers(ports=ports) if f.models]  # no model: nothing to use
+            found = [f for f in registry.detect_local_servers(s) if f.models]  # no model: nothing to use
             if found:
                 self.bridge.run_on_main(lambda: self._offer_found(found))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy
 
-from vaultrag.core.llm import FoundServer
+from vaultrag.core.llm.generator import FoundServer
 
 
 class LlmOfferBar(QFrame):

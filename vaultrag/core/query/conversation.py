@@ -7,8 +7,8 @@ import time
 from dataclasses import dataclass, field
 
 from vaultrag.core.language import detect_language
-from vaultrag.core.llm import LLMConfig, LLMError, Stream
-from vaultrag.core.model import QueryTrace, QueryWarning, Rewrite
+from vaultrag.core.llm.generator import Generator, Message
+from vaultrag.core.model import Generation, QueryTrace, QueryWarning, Rewrite
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.state import QueryState
 from vaultrag.core.query.terms import STOPWORDS, WORD
@@ -24,6 +24,7 @@ QUESTION_WORDS = frozenset(["what", "which", "who", "when", "where", "why", "how
                             "quando", "onde", "como", "porque", "quanto", "quantos", "quantas", "many", "much"])
 MIN_OWN_TERMS = 3  # a question with fewer content words of its own rarely stands alone
 MAX_CARRIED = 6
+REWRITE_MAX_TOKENS = 96  # one question; a model that goes on is cut
 REWRITE_PROMPT = {
     "en": "Rewrite the last question so that it can be understood without the conversation. Keep its language. "
           "Reply with the rewritten question only.\n\nConversation:\n{history}\n\nLast question: {question}\n",
@@ -96,9 +97,9 @@ class RewriteStage:
 
     name = "rewrite"
 
-    def __init__(self, conversation: Conversation, config: LLMConfig | None = None) -> None:
+    def __init__(self, conversation: Conversation, generator: Generator | None = None) -> None:
         self.conversation = conversation
-        self.config = config
+        self.generator = generator
 
     def run(self, q: QueryState) -> None:
         t = time.perf_counter()
@@ -109,12 +110,12 @@ class RewriteStage:
             return
         method, carried = RewriteMethod.TERMS, list[str]()
         question = ""
-        if self.config is not None:
-            try:
-                question = self._by_model(original, q.language)
+        if self.generator is not None:
+            question, failed = self._by_model(self.generator, original, q.language)
+            if failed is not None:
+                q.warnings.append(QueryWarning(WarningCode.REWRITE_FAILED, failure=failed.failure, detail=failed.error))
+            else:
                 method = RewriteMethod.MODEL
-            except LLMError as e:
-                q.warnings.append(QueryWarning(WarningCode.REWRITE_FAILED, failure=e.kind, detail=str(e)))
         if not question:
             question, carried = carry_terms(original, prev.question)
         if q.scope.is_empty() and not prev.scope.is_empty():
@@ -124,16 +125,15 @@ class RewriteStage:
         q.language = detect_language(question)
         q.rewrite = Rewrite(original, question, method, carried, _ms(t))
 
-    def _by_model(self, question: str, language: str) -> str:
-        assert self.config is not None
+    def _by_model(self, generator: Generator, question: str, language: str) -> tuple[str, Generation | None]:
+        """(the rewritten question or "" when the model's reply is not one, the failed generation or None)."""
         history = "\n".join(f"- {t.question}" for t in self.conversation.turns)
         prompt = REWRITE_PROMPT[language].format(history=history, question=question)
-        stream = Stream(LLMConfig(self.config.base_url, self.config.model, self.config.api_key, 0.0, 96,
-                                  self.config.timeout), prompt)
-        for _ in stream:
-            pass
-        text = stream.text.strip().strip('"“”').splitlines()[0].strip() if stream.text.strip() else ""
-        return text if len(WORD.findall(text)) >= 2 else ""
+        got = generator.generate([Message("user", prompt)], temperature=0.0, max_tokens=REWRITE_MAX_TOKENS)
+        if got.record.failure is not None:
+            return "", got.record
+        text = got.text.strip().strip('"“”').splitlines()[0].strip() if got.text.strip() else ""
+        return (text if len(WORD.findall(text)) >= 2 else ""), None
 
 
 def _ms(since: float) -> float:

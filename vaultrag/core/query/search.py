@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from vaultrag.core.embed import Embedder
 from vaultrag.core.language import detect_language
-from vaultrag.core.llm import LLMConfig
+from vaultrag.core.llm.generator import Generator
 from vaultrag.core.model import QueryTrace, QueryWarning
 from vaultrag.core.query.conversation import Conversation, RewriteStage
 from vaultrag.core.query.ranker import LearnedRanker
@@ -23,7 +24,7 @@ from vaultrag.core.query.stages.generate import GenerateStage
 from vaultrag.core.query.stages.prompt import PromptStage
 from vaultrag.core.query.stages.rerank import RerankStage
 from vaultrag.core.query.stages.vector import MAX_EMBED_CHARS, VectorStage
-from vaultrag.core.query.state import QueryState, StageUnit
+from vaultrag.core.query.state import QueryState, StageUnit, reads_index
 from vaultrag.core.rerank import Reranker
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import WarningCode
@@ -46,14 +47,34 @@ def warm_up() -> None:
     detect_language("warm up the language identifier")
 
 
-def conversation_pipeline(conversation: Conversation | None, config: LLMConfig | None,
+def conversation_pipeline(conversation: Conversation | None, generator: Generator | None,
                           on_delta: Callable[[str], None] | None = None,
-                          cancel: threading.Event | None = None, generate: bool = True) -> tuple[StageUnit, ...]:
+                          cancel: threading.Event | None = None) -> tuple[StageUnit, ...]:
     """PIPELINE with a `rewrite` of follow-ups first (in a conversation) and a `generate` answer last (with a
-    language model, unless `generate` is False: the window generates after showing the trace)."""
-    head: tuple[StageUnit, ...] = (RewriteStage(conversation, config),) if conversation is not None else ()
-    tail: tuple[StageUnit, ...] = (GenerateStage(config, on_delta, cancel),) if config and generate else ()
+    language model: its pieces of text go to `on_delta`, `cancel` stops it)."""
+    head: tuple[StageUnit, ...] = (RewriteStage(conversation, generator),) if conversation is not None else ()
+    tail: tuple[StageUnit, ...] = (GenerateStage(generator, on_delta, cancel),) if generator is not None else ()
     return (*head, *PIPELINE, *tail)
+
+
+@dataclass
+class Asked:
+    """A question whose units that read the index have run, inside one snapshot that has ended; `rest` are the
+    units after them that don't (a language model's answer), run by `finish` on any thread."""
+
+    state: QueryState
+    rest: tuple[StageUnit, ...]
+
+    def trace(self) -> QueryTrace:
+        """The trace so far (the extractive answer before `finish`)."""
+        return self.state.trace()
+
+    def finish(self) -> QueryTrace:
+        """Run the units left and return the whole trace."""
+        units, self.rest = self.rest, ()
+        for unit in units:
+            unit.run(self.state)
+        return self.state.trace()
 
 
 class Searcher:
@@ -79,6 +100,13 @@ class Searcher:
         """Run `question` through every stage (this Searcher's, or `pipeline` for this question: a conversation's
         rewrite, a language model's generate) and return the full trace (never raises for bad questions that can
         be explained: those become warnings; empty questions raise UserFacingError)."""
+        return self.start(question, scope, k, threshold, pipeline).finish()
+
+    def start(self, question: str, scope: Scope | None = None, k: int | None = None,
+              threshold: float | None = None, pipeline: Sequence[StageUnit] | None = None) -> Asked:
+        """`ask` up to the last unit that reads the index, inside one read snapshot (every such unit sees the same
+        state of the index); the units after it that don't read it (`reads_index = False`: a generation that may
+        take a minute) are left to `Asked.finish`, which holds no read transaction and needs no connection."""
         if not question or not question.strip():
             raise UserFacingError("The question is empty: type what you want to find in your notes.")
         warnings: list[QueryWarning] = []
@@ -86,6 +114,10 @@ class Searcher:
             warnings.append(QueryWarning(WarningCode.QUESTION_CUT, limit=MAX_QUESTION_CHARS))
             question = question[:MAX_QUESTION_CHARS]
         scope = scope or Scope()
+        units = tuple(pipeline if pipeline is not None else self.pipeline)
+        split = len(units)
+        while split > 0 and not reads_index(units[split - 1]):
+            split -= 1
         with self.store.snapshot():  # every stage reads the same state of the index
             language = detect_language(question, self.store.vault_languages())
             q = QueryState(
@@ -96,9 +128,10 @@ class Searcher:
                 scope_sql=self.store.scope_sql(scope),
                 index_state=self.store.index_state(self.store.meta("embed_model") or ""), warnings=warnings,
             )
-            for unit in pipeline if pipeline is not None else self.pipeline:
+            for unit in units[:split]:
                 unit.run(q)
-            return q.trace()
+            q.read_flags()  # the last read: the trace needs no connection after the snapshot
+        return Asked(q, units[split:])
 
     def query_vector(self, question: str) -> np.ndarray:
         """The question's embedding; the last one is kept, so a diagnosis right after `ask` doesn't re-embed."""

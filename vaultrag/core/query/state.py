@@ -35,12 +35,19 @@ if TYPE_CHECKING:
 
 class StageUnit(Protocol):
     """One step of the pipeline: reads what it needs from the state, writes its own typed result into it
-    (a `Stage` into `q.stages`, or the decision, the context, the prompt, the answer)."""
+    (a `Stage` into `q.stages`, or the decision, the context, the prompt, the answer). A unit that reads nothing
+    from the index says so with a class attribute `reads_index = False` (see `reads_index`)."""
 
     @property
     def name(self) -> str: ...
 
     def run(self, q: QueryState) -> None: ...
+
+
+def reads_index(unit: StageUnit) -> bool:
+    """Whether `unit` reads the index (the default): the runner ends the read snapshot before the units at the end
+    of the pipeline that don't."""
+    return getattr(unit, "reads_index", True) is not False
 
 
 @dataclass
@@ -81,6 +88,7 @@ class QueryState:
     answer: Answer | None = None
     rewrite: Rewrite | None = None
     generation: Generation | None = None
+    flagged: dict[str, list[str]] | None = None  # the hostile-note flags of every listed note (read_flags)
     started: float = field(default_factory=time.perf_counter)
 
     @property
@@ -129,9 +137,15 @@ class QueryState:
         self.timings[key] = ms
         return ms
 
+    def read_flags(self) -> dict[str, list[str]]:
+        """Read the flags of every note listed so far (while the read snapshot lasts)."""
+        self.flagged = self.store.note_flags(sorted({c.note for s in self.stages.values() for c in s.candidates}))
+        return self.flagged
+
     def trace(self) -> QueryTrace:
         """The finished question as plain data."""
         assert self.decision is not None and self.answer is not None, "the pipeline must decide and answer"
+        flagged = self.flagged if self.flagged is not None else self.read_flags()
         self.timed("total", self.started)
         s = self.settings
         return QueryTrace(
@@ -150,10 +164,10 @@ class QueryState:
             prompt=self.prompt,
             prompt_tokens=self.prompt_tokens,
             answer=self.answer,
-            timings_ms=self.timings,
+            timings_ms=dict(self.timings),  # copies: a trace shown early must not change under its reader
             index_state=self.index_state,
-            warnings=self.warnings,
+            warnings=list(self.warnings),
             rewrite=self.rewrite,
             generation=self.generation,
-            flagged=self.store.note_flags(sorted({c.note for s in self.stages.values() for c in s.candidates})),
+            flagged=flagged,
         )

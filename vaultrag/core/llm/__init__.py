@@ -1,0 +1,1 @@
+"""Language models that write answers: the Generator protocol, its backends, and the registry that picks one."""

@@ -1,0 +1,307 @@
+"""The OpenAI-compatible backend (Ollama, llama.cpp's server, LM Studio, vLLM, hosted APIs): the openai client, lazy.
+
+The only module that knows the openai client and `LLMConfig`. Failures are classified from exception types and
+HTTP status codes (never from the server's message text) and worded once, in FAILURE_WORDS.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from vaultrag.core.llm.generator import ConnectionTest, FoundServer, Generated, LLMError, Message, connection_test
+from vaultrag.core.model import Generation
+from vaultrag.core.vocab import GenerationStatus, LLMFailure
+from vaultrag.settings import Settings
+
+# Where local servers listen by default: Ollama, llama.cpp's llama-server, LM Studio
+LOCAL_SERVERS = (("Ollama", 11434), ("llama.cpp server", 8080), ("LM Studio", 1234))
+KEYRING_SERVICE = "vaultrag"
+NO_KEY = "not-needed"  # local servers take any key; the client library insists on one
+LIST_TIMEOUT_S = 10.0
+DETECT_TIMEOUT_S = 0.5
+
+# Each failure in words, once: {where} the server, {model}, {timeout}, {status} the HTTP code, {detail} what the
+# transport or the server said (shown, never read)
+FAILURE_WORDS: dict[LLMFailure, str] = {
+    LLMFailure.NOT_INSTALLED: "Answers from a language model need the openai client library: pip install "
+                              "'vaultrag[llm]' (or pip install openai).",
+    LLMFailure.SERVER_DOWN: "Cannot reach a language model server at {where}: is it running? (Ollama: `ollama serve`; "
+                            "llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check "
+                            "llm_base_url.",
+    LLMFailure.BAD_URL: "{where} answers, but has no OpenAI-compatible API there ({detail}). The address usually ends "
+                        "in /v1, e.g. http://localhost:11434/v1.",
+    LLMFailure.BAD_MODEL: "The server at {where} does not know the model {model!r}. `vaultrag llm models` lists the "
+                          "ones it has.",
+    LLMFailure.AUTH: "The server at {where} refused the API key (HTTP {status}). Put the key in the environment "
+                     "variable named by llm_api_key_env, or in the OS keyring under 'vaultrag'.",
+    LLMFailure.TIMEOUT: "The language model server at {where} sent nothing for {timeout:g} s. It may still be loading "
+                        "the model: try again, or raise llm_timeout.",
+    LLMFailure.STREAM_CUT: "The answer from {where} broke off in the middle ({detail}): it may be incomplete; the "
+                           "part received is kept. Try again.",
+    LLMFailure.SERVER_ERROR: "The server at {where} failed (HTTP {status}): {detail}",
+}
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Where and how to ask the model (from the settings; the API key from the environment or the keyring)."""
+
+    base_url: str
+    model: str
+    api_key: str = NO_KEY
+    temperature: float = 0.2
+    max_tokens: int = 512
+    timeout: float = 60.0
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A classified failure: its code and what fills its words."""
+
+    kind: LLMFailure
+    status: int | None = None
+    detail: str = ""
+
+    def words(self, cfg: LLMConfig) -> str:
+        return FAILURE_WORDS[self.kind].format(where=cfg.base_url, model=cfg.model, timeout=cfg.timeout,
+                                               status=self.status, detail=self.detail)
+
+    def error(self, cfg: LLMConfig) -> LLMError:
+        return LLMError(self.kind, self.words(cfg))
+
+
+def from_settings(s: Settings) -> OpenAICompatible | None:
+    """The configured server, or None when no server is set (the extractive answer stays)."""
+    if not s.llm_base_url.strip():
+        return None
+    return OpenAICompatible(LLMConfig(s.llm_base_url.strip().rstrip("/"), s.llm_model.strip(), api_key(s),
+                                      s.llm_temperature, s.llm_max_tokens, s.llm_timeout))
+
+
+def api_key(s: Settings) -> str:
+    """The API key: the environment variable named in the settings, else the OS keyring, else none needed."""
+    key = os.environ.get(s.llm_api_key_env, "") if s.llm_api_key_env else ""
+    if key:
+        return key
+    try:
+        import keyring  # optional: only when installed
+
+        key = keyring.get_password(KEYRING_SERVICE, s.llm_base_url.strip().rstrip("/")) or ""
+    except Exception:  # no keyring library or no backend on this desktop: local servers need no key
+        key = ""
+    return key or NO_KEY
+
+
+def named_ports(ports: Sequence[int]) -> tuple[tuple[str, int], ...]:
+    """(server name, port) for each port: the usual servers by name, any other port as a plain server."""
+    names = {port: name for name, port in LOCAL_SERVERS}
+    return tuple((names.get(p, "OpenAI-compatible server"), p) for p in ports)
+
+
+def detect_local_servers(s: Settings, host: str = "127.0.0.1") -> list[FoundServer]:
+    """The OpenAI-compatible servers answering on this machine's ports named in `llm_detect_ports`."""
+    found = []
+    for name, port in named_ports(s.llm_detect_ports):
+        server = OpenAICompatible(LLMConfig(f"http://{host}:{port}/v1", "", timeout=DETECT_TIMEOUT_S))
+        try:
+            found.append(FoundServer(name, server.address, server.list_models()))
+        except LLMError:
+            continue
+    return found
+
+
+def _transport_failure(e: BaseException) -> Failure | None:
+    """A failure of the connection itself (before or during an answer), from the exception's type."""
+    import httpx
+    import openai
+
+    if isinstance(e, openai.APITimeoutError | httpx.TimeoutException):
+        return Failure(LLMFailure.TIMEOUT)
+    if isinstance(e, openai.APIConnectionError | httpx.ConnectError):
+        return Failure(LLMFailure.SERVER_DOWN, detail=type(e).__name__)
+    return None
+
+
+class OpenAICompatible:
+    """A model behind an OpenAI-compatible chat completions API (streamed; no retries: a person is waiting)."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        self.config = config
+
+    @property
+    def model(self) -> str:
+        return self.config.model
+
+    @property
+    def address(self) -> str:
+        return self.config.base_url
+
+    @property
+    def max_tokens(self) -> int:
+        return self.config.max_tokens
+
+    def _client(self, timeout: float | None = None) -> Any:
+        """The openai client (typed loosely: the messages are built from our own Message values); a missing library
+        is a coded failure, not an ImportError."""
+        try:
+            import openai
+        except ImportError as e:
+            raise Failure(LLMFailure.NOT_INSTALLED).error(self.config) from e
+        cfg = self.config
+        t = timeout if timeout is not None else cfg.timeout
+        # no retries: a person is waiting, and a retry would hide a server that is down
+        return openai.OpenAI(base_url=cfg.base_url, api_key=cfg.api_key, max_retries=0,
+                             timeout=openai.Timeout(t, connect=min(t, 5.0)))
+
+    def _classify(self, e: BaseException) -> Failure:
+        """What went wrong, from the exception's type and HTTP status: a refused request (400, 404, 422) is told
+        apart by asking the server for its models (an unknown model, or no OpenAI-compatible API there)."""
+        import openai
+
+        found = _transport_failure(e)
+        if found is not None:
+            return found
+        if not isinstance(e, openai.APIStatusError):
+            return Failure(LLMFailure.SERVER_ERROR, detail=f"{type(e).__name__}: {e}")
+        status, said = e.status_code, str(getattr(e, "message", e))
+        if status in (401, 403):
+            return Failure(LLMFailure.AUTH, status)
+        if status in (400, 404, 422):
+            try:
+                listed = self.list_models()
+            except LLMError:
+                listed = None
+            if listed is not None and not _listed(self.config.model, listed):
+                return Failure(LLMFailure.BAD_MODEL, status)
+            if listed is None and status == 404:
+                return Failure(LLMFailure.BAD_URL, status, f"HTTP {status}")
+        return Failure(LLMFailure.SERVER_ERROR, status, said)
+
+    def list_models(self) -> list[str]:
+        """The model names the server lists at /models (raises LLMError with advice when it can't)."""
+        client = self._client(timeout=min(self.config.timeout, LIST_TIMEOUT_S))
+        import openai
+
+        try:
+            return sorted(m.id for m in client.models.list())
+        except openai.APIStatusError as e:
+            status = e.status_code
+            if status in (401, 403):
+                raise Failure(LLMFailure.AUTH, status).error(self.config) from e
+            if status == 404:
+                raise Failure(LLMFailure.BAD_URL, status, f"HTTP {status} for its model list").error(self.config) from e
+            raise Failure(LLMFailure.SERVER_ERROR, status, str(getattr(e, "message", e))).error(self.config) from e
+        except (openai.APIError, ValueError) as e:
+            found = _transport_failure(e)
+            if found is not None:
+                raise found.error(self.config) from e
+            # not JSON, or not a model list: something else listens there
+            raise Failure(LLMFailure.BAD_URL, detail="its /models reply is not a model list").error(self.config) from e
+
+    def test_connection(self) -> ConnectionTest:
+        return connection_test(self)
+
+    def generate(self, messages: Sequence[Message], on_piece: Callable[[str], None] | None = None,
+                 cancel: threading.Event | None = None, temperature: float | None = None,
+                 max_tokens: int | None = None) -> Generated:
+        """Stream the answer. A server that ignores max_tokens is cut here too; Stop keeps the answer so far."""
+        cfg = self.config
+        cap = max_tokens if max_tokens is not None else cfg.max_tokens
+        run = _Run(cfg)
+        try:
+            client = self._client()
+        except LLMError as e:
+            return run.failed(Failure(e.kind))
+        import openai
+
+        try:
+            stream = client.chat.completions.create(
+                model=cfg.model,
+                messages=[{"role": m.role, "content": m.content} for m in messages],  # the prompt, byte for byte
+                stream=True,
+                stream_options={"include_usage": True},
+                temperature=cfg.temperature if temperature is None else temperature,
+                max_tokens=cap,
+            )
+        except openai.APIError as e:
+            return run.failed(self._classify(e))
+        status = GenerationStatus.COMPLETE
+        finish: str | None = None
+        try:
+            for chunk in stream:
+                if chunk.usage is not None:
+                    run.usage = chunk.usage
+                for choice in chunk.choices or []:
+                    piece = choice.delta.content if choice.delta else None
+                    if piece:
+                        run.piece(piece)
+                        if on_piece is not None:
+                            on_piece(piece)
+                    finish = choice.finish_reason or finish
+                if cancel is not None and cancel.is_set():
+                    status = GenerationStatus.STOPPED
+                    break
+                if run.pieces >= cap and finish is None:  # the server ignores max_tokens: cut it here
+                    status, finish = GenerationStatus.CAPPED, "length"
+                    break
+        except Exception as e:  # the transport's own errors (read timeout, connection reset, a bad chunk…)
+            found = _transport_failure(e)
+            cut = Failure(LLMFailure.STREAM_CUT, detail=type(e).__name__)
+            return run.failed(found if found is not None and found.kind == LLMFailure.TIMEOUT else cut)
+        finally:
+            stream.close()
+        if status == GenerationStatus.COMPLETE and finish is None:
+            return run.failed(Failure(LLMFailure.STREAM_CUT, detail="no end of answer from the server"))
+        if finish == "length":
+            status = GenerationStatus.CAPPED
+        record = run.record(status)
+        if status == GenerationStatus.CAPPED:
+            record.error = f"The answer was cut at {cap} tokens (llm_max_tokens): it may be incomplete."
+        return Generated(run.text, record)
+
+
+def _listed(model: str, listed: list[str]) -> bool:
+    # Ollama serves "llama3.2" as "llama3.2:latest"
+    return model in listed or f"{model}:latest" in listed
+
+
+class _Run:
+    """One answer's text and figures while it streams."""
+
+    def __init__(self, cfg: LLMConfig) -> None:
+        self.cfg = cfg
+        self.text = ""
+        self.pieces = 0
+        self.usage: Any = None
+        self.started = time.perf_counter()
+        self.first: float | None = None
+
+    def piece(self, piece: str) -> None:
+        self.first = self.first or time.perf_counter()
+        self.pieces += 1
+        self.text += piece
+
+    def record(self, status: GenerationStatus) -> Generation:
+        end, first, usage = time.perf_counter(), self.first, self.usage
+        completion = int(usage.completion_tokens) if usage is not None and usage.completion_tokens else self.pieces
+        rate = completion / (end - first) if first is not None and end > first and completion else None
+        return Generation(
+            model=self.cfg.model, base_url=self.cfg.base_url, status=status,
+            ttft_ms=round((first - self.started) * 1000, 1) if first is not None else None,
+            total_ms=round((end - self.started) * 1000, 1),
+            prompt_tokens=int(usage.prompt_tokens) if usage is not None and usage.prompt_tokens else None,
+            completion_tokens=completion, tokens_counted_by="server" if usage is not None else "stream",
+            tokens_per_s=round(rate, 2) if rate is not None else None,
+        )
+
+    def failed(self, failure: Failure) -> Generated:
+        self.usage = None  # a failed answer counts the pieces it streamed
+        record = self.record(GenerationStatus.FAILED)
+        record.failure = failure.kind
+        record.error = failure.words(self.cfg)
+        return Generated(self.text, record)
