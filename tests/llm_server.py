@@ -31,6 +31,7 @@ class ScriptedServer:
     error_text: str = "out of memory"  # …and these words in its error body
     usage: bool = True
     requests: list[dict[str, Any]] = field(default_factory=list)
+    streaming: int = 0  # answers being sent right now (a client that hangs up ends its answer)
     httpd: ThreadingHTTPServer | None = None
 
     @property
@@ -40,6 +41,7 @@ class ScriptedServer:
 
     def start(self) -> ScriptedServer:
         server = self
+        lock = threading.Lock()
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -80,7 +82,13 @@ class ScriptedServer:
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
-                self._stream(body)
+                with lock:
+                    server.streaming += 1
+                try:
+                    self._stream(body)
+                finally:
+                    with lock:
+                        server.streaming -= 1
 
             def _event(self, payload: Any) -> None:
                 data = f"data: {payload if isinstance(payload, str) else json.dumps(payload)}\n\n".encode()

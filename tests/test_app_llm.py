@@ -115,6 +115,30 @@ def test_stop_keeps_the_part_written_and_failures_are_shown(qtbot, window: MainW
     assert "Cannot reach a language model server" in failed.args[0] and view.errors == [failed.args[0]]
 
 
+def test_the_query_lane_stays_free_while_the_model_writes_and_a_new_question_stops_it(qtbot, window: MainWindow,
+                                                                                     server: ScriptedServer):
+    """The answer runs the pipeline's generate unit after the read snapshot, off the query lane: other reads go on
+    meanwhile; a new question stops the answer being written (its server sees the client hang up)."""
+    view, c = window.view, window.c  # type: ignore[attr-defined]
+    server.mode = "endless"  # an answer that ends only when it is stopped
+    c.save_settings(c.settings.replace(llm_max_tokens=100_000))
+    finished: list[object] = []
+    c.answer_finished.connect(finished.append)
+    c.ask("Qual o prazo do reembolso?", window_scope(), None, None)
+    qtbot.waitUntil(lambda: len(view.text.split()) >= 3, timeout=30_000)
+    with qtbot.waitSignal(c.health_ready, timeout=30_000):
+        c.refresh_health()
+    assert finished == [] and server.streaming == 1, "the lane answered while the model was still writing"
+    with qtbot.waitSignal(c.search_finished, timeout=30_000):
+        c.ask("Qual o prazo do reembolso?", window_scope(), None, None)
+    qtbot.waitUntil(lambda: len(server.requests) == 2 and server.streaming == 1, timeout=30_000)
+    with qtbot.waitSignal(c.answer_finished, timeout=30_000) as done:
+        view.stop_requested.emit()
+    qtbot.waitUntil(lambda: server.streaming == 0, timeout=30_000)
+    assert finished == [done.args[0]], "the first answer, stopped by the new question, is never shown"
+    assert done.args[0].generation.status == GenerationStatus.STOPPED
+
+
 def window_scope():
     from vaultrag.core.query.scope import Scope
 

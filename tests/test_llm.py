@@ -138,8 +138,14 @@ def test_an_endless_answer_is_cut_at_the_cap(server: ScriptedServer):
 def test_stop_keeps_the_answer_so_far(server: ScriptedServer):
     server.mode = "endless"
     cancel = threading.Event()
-    pieces, got = ask(model(server, max_tokens=10_000), cancel,
-                      lambda _: cancel.set() if len(pieces) == 5 else None)
+    seen: list[str] = []
+
+    def stop_at_five(piece: str) -> None:
+        seen.append(piece)
+        if len(seen) == 5:
+            cancel.set()
+
+    pieces, got = ask(model(server, max_tokens=10_000), cancel, stop_at_five)
     assert len(pieces) == 5 and got.record.status == GenerationStatus.STOPPED and got.text == "".join(pieces)
 
 

@@ -80,3 +80,21 @@ def test_model_failures_keep_the_extractive_answer(demo: tuple[Path, Path], serv
     (home / "settings.toml").write_text("", encoding="utf-8")
     r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
     assert r.returncode == 2 and "--generate needs a language model" in r.stderr
+
+
+def test_llm_test_says_how_the_model_answered_or_why_not(tmp_path: Path, server: ScriptedServer):
+    home = tmp_path / "home"
+    home.mkdir()
+    server.reply = "Hello! I am a tiny model.\nAnd more."
+    configure(home, server.base_url)
+    r = run(home, "llm", "test")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"tiny-model at {server.base_url} answered in ")
+    assert "“Hello! I am a tiny model.”" in r.stdout
+    configure(home, server.base_url, "nope")
+    r = run(home, "llm", "test", "--json")
+    result = json.loads(r.stdout)
+    assert r.returncode == 1 and result["failure"] == "bad-model" and "'nope'" in result["error"]
+    configure(home, f"http://127.0.0.1:{free_port()}/v1")
+    r = run(home, "llm", "test")
+    assert r.returncode == 1 and "failed (server-down): Cannot reach a language model server" in r.stdout

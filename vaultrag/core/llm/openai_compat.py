@@ -116,15 +116,28 @@ def detect_local_servers(s: Settings, host: str = "127.0.0.1") -> list[FoundServ
 
 
 def _transport_failure(e: BaseException) -> Failure | None:
-    """A failure of the connection itself (before or during an answer), from the exception's type."""
-    import httpx
+    """A failure of the connection itself (before or during an answer), from the exception's type: openai's own
+    classes before the answer; during it the HTTP library's (httpx or httpx2, by openai's version) pass through
+    unwrapped, so the OS error they were raised from (a socket timeout, a refused or reset connection) decides."""
     import openai
 
-    if isinstance(e, openai.APITimeoutError | httpx.TimeoutException):
+    if isinstance(e, openai.APITimeoutError) or _caused_by(e, TimeoutError):
         return Failure(LLMFailure.TIMEOUT)
-    if isinstance(e, openai.APIConnectionError | httpx.ConnectError):
+    if isinstance(e, openai.APIConnectionError) or _caused_by(e, ConnectionRefusedError):
         return Failure(LLMFailure.SERVER_DOWN, detail=type(e).__name__)
     return None
+
+
+def _caused_by(e: BaseException, kind: type[BaseException]) -> bool:
+    """Whether `e` or an exception it was raised from (or while handling) is a `kind`."""
+    seen: set[int] = set()
+    at: BaseException | None = e
+    while at is not None and id(at) not in seen:
+        if isinstance(at, kind):
+            return True
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return False
 
 
 class OpenAICompatible:
@@ -232,15 +245,24 @@ class OpenAICompatible:
             return run.failed(self._classify(e))
         status = GenerationStatus.COMPLETE
         finish: str | None = None
+        chunks = iter(stream)
         try:
-            for chunk in stream:
+            while True:
+                try:
+                    chunk = next(chunks)
+                except StopIteration:
+                    break
+                except Exception as e:  # the transport's own errors (read timeout, connection reset, a bad chunk…)
+                    found = _transport_failure(e)
+                    cut = Failure(LLMFailure.STREAM_CUT, detail=type(e).__name__)
+                    return run.failed(found if found is not None and found.kind == LLMFailure.TIMEOUT else cut)
                 if chunk.usage is not None:
                     run.usage = chunk.usage
                 for choice in chunk.choices or []:
                     piece = choice.delta.content if choice.delta else None
                     if piece:
                         run.piece(piece)
-                        if on_piece is not None:
+                        if on_piece is not None:  # outside the `except`: the caller's own errors are not ours
                             on_piece(piece)
                     finish = choice.finish_reason or finish
                 if cancel is not None and cancel.is_set():
@@ -249,10 +271,6 @@ class OpenAICompatible:
                 if run.pieces >= cap and finish is None:  # the server ignores max_tokens: cut it here
                     status, finish = GenerationStatus.CAPPED, "length"
                     break
-        except Exception as e:  # the transport's own errors (read timeout, connection reset, a bad chunk…)
-            found = _transport_failure(e)
-            cut = Failure(LLMFailure.STREAM_CUT, detail=type(e).__name__)
-            return run.failed(found if found is not None and found.kind == LLMFailure.TIMEOUT else cut)
         finally:
             stream.close()
         if status == GenerationStatus.COMPLETE and finish is None:
