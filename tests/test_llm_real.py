@@ -39,6 +39,8 @@ def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, 
                                         encoding="utf-8")
     r = run(home, "llm", "models")
     assert r.returncode == 0 and "smollm2-135m" in r.stdout.split()
+    r = run(home, "llm", "test")
+    assert r.returncode == 0 and r.stdout.startswith(f"smollm2-135m at {llama_server} answered in "), r.stdout
     r = run(home, "ask", str(vault), "When does the flight to Lisbon leave?", "--generate")
     assert r.returncode == 0, r.stderr
     assert "smollm2-135m: first token" in r.stdout and "[1] Travel/Lisbon trip.md" in r.stdout

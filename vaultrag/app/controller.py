@@ -298,7 +298,7 @@ class AppController(QObject):
 
         self.stop_answer()  # a new question replaces the answer being written
         try:
-            generator = self._llm_config()
+            generator = self._generator()
         except UserFacingError as e:
             self.failed.emit(str(e))
             generator = None
@@ -317,13 +317,13 @@ class AppController(QObject):
             trace = asked.trace()
             self.conversation.add(trace, question)
             self.search_finished.emit(trace)
-            if generator is not None and trace.prompt and self._cancel is cancel:
+            if generator is not None and trace.prompt and not cancel.is_set():  # not stopped or replaced meanwhile
                 self._generate(asked, generator.model, cancel)
 
         self.queries.submit("ask", work, done, self.failed.emit)
 
     # -- the language model's answer (after the read snapshot, on its own thread: the query lane stays free) ---
-    def _llm_config(self) -> Any:
+    def _generator(self) -> Any:
         """The configured language model (a Generator), or None."""
         from vaultrag.core.llm import registry
 
