@@ -141,6 +141,16 @@ def test_the_model_rewrites_a_follow_up_when_one_is_set(store: IndexStore, serve
     assert trace.warnings[0].code == WarningCode.REWRITE_FAILED and trace.warnings[0].failure is not None
 
 
+def test_an_answer_cut_at_the_cap_says_the_cap(store: IndexStore, server: ScriptedServer):
+    server.mode = "endless"  # a server that ignores max_tokens
+    capped = OpenAICompatible(LLMConfig(server.base_url, "tiny-model", max_tokens=12, timeout=5.0))
+    trace = Searcher(store, Settings(), CountingEmbedder()).ask(
+        "refund deadline", threshold=-1, pipeline=conversation_pipeline(None, capped))
+    assert trace.generation is not None and trace.generation.status == GenerationStatus.CAPPED
+    assert [w.limit for w in trace.warnings if w.code == WarningCode.LLM_CAPPED] == [12]
+    assert trace.answer.kind == AnswerKind.GENERATED and len(trace.answer.text.split()) == 12
+
+
 def test_generate_and_rewrite_take_any_generator(store: IndexStore):
     """Both stages speak the Generator protocol: a scripted model (no server) rewrites the follow-up and answers."""
     searcher, conv = Searcher(store, Settings(), CountingEmbedder()), Conversation()
@@ -163,7 +173,9 @@ def test_generate_and_rewrite_take_any_generator(store: IndexStore):
     assert trace.rewrite is not None and trace.rewrite.method == RewriteMethod.TERMS
     assert trace.answer.kind == AnswerKind.EXTRACTIVE and trace.generation is not None
     assert trace.generation.failure == LLMFailure.TIMEOUT
-    assert any(w == "language model: the scripted model failed (timeout)" for w in trace.warnings)
+    codes = [(w.code, w.failure, w.detail) for w in trace.warnings]
+    assert codes == [(WarningCode.REWRITE_FAILED, LLMFailure.TIMEOUT, "the scripted model failed (timeout)"),
+                     (WarningCode.LLM_FAILED, LLMFailure.TIMEOUT, "the scripted model failed (timeout)")]
 
 
 def test_the_model_writes_after_the_read_snapshot_and_the_trace_exists_before(store: IndexStore):
