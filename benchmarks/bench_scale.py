@@ -147,7 +147,7 @@ def questions(n: int) -> list[str]:
 def measure(path: Path, nq: int) -> dict:
     """Query figures on one index (run in its own process, so the peak RSS is this index's)."""
     from vaultrag.core import rerank
-    from vaultrag.core.embed import E5Embedder
+    from vaultrag.core.embedders.e5 import E5Embedder
     from vaultrag.core.query import terms
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.store.index_store import IndexStore
@@ -207,7 +207,7 @@ def measure(path: Path, nq: int) -> dict:
 def compare_float(path: Path, nq: int) -> None:
     """The int8 shortlist + rescore against the previous layout (exact float32 cosine vec0), alternating queries
     in one process: a same-run ratio that holds on a busy machine. The float table goes to a side file."""
-    from vaultrag.core.embed import E5Embedder
+    from vaultrag.core.embedders.e5 import E5Embedder
     from vaultrag.core.store.index_store import IndexStore
     from vaultrag.core.store.reads import ScopeSQL
     from vaultrag.core.store.vectors import float_bytes

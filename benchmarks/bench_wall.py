@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main() -> None:
-    from vaultrag.core.embed import E5Embedder
+    from vaultrag.core.embedders.e5 import E5Embedder
     from vaultrag.core.index.indexer import fit_to_model
     from vaultrag.core.store.index_store import IndexStore
 

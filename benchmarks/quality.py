@@ -1,4 +1,5 @@
-"""Retrieval and refusal quality on the dev sets; writes docs/quality.md (the shipped threshold comes from here).
+"""Retrieval and refusal quality on the dev sets; writes docs/quality.md (the shipped threshold comes from here: it
+goes on the reranker's line in vaultrag/engines.py, `thresholds`).
 
 Run: python benchmarks/quality.py [--limit N]   (about 10 minutes on 2 cores: it indexes both vaults with e5;
 with --work pointing at existing indexes it only asks the questions)

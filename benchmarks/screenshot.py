@@ -166,7 +166,7 @@ def shoot(out: Path, language: str) -> None:
         w.settings_dialog.move(W // 2 - w.settings_dialog.width() // 2, 60)
         save(app, w, out, "settings", w.settings_dialog)
         editor = w.settings_dialog.reranker  # the reranker's hub choice, as a user about to download it sees it
-        editor.kind.setCurrentIndex(editor.kind.findData("hub"))
+        editor.kind.setCurrentIndex(editor.kind.findData("cross-encoder"))
         w.settings_dialog.findChild(QScrollArea).ensureWidgetVisible(editor, 0, 200)
         save(app, w, out, "settings-reranker", w.settings_dialog)
         w.settings_dialog.reject()

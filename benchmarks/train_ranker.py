@@ -7,7 +7,7 @@ Run: python benchmarks/train_ranker.py [--write] [--gate 0 0.25 0.5 1] [--latenc
     changing the features);
   - `--gate`: fused hit@1 on xquad-xl for each weight of BM25 hits in notes of another language;
   - trains a linear listwise (softmax) model on standardized features: leave-one-set-out for the table, then on
-    all three sets for vaultrag/core/query/ranker.json (`--write`).
+    all three sets for vaultrag/core/rerankers/ranker.json (`--write`).
 Reads ../shared/eval/data; copies nothing into the repository.
 """
 
@@ -34,7 +34,7 @@ SETS = {"faquad-pt": ("faquad-pt", "faquad-pt"), "xquad-en": ("xquad-en", "xquad
 L2 = 1e-3
 STEPS = 400
 LEARNING_RATE = 0.05
-OUT = ROOT / "vaultrag" / "core" / "query" / "ranker.json"
+OUT = ROOT / "vaultrag" / "core" / "rerankers" / "ranker.json"
 DOC = ROOT / "docs" / "ranker.md"
 
 
@@ -265,7 +265,7 @@ def main() -> None:
     for f, w in sorted(zip(FEATURES, model["weights"], strict=True), key=lambda x: -abs(x[1])):
         emit(f"| {f} | {w:+.3f} |")
     if args.latency:
-        from vaultrag.core.query.ranker import LearnedRanker
+        from vaultrag.core.rerankers.builtin import LearnedRanker
 
         (work / "ranker-cache" / f"xquad-en-gate{gate:g}-n40-limit300.npz").unlink(missing_ok=True)  # time it now
         d40 = collect(work, "xquad-en", gate, n=40, limit=300)

@@ -14,6 +14,7 @@ import pytest
 from vaultrag.core import download as hub
 from vaultrag.core import rerank
 from vaultrag.core.model import Progress
+from vaultrag.core.rerankers.cross_encoder import CrossEncoderReranker
 from vaultrag.core.vocab import StageName, StageStatus
 from vaultrag.errors import ModelUnavailable, UserFacingError
 from vaultrag.settings import Settings
@@ -126,8 +127,8 @@ def test_download_reports_progress_cancels_and_resumes(local_hub: LocalHub, tmp_
         assert (folder / name).read_bytes() == data
     assert reports[-1].phase == "done" and reports[-1].done == reports[-1].total
     ce = rerank.from_settings(Settings(reranker=REPO), models)
-    assert isinstance(ce, rerank.CrossEncoderReranker) and ce.model_id == f"ce/{REPO}"
-    assert len(ce.score("refund deadline", ["The refund takes seven days."])) == 1
+    assert isinstance(ce, CrossEncoderReranker) and ce.model_id == f"ce/{REPO}"
+    assert len(ce.predict("refund deadline", ["The refund takes seven days."])) == 1
 
 
 def test_offline_download_is_a_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -203,7 +204,7 @@ def test_settings_downloads_the_chosen_cross_encoder_with_a_progress_bar(local_h
         dialog, editor = settings_dialog(qtbot, c)
         dialog.show()
         assert editor.value() == "builtin" and editor.hub_box.isHidden()
-        editor.kind.setCurrentIndex(editor.kind.findData("hub"))
+        editor.kind.setCurrentIndex(editor.kind.findData("cross-encoder"))
         assert editor.model.text() == hub.DEFAULT_CROSS_ENCODER and editor.download.isVisible()
         editor.model.setText(REPO)
         editor.endpoint = local_hub.url
@@ -238,7 +239,7 @@ def test_settings_says_why_a_download_failed_offline(qtbot, tmp_path: Path, monk
     c = AppController(tmp_path / "home")
     try:
         dialog, editor = settings_dialog(qtbot, c, REPO)
-        assert editor.kind.currentData() == "hub" and editor.model.text() == REPO
+        assert editor.kind.currentData() == "cross-encoder" and editor.model.text() == REPO
         editor.endpoint = "http://127.0.0.1:9"
         with qtbot.waitSignal(c.model_download_failed, timeout=60_000):
             editor.download.click()

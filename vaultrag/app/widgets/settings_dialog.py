@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.widgets.reranker_editor import RerankerEditor
+from vaultrag.engines import EMBEDDERS
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Group, Settings
 
@@ -101,9 +102,9 @@ class SettingsDialog(QDialog):
             w = self.reranker = RerankerEditor(value, self.downloader, self.models_dir)
         elif f.name == "embedder":
             w = QComboBox()
-            for key, words in (("e5", self.tr("e5 (multilingual, default)")), ("use", self.tr("USE (fast)")),
-                               ("st", self.tr("sentence-transformers model"))):
-                w.addItem(words, key)
+            for engine in EMBEDDERS:  # the ones this platform has a build of, and the one set (whatever it is)
+                if engine.available() or engine.name == value:
+                    w.addItem(tr(engine.words), engine.name)
             w.setCurrentIndex(max(0, w.findData(value)))
         elif f.name == "ui_language":
             w = QComboBox()

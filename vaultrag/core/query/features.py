@@ -10,8 +10,8 @@ import unicodedata
 import numpy as np
 
 from vaultrag.core.language import stop_words
-from vaultrag.core.query.state import QueryState
 from vaultrag.core.query.terms import WORD, fold
+from vaultrag.core.rerank import QuestionSoFar
 from vaultrag.core.vocab import StageName
 
 STEM_CHARS = 6  # light stemming by truncation: "universidade"/"universidades", "defend"/"defense" meet
@@ -51,7 +51,7 @@ def sentence_stems(text: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(STEMS.findall(s)) for s in SENTENCE.split(folded) if s)
 
 
-def compute(q: QueryState, ids: list[int]) -> np.ndarray:
+def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
     """The FEATURES of the candidates `ids` (rows in that order), from the lists and the chunk text in `q`."""
     bm25 = {c.chunk_id: c for c in q.stages[StageName.BM25].candidates} if StageName.BM25 in q.stages else {}
     vector = {c.chunk_id: c for c in q.stages[StageName.VECTOR].candidates} if StageName.VECTOR in q.stages else {}

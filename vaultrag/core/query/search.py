@@ -13,7 +13,6 @@ from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator
 from vaultrag.core.model import QueryTrace, QueryWarning
 from vaultrag.core.query.conversation import Conversation, RewriteStage
-from vaultrag.core.query.ranker import LearnedRanker
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.stages.answer import AnswerStage
 from vaultrag.core.query.stages.bm25 import Bm25Stage
@@ -81,7 +80,7 @@ class Searcher:
     """Runs questions against one vault's index; use one per query thread (it owns a read connection)."""
 
     def __init__(self, store: IndexStore, settings: Settings, embedder: Embedder | None,
-                 reranker: Reranker | LearnedRanker | None = None, pipeline: Sequence[StageUnit] = PIPELINE) -> None:
+                 reranker: Reranker | None = None, pipeline: Sequence[StageUnit] = PIPELINE) -> None:
         self.store = store
         self.settings = settings
         self.embedder = embedder

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -28,9 +28,6 @@ from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.reads import ScopeSQL
 from vaultrag.core.vocab import ContextStatus, StageName
 from vaultrag.settings import Settings
-
-if TYPE_CHECKING:
-    from vaultrag.core.query.ranker import LearnedRanker
 
 
 class StageUnit(Protocol):
@@ -64,7 +61,7 @@ class QueryState:
     store: IndexStore
     settings: Settings
     embedder: Embedder | None
-    reranker: Reranker | LearnedRanker | None
+    reranker: Reranker | None
     reranker_id: str
     query_vector: Callable[[str], np.ndarray]  # the question's embedding (memoized by the Searcher)
     background_of: Callable[[np.ndarray], float | None]  # the question's cosine with the vault's mean chunk

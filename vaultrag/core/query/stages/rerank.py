@@ -1,20 +1,20 @@
-"""The rerank stage: the built-in ranker (features of each fused candidate, each one's part kept) or a cross-encoder
-re-scores the fused list (skipped without one)."""
+"""The rerank stage: the configured reranker re-scores the fused list (skipped without one); a reranker that explains
+itself (the built-in ranker) leaves each feature's part on every candidate."""
 
 from __future__ import annotations
 
 import time
 
 from vaultrag.core.model import Stage
-from vaultrag.core.query import features
-from vaultrag.core.query.ranker import LearnedRanker
 from vaultrag.core.query.state import QueryState
+from vaultrag.core.rerank import RerankInput
 from vaultrag.core.vocab import StageName, StageReason, StageStatus
 
 
 class RerankStage:
-    """Re-orders the fused candidates; when it runs, its list becomes the final one. The built-in ranker records
-    every feature's contribution per candidate; a cross-encoder reads (question, `prefix > text`)."""
+    """Re-orders the fused candidates; when it runs, its list becomes the final one. Every reranker gets the same
+    input: the question, the candidates' `prefix > text` (a cross-encoder reads these) and the question's state (the
+    built-in ranker computes its features from it)."""
 
     name = StageName.RERANKED
 
@@ -26,19 +26,12 @@ class RerankStage:
             q.stages[self.name] = Stage(self.name, StageStatus.SKIPPED, [], 0.0, reason=why)
             q.timed("rerank", t)
             return
-        ids = [c.chunk_id for c in fused]
-        parts: dict[int, dict[str, float]] = {}
-        scores: list[float]
-        if isinstance(q.reranker, LearnedRanker):
-            values, terms = q.reranker.explain(features.compute(q, ids))
-            scores = [float(v) for v in values]
-            parts = {cid: dict(zip(features.FEATURES, map(float, row), strict=True))
-                     for cid, row in zip(ids, terms, strict=True)}
-            note = f"{q.reranker.model_id}: a linear model over {len(features.FEATURES)} features of each candidate"
-        else:
-            scores = q.reranker.score(q.question, [q.chunks[i].search_text for i in ids])
-            note = q.reranker_id
+        ids = tuple(c.chunk_id for c in fused)
+        result = q.reranker.score(RerankInput(q.question, ids, tuple(q.chunks[i].search_text for i in ids), q))
+        parts = ({cid: dict(row) for cid, row in zip(ids, result.contributions, strict=True)}
+                 if result.contributions is not None else {})
         # equal scores keep the fused order (sorted is stable)
-        order = sorted(zip(ids, scores, strict=True), key=lambda x: -x[1])
-        q.stages[self.name] = Stage(self.name, StageStatus.OK, q.candidates(order, parts), q.timed("rerank", t), note)
+        order = sorted(zip(ids, result.scores, strict=True), key=lambda x: -x[1])
+        q.stages[self.name] = Stage(self.name, StageStatus.OK, q.candidates(order, parts), q.timed("rerank", t),
+                                    result.note or q.reranker_id)
         q.final_stage = self.name

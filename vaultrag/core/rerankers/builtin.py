@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vaultrag.core.query.features import FEATURES
+from vaultrag.core.query.features import FEATURES, compute
+from vaultrag.core.rerank import Reranked, RerankInput
 from vaultrag.errors import ModelUnavailable
 
-BUILTIN = "builtin"  # the settings' name for it
+if TYPE_CHECKING:
+    from vaultrag.settings import Settings
+
 MODEL_FILE = "ranker.json"  # next to this module; written by benchmarks/train_ranker.py
 
 
@@ -35,7 +38,7 @@ class LearnedRanker:
         """The ranker in `path`, or the one shipped inside the package."""
         try:
             if path is None:
-                text = resources.files("vaultrag.core.query").joinpath(MODEL_FILE).read_text(encoding="utf-8")
+                text = resources.files("vaultrag.core.rerankers").joinpath(MODEL_FILE).read_text(encoding="utf-8")
             else:
                 text = Path(path).read_text(encoding="utf-8")
             return cls(json.loads(text))
@@ -46,3 +49,14 @@ class LearnedRanker:
         """(scores, per-feature contributions) for the feature rows `x`."""
         parts = (x - self.mean) / self.scale * self.weights
         return parts.sum(axis=1) + self.bias, parts
+
+    def score(self, batch: RerankInput) -> Reranked:
+        """The candidates' features computed from the question's state, scored, each feature's part kept."""
+        values, parts = self.explain(compute(batch.state, list(batch.chunk_ids)))
+        return Reranked(tuple(float(v) for v in values),
+                        tuple(dict(zip(FEATURES, map(float, row), strict=True)) for row in parts),
+                        f"{self.model_id}: a linear model over {len(FEATURES)} features of each candidate")
+
+
+def build(settings: Settings, models_dir: Path | None) -> LearnedRanker:
+    return LearnedRanker.load()

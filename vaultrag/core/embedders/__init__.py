@@ -1,0 +1,1 @@
+"""The embedding backends, one module each (registered in vaultrag/engines.py; core/embed.py builds them)."""

