@@ -73,7 +73,9 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
     info: list[tuple[int, int, int, str, float]] = []  # bm25 rank, vector rank, fused rank (0 = none), lang, ms
 
     class Capture:
-        name = "capture"
+        name = StageName("capture")
+        requires = frozenset({StageName.FUSED})
+        provides: frozenset[StageName] = frozenset()
 
         def run(self, q: QueryState) -> None:
             ids = [c.chunk_id for c in q.stages[StageName.FUSED].candidates]

@@ -113,6 +113,25 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo
     assert window.question.text() == "Qual o prazo do reembolso?"
 
 
+def test_a_custom_pipeline_runs_end_to_end_in_the_window(qtbot, window: MainWindow, demo: Path):
+    """A pipeline with a ranked list of its own and no reranker: every pane shows its trace (the stage tables
+    used to expect the four shipped lists and raised KeyError on any other)."""
+    from tests.test_pipeline import TITLE, TitleMatch
+    from vaultrag.core.query.search import PIPELINE
+    from vaultrag.core.vocab import StageName
+
+    window.c.pipeline = (*PIPELINE[:2], TitleMatch(), *(u for u in PIPELINE[2:] if u.name != StageName.RERANKED))
+    open_and_wait(qtbot, window, demo)
+    trace = ask(qtbot, window, "Qual o prazo do reembolso?")
+    assert list(trace.stages) == ["bm25", "vector", "title", "fused"] and trace.final_stage == "fused"
+    assert trace.answer.note == "Casa/Reembolso e cancelamentos.md"
+    stages = window.inspector.panes["candidates"]
+    assert list(stages.tables) == list(trace.stages)
+    assert stages.tables[TITLE].rowCount() == len(trace.stages[TITLE].candidates) > 0
+    assert len(window.inspector.panes["chart"].bars) == len(trace.final)
+    assert "7 dias úteis" in window.answer.toPlainText()
+
+
 def test_why_not_this_note_on_an_excluded_note(qtbot, window: MainWindow, demo: Path):
     open_and_wait(qtbot, window, demo)
     window.question.setText("O que diz o diário?")

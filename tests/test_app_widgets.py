@@ -54,9 +54,10 @@ def trace(answer: Answer, final: list[Candidate], background: float | None = 0.5
                         reason, top_cosine=final[0].cosine, background=background, background_weight=0.75)
     stages = {StageName.BM25: Stage(StageName.BM25, StageStatus.OK, final[::-1]),
               StageName.VECTOR: Stage(StageName.VECTOR, StageStatus.OK, final),
-              StageName.FUSED: Stage(StageName.FUSED, StageStatus.OK, final),
+              StageName.FUSED: Stage(StageName.FUSED, StageStatus.OK, final,
+                                     inputs=[StageName.BM25, StageName.VECTOR]),
               StageName.RERANKED: Stage(StageName.RERANKED, StageStatus.SKIPPED, [],
-                                                     reason=StageReason.NO_RERANKER)}
+                                        reason=StageReason.NO_RERANKER, inputs=[StageName.FUSED])}
     return QueryTrace("prazo?", "pt", {}, {"k": 5}, stages, StageName.FUSED, final, decision, docs, {}, "PROMPT",
                       {"total": 1, "instructions": 1, "documents": 0, "budget": 1, "question": 0}, answer, {}, {
                           "chunks": 10, "chunks_embedded": 10})

@@ -242,8 +242,11 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
     data = json.loads(trace_json(searcher.ask("refund deadline", threshold=-1)))
     assert set(data) == TRACE_KEYS and data["version"] == 3
     assert set(data["stages"]) == {"bm25", "vector", "fused", "reranked"}
-    assert set(data["stages"]["bm25"]) == {"name", "status", "candidates", "ms", "note", "reason"}
+    assert set(data["stages"]["bm25"]) == {"name", "status", "candidates", "ms", "note", "reason", "inputs"}
     assert data["stages"]["reranked"]["reason"] == "no-reranker" and data["decision"]["reason"] == "above-threshold"
+    # each ranked list names the lists it was made from (the window's movement column, the evaluation's rows)
+    assert [data["stages"][n]["inputs"] for n in ("bm25", "vector", "fused", "reranked")] == [
+        [], [], ["bm25", "vector"], ["fused"]]
     assert set(data["stages"]["fused"]["candidates"][0]) == CANDIDATE_KEYS
     assert set(data["stages"]["fused"]["candidates"][0]["contributions"]) <= {"bm25", "vector"}
     assert set(data["decision"]) == {"answered", "confidence", "threshold", "margin", "threshold_source", "reason",

@@ -201,7 +201,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     s = searcher.settings
     settings = {"embedder": searcher.embedder.model_id if searcher.embedder else "", "reranker": searcher.reranker_id,
                 "k": s.k, "bm25_n": s.bm25_n, "vector_n": s.vector_n, "context_tokens": s.context_tokens}
-    ev = evaluate.summarize(run.results, str(args.vault), str(args.golden), settings, run.seconds, run.skipped_lines)
+    ev = evaluate.summarize(run.results, str(args.vault), str(args.golden), settings, run.seconds, run.skipped_lines,
+                            run.inputs)
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)

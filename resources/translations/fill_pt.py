@@ -388,7 +388,7 @@ PT.update({  # issue 13: index health reasons, the core's errors and notices, th
     "question words in the title": "palavras da pergunta no título", "meaning rank": "posição por significado",
     "meaning similarity": "semelhança de significado", "similarity gap to the best": "distância da mais semelhante",
     "fused score": "pontuação fundida", "length": "tamanho", "words × similarity": "palavras × semelhança",
-    "same language": "mesmo idioma", "keywords": "palavras-chave", "meaning": "significado",
+    "same language": "mesmo idioma", "keywords": "palavras-chave", "meaning": "significado", "context": "contexto",
     "{why} — keyword search (BM25) still works.":
         "{why} — a busca por palavras-chave (BM25) continua funcionando.",
     "Open a vault first (File › Open vault…).": "Abra um cofre primeiro (Arquivo › Abrir cofre…).",

@@ -3,372 +3,388 @@
 <context>
     <name />
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="24" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="26" />
         <source>Keywords (BM25)</source>
         <translation>Palavras-chave (BM25)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="24" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="27" />
         <source>Meaning (vectors)</source>
         <translation>Significado (vetores)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="25" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
         <source>Fused (RRF)</source>
         <translation>Fundida (RRF)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="25" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
         <source>Reranked</source>
         <translation>Reordenada</translation>
     </message>
     <message>
         <location filename="../../vaultrag/app/widgets/words.py" line="29" />
+        <source>reranked</source>
+        <translation>reordenado</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
+        <source>Context (prompt)</source>
+        <translation>Contexto (prompt)</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
+        <source>context</source>
+        <translation>contexto</translation>
+    </message>
+    <message>
+        <location filename="../../vaultrag/app/widgets/words.py" line="39" />
         <source>ok</source>
         <translation>ok</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="39" />
         <source>nothing matched</source>
         <translation>nada encontrado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="40" />
         <source>partial</source>
         <translation>parcial</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="40" />
         <source>unavailable</source>
         <translation>indisponível</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="31" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="41" />
         <source>skipped</source>
         <translation>pulada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="74" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="84" />
         <source>an app's own folder (.obsidian, .trash, .git)</source>
         <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="75" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="85" />
         <source>hidden folder</source>
         <translation>pasta oculta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="75" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="85" />
         <source>hidden file</source>
         <translation>arquivo oculto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="76" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="86" />
         <source>left out by a .vaultragignore pattern</source>
         <translation>deixada de fora por um padrão do .vaultragignore</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="77" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="87" />
         <source>left out by the ignore patterns in Settings</source>
         <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="78" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="88" />
         <source>its frontmatter says vaultrag: exclude</source>
         <translation>o frontmatter diz vaultrag: exclude</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="79" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="89" />
         <source>carries the private tag</source>
         <translation>tem a tag privada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="80" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="90" />
         <source>symbolic link loop (a folder already visited)</source>
         <translation>ciclo de links simbólicos (uma pasta já visitada)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="81" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="91" />
         <source>folder that cannot be read</source>
         <translation>pasta que não pode ser lida</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="82" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="92" />
         <source>cannot be examined (stat failed)</source>
         <translation>não pode ser examinado (stat falhou)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="83" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="93" />
         <source>not a regular file</source>
         <translation>não é um arquivo comum</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="84" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="94" />
         <source>symbolic link to a place outside the vault (never followed)</source>
         <translation>link simbólico para um lugar fora do cofre (nunca seguido)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="85" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="95" />
         <source>symbolic link to something that is left out</source>
         <translation>link simbólico para algo deixado de fora</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="86" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="96" />
         <source>file name that is not valid UTF-8</source>
         <translation>nome de arquivo que não é UTF-8 válido</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="87" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="97" />
         <source>disappeared while being read</source>
         <translation>sumiu durante a leitura</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="88" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="98" />
         <source>is a folder now, not a file</source>
         <translation>agora é uma pasta, não um arquivo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="89" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="99" />
         <source>permission denied</source>
         <translation>permissão negada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="89" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="99" />
         <source>cannot be read</source>
         <translation>não pode ser lido</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="90" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="100" />
         <source>larger than the size cap (Settings › largest note)</source>
         <translation>maior que o limite de tamanho (Configurações › maior nota)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="91" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="101" />
         <source>binary file, not Markdown text</source>
         <translation>arquivo binário, não texto Markdown</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="91" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="101" />
         <source>not valid UTF-8 text</source>
         <translation>texto que não é UTF-8 válido</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="92" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="102" />
         <source>internal error while indexing it (see the log)</source>
         <translation>erro interno ao indexá-la (veja o registro)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="93" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="103" />
         <source>malformed frontmatter: indexed without it</source>
         <translation>frontmatter malformado: indexada sem ele</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="94" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="104" />
         <source>empty note (no text to index)</source>
         <translation>nota vazia (sem texto para indexar)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="95" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="105" />
         <source>chunks longer than the model's input limit (cut to fit)</source>
         <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="96" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="106" />
         <source>tries to give the language model orders</source>
         <translation>tenta dar ordens ao modelo de linguagem</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="97" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="107" />
         <source>new since indexing</source>
         <translation>nova desde a indexação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="97" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="107" />
         <source>changed since indexing</source>
         <translation>alterada desde a indexação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="98" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="108" />
         <source>deleted since indexing</source>
         <translation>apagada desde a indexação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="99" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="109" />
         <source>embedded with another model than the one in Settings: re-index to re-embed</source>
         <translation>vetores de outro modelo que o das Configurações: reindexe para gerar os vetores de novo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="100" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="110" />
         <source>chunking settings changed since indexing: re-index to re-chunk</source>
         <translation>as configurações de divisão em trechos mudaram desde a indexação: reindexe para dividir de novo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="107" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="117" />
         <source>“ignore the previous instructions”</source>
         <translation>“ignore as instruções anteriores”</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="108" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="118" />
         <source>fake document tags</source>
         <translation>marcas de documento falsas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="109" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="119" />
         <source>lines posing as the system or the assistant</source>
         <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="116" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="126" />
         <source>{n} chunk(s) longer than the model's input limit (cut to fit)</source>
         <translation>{n} trecho(s) maior(es) que o limite de entrada do modelo (cortados para caber)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="126" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="136" />
         <source>The vault folder {path} does not exist. Check the path or pick another folder.</source>
         <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="128" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="138" />
         <source>{path} is a file, not a folder. A vault is the folder that holds your notes.</source>
         <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="130" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="140" />
         <source>The vault folder {path} cannot be read (permission denied).</source>
         <translation>A pasta do cofre {path} não pode ser lida (permissão negada).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="132" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="142" />
         <source>{vault} has not been indexed yet: wait for the first indexing to finish.</source>
         <translation>{vault} ainda não foi indexado: espere a primeira indexação terminar.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="134" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="144" />
         <source>The index file {path} is damaged ({why}). Open the vault again to rebuild it from the notes.</source>
         <translation>O arquivo de índice {path} está danificado ({why}). Abra o cofre de novo para reconstruí-lo a partir das notas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="136" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="146" />
         <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes.</source>
         <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="139" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="149" />
         <source>The index was repaired: {what}.</source>
         <translation>O índice foi reparado: {what}.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="140" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="150" />
         <source>The index file disappeared or was replaced: rebuilding it.</source>
         <translation>O arquivo de índice sumiu ou foi substituído: reconstruindo-o.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="141" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="151" />
         <source>Cannot update the index ({why}); retrying every {s} s at first.</source>
         <translation>Não foi possível atualizar o índice ({why}); nova tentativa a cada {s} s de início.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="143" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="153" />
         <source>The index is being written by {who}; try again when it is done.</source>
         <translation>O índice está sendo escrito por {who}; tente de novo quando terminar.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="145" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="155" />
         <source>The model {what} needs a package that is not installed: {install}</source>
         <translation>O modelo {what} precisa de um pacote que não está instalado: {install}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="147" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="157" />
         <source>Cannot load the model {model}: {why}</source>
         <translation>Não foi possível carregar o modelo {model}: {why}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="149" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="159" />
         <source>{repo} is not a Hugging Face model id (like {example}).</source>
         <translation>{repo} não é um identificador de modelo do Hugging Face (como {example}).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="151" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="161" />
         <source>Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try again; the built-in ranker works meanwhile.</source>
         <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo; enquanto isso, o reordenador embutido funciona.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="155" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="165" />
         <source>The download of {repo} stopped ({why}). Try again: the files it finished are kept; the built-in ranker works meanwhile.</source>
         <translation>O download de {repo} parou ({why}). Tente de novo: os arquivos já baixados são mantidos; enquanto isso, o reordenador embutido funciona.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="158" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="168" />
         <source>Download of {repo} cancelled; the files it finished are kept for next time.</source>
         <translation>Download de {repo} cancelado; os arquivos já baixados ficam para a próxima vez.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="175" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="185" />
         <source>keyword score</source>
         <translation>pontuação de palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="175" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="185" />
         <source>keyword rank</source>
         <translation>posição por palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="175" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="185" />
         <source>question words present</source>
         <translation>palavras da pergunta presentes</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="176" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="186" />
         <source>question words in one sentence</source>
         <translation>palavras da pergunta numa frase</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="176" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="186" />
         <source>question words in the title</source>
         <translation>palavras da pergunta no título</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="177" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="187" />
         <source>meaning rank</source>
         <translation>posição por significado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="177" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="187" />
         <source>meaning similarity</source>
         <translation>semelhança de significado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="178" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="188" />
         <source>similarity gap to the best</source>
         <translation>distância da mais semelhante</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="178" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="188" />
         <source>fused score</source>
         <translation>pontuação fundida</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="178" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="188" />
         <source>length</source>
         <translation>tamanho</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="179" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="189" />
         <source>words × similarity</source>
         <translation>palavras × semelhança</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="179" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="189" />
         <source>same language</source>
         <translation>mesmo idioma</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="180" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="26" />
         <source>keywords</source>
         <translation>palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="180" />
+        <location filename="../../vaultrag/app/widgets/words.py" line="27" />
         <source>meaning</source>
         <translation>significado</translation>
     </message>
@@ -484,42 +500,42 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="129" />
+        <location filename="../../vaultrag/app/controller.py" line="130" />
         <source>loading model…</source>
         <translation>carregando o modelo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="155" />
+        <location filename="../../vaultrag/app/controller.py" line="156" />
         <source>{why} — keyword search (BM25) still works.</source>
         <translation>{why} — a busca por palavras-chave (BM25) continua funcionando.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="164" />
+        <location filename="../../vaultrag/app/controller.py" line="165" />
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="195" />
+        <location filename="../../vaultrag/app/controller.py" line="196" />
         <source>A model download is already running.</source>
         <translation>Já há um download de modelo em andamento.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="249" />
+        <location filename="../../vaultrag/app/controller.py" line="250" />
         <source>ready</source>
         <translation>pronto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="267" />
+        <location filename="../../vaultrag/app/controller.py" line="268" />
         <source>Open a vault first (File › Open vault…).</source>
         <translation>Abra um cofre primeiro (Arquivo › Abrir cofre…).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="272" />
+        <location filename="../../vaultrag/app/controller.py" line="273" />
         <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
         <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="279" />
+        <location filename="../../vaultrag/app/controller.py" line="280" />
         <source>{why} The built-in ranker is used meanwhile.</source>
         <translation>{why} Enquanto isso, usa-se o reordenador embutido.</translation>
     </message>
@@ -560,82 +576,77 @@
 <context>
     <name>EvalView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="75" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="78" />
         <source>golden .jsonl file</source>
         <translation>arquivo .jsonl de referência</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="76" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="79" />
         <source>Browse…</source>
         <translation>Procurar…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="79" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="82" />
         <source>all</source>
         <translation>todas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="84" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="87" />
         <source>Evaluate</source>
         <translation>Avaliar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="85" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="88" />
         <source>Calibrate</source>
         <translation>Calibrar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="92" />
-        <source>Context (prompt)</source>
-        <translation>Contexto (prompt)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="95" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="97" />
         <source>limit</source>
         <translation>limite</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="95" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="97" />
         <source>max pass</source>
         <translation>máx. aceitas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="109" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="116" />
         <source>Golden set</source>
         <translation>Conjunto de referência</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="114" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="121" />
         <source>, ETA {s:.0f}s</source>
         <translation>, faltam {s:.0f}s</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="115" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="122" />
         <source>evaluating: {d}/{t} questions{eta}</source>
         <translation>avaliando: {d}/{t} perguntas{eta}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="125" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="132" />
         <source>{a} answerable, {u} unanswerable, {q:.1f} questions/s</source>
         <translation>{a} respondíveis, {u} sem resposta, {q:.1f} perguntas/s</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="128" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="135" />
         <source>; AUROC {x:.3f}</source>
         <translation>; AUROC {x:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="140" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="147" />
         <source>validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} unanswerable passed</source>
         <translation>metade de validação: {k:.0%} ± {dk:.0%} respondíveis corretas mantidas, {p:.0%} ± {dp:.0%} sem resposta aceitas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="144" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="151" />
         <source>Not stored: {a} answerable and {u} unanswerable questions are too few to move the threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.</source>
         <translation>Não salvo: {a} perguntas respondíveis e {u} sem resposta são poucas para mudar o limiar (são precisas ao menos {n} de cada). Ele seria {t:.3f}; {r}.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="149" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="156" />
         <source>Calibrated threshold {t:.3f} stored; {r}.</source>
         <translation>Limiar calibrado {t:.3f} salvo; {r}.</translation>
     </message>
@@ -1325,54 +1336,54 @@
 <context>
     <name>StagesView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="135" />
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="262" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="121" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="290" />
         <source>Select a row: its scores and why it moved appear here.</source>
         <translation>Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="146" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="169" />
         <source>#</source>
         <translation>nº</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="146" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="169" />
         <source>score</source>
         <comment>short column header</comment>
         <translation>pont.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="147" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="170" />
         <source>note › heading</source>
         <translation>nota › seção</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="148" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="171" />
         <source>Rank in this list, and its move from the lists before (↑ up, ↓ down)</source>
         <translation>Posição nesta lista, e quanto subiu ou desceu em relação às listas anteriores (↑ subiu, ↓ desceu)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="149" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="172" />
         <source>This list's score</source>
         <translation>A pontuação desta lista</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="150" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="173" />
         <source>Note title › last heading (hover a row for the full path)</source>
         <translation>Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="199" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="225" />
         <source>new</source>
         <translation>nova</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="291" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="319" />
         <source>cosine {c:.3f}</source>
         <translation>cosseno {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="293" />
+        <location filename="../../vaultrag/app/widgets/stages_view.py" line="321" />
         <source>confidence {c:.3f}</source>
         <translation>confiança {c:.3f}</translation>
     </message>
@@ -1380,12 +1391,12 @@
 <context>
     <name>TradeoffCurve</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="52" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="55" />
         <source>unanswerable questions let through →</source>
         <translation>perguntas sem resposta aceitas →</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="57" />
+        <location filename="../../vaultrag/app/widgets/eval_view.py" line="60" />
         <source>correct answers →</source>
         <translation>respostas certas →</translation>
     </message>

@@ -82,6 +82,7 @@ class AppController(QObject):
         self.lane: IndexLane | None = None
         self.watcher: Any = None
         self._searcher: Any = None  # lives on the query lane's thread
+        self.pipeline: Any = None  # the query units (None: the shipped PIPELINE); checked when the Searcher is built
         self._searcher_key: Any = None
         self._loader: threading.Thread | None = None
         self._reapers: list[threading.Thread] = []
@@ -265,7 +266,7 @@ class AppController(QObject):
 
         if self.ws is None:
             raise UserFacingError(self.tr("Open a vault first (File › Open vault…)."))
-        key = (id(self.ws), id(self.embedder), self.settings)
+        key = (id(self.ws), id(self.embedder), self.settings, id(self.pipeline))
         if self._searcher is None or self._searcher_key != key:
             self._drop_searcher()
             if not self.ws.index_path.exists():
@@ -279,7 +280,8 @@ class AppController(QObject):
                     self.tr("{why} The built-in ranker is used meanwhile.").format(why=user_message(error))))
                 reranker = rerank.from_settings(self.settings.replace(reranker="builtin"))
             store, _ = self.ws.open_store(readonly=True)
-            self._searcher = Searcher(store, self.settings, self.embedder, reranker)
+            units = {} if self.pipeline is None else {"pipeline": self.pipeline}
+            self._searcher = Searcher(store, self.settings, self.embedder, reranker, **units)
             self._searcher_key = key
         return self._searcher
 
@@ -310,8 +312,9 @@ class AppController(QObject):
             self.bridge.run_on_main(lambda: self.answer_delta.emit(piece) if self._cancel is cancel else None)
 
         def work() -> Any:
-            return self._searcher_for().start(question, scope, k=k, threshold=threshold,
-                                              pipeline=conversation_pipeline(earlier, generator, delta, cancel))
+            searcher = self._searcher_for()
+            return searcher.start(question, scope, k=k, threshold=threshold,
+                                  pipeline=conversation_pipeline(earlier, generator, delta, cancel, searcher.pipeline))
 
         def done(asked: Any) -> None:
             trace = asked.trace()
@@ -452,7 +455,8 @@ class AppController(QObject):
             s = self._searcher_for()
             progress = lambda p: self.bridge.run_on_main(lambda: self.eval_progress.emit(p))  # noqa: E731
             run = evaluate.run_golden(s, golden, limit, progress)
-            ev = evaluate.summarize(run.results, str(ws.vault), golden, {}, run.seconds, run.skipped_lines)
+            ev = evaluate.summarize(run.results, str(ws.vault), golden, {}, run.seconds, run.skipped_lines,
+                                    run.inputs)
             cal = None
             if calibrate_max_pass is not None:
                 cal = evaluate.calibrate(run.results, calibrate_max_pass)

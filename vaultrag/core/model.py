@@ -20,6 +20,7 @@ from vaultrag.core.vocab import (
     StageStatus,
     SupportVerdict,
     ThresholdSource,
+    Timing,
     WarningCode,
 )
 
@@ -201,6 +202,7 @@ class Stage:
     ms: float = 0.0
     note: str = ""  # details: the query actually sent, the words left out, the ranker, …
     reason: StageReason | None = None  # why the status is not ok (None when it is, or needs no reason)
+    inputs: list[StageName] = field(default_factory=list)  # the lists it was made from ([] for a retrieval list)
 
 
 @dataclass
@@ -321,7 +323,7 @@ class QueryTrace:
     prompt: str
     prompt_tokens: dict[str, int]
     answer: Answer
-    timings_ms: dict[str, float]
+    timings_ms: dict[Timing, float]
     index_state: dict[str, Any]
     warnings: list[QueryWarning] = field(default_factory=list)
     version: int = TRACE_VERSION

@@ -1,17 +1,57 @@
-"""The closed vocabularies the core speaks (stage names, statuses, reasons): StrEnums, so JSON keeps the words."""
+"""The vocabularies the core speaks (stage names, statuses, reasons): closed StrEnums, so JSON keeps the words, and
+the open StageName a new stage adds itself to."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import ClassVar
 
 
-class StageName(StrEnum):
-    """A ranked list of the query pipeline (the keys of `QueryTrace.stages`)."""
+class StageName(str):
+    """A step of the query pipeline: the key of its ranked list in `QueryTrace.stages` (bm25, vector, fused,
+    reranked) or the name of a step that writes something else (decide, context, …).
+
+    Open, unlike the enums below: a new ranked retrieval stage declares its own name in its unit's module
+    (`TITLE = StageName("title")`) and needs no line here. It is a `str`, so JSON keeps the word, and mypy
+    still tells a StageName from a bare string."""
+
+    __slots__ = ()
+
+    BM25: ClassVar[StageName]
+    VECTOR: ClassVar[StageName]
+    FUSED: ClassVar[StageName]
+    RERANKED: ClassVar[StageName]
+    DECIDE: ClassVar[StageName]
+    CONTEXT: ClassVar[StageName]
+    PROMPT: ClassVar[StageName]
+    ANSWER: ClassVar[StageName]
+    REWRITE: ClassVar[StageName]
+    GENERATE: ClassVar[StageName]
+
+    def __repr__(self) -> str:
+        return f"StageName({str(self)!r})"
+
+
+StageName.BM25, StageName.VECTOR = StageName("bm25"), StageName("vector")
+StageName.FUSED, StageName.RERANKED = StageName("fused"), StageName("reranked")
+StageName.DECIDE, StageName.CONTEXT = StageName("decide"), StageName("context")
+StageName.PROMPT, StageName.ANSWER = StageName("prompt"), StageName("answer")
+StageName.REWRITE, StageName.GENERATE = StageName("rewrite"), StageName("generate")
+
+
+class Timing(StrEnum):
+    """A key of `QueryTrace.timings_ms`: the milliseconds a step (or a part of one) took."""
 
     BM25 = "bm25"
-    VECTOR = "vector"
-    FUSED = "fused"
-    RERANKED = "reranked"
+    EMBED_QUERY = "embed_query"  # the question's embedding (part of the vector stage)
+    KNN = "knn"  # the vector search (part of the vector stage)
+    FUSION = "fusion"
+    RERANK = "rerank"
+    CONTEXT = "context"
+    PROMPT = "prompt"
+    ANSWER = "answer"
+    GENERATE = "generate"
+    TOTAL = "total"
 
 
 class StageStatus(StrEnum):

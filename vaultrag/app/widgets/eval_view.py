@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -24,8 +25,10 @@ from PySide6.QtWidgets import (
 
 from vaultrag.app.controller import MIN_CALIBRATION_QUESTIONS
 from vaultrag.app.widgets.words import stage_title
-from vaultrag.core.quality.evaluate import STAGES
+from vaultrag.core.quality.evaluate import CONTEXT
 from vaultrag.core.quality.metrics import RANK_METRICS
+from vaultrag.core.query.contracts import ranked_lists
+from vaultrag.core.query.search import PIPELINE
 from vaultrag.core.vocab import StageName
 
 
@@ -85,11 +88,10 @@ class EvalView(QWidget):
         self.calibrate = QPushButton(self.tr("Calibrate"))
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.table = QTableWidget(len(STAGES), len(RANK_METRICS))
+        self.table = QTableWidget(0, len(RANK_METRICS))
         self.table.setObjectName("eval-table")
         self.table.setHorizontalHeaderLabels([m.header for m in RANK_METRICS])
-        self.table.setVerticalHeaderLabels([stage_title(StageName(s)) if s in {n.value for n in StageName}
-                                            else self.tr("Context (prompt)") for s in STAGES])
+        self._rows((*ranked_lists(PIPELINE), CONTEXT))  # an evaluation brings its own lists
         self.curve = TradeoffCurve()
         top = QHBoxLayout()
         for wdg in (self.path, browse, QLabel(self.tr("limit")), self.limit, self.run, QLabel(self.tr("max pass")),
@@ -105,6 +107,11 @@ class EvalView(QWidget):
         self.calibrate.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(),
                                                                        self.max_pass.value()))
 
+    def _rows(self, names: Sequence[StageName]) -> None:
+        """One row per ranked list, then the prompt's documents."""
+        self.table.setRowCount(len(names))
+        self.table.setVerticalHeaderLabels([stage_title(n) for n in names])
+
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Golden set"), "", "JSONL (*.jsonl);;*")
         if path:
@@ -116,8 +123,8 @@ class EvalView(QWidget):
 
     def set_result(self, result: tuple[Any, Any]) -> None:
         ev, cal = result
-        for r, name in enumerate(STAGES):
-            row = ev.stages[name]
+        self._rows(list(ev.stages))
+        for r, row in enumerate(ev.stages.values()):
             for c, v in enumerate(row[m.name] for m in RANK_METRICS):
                 item = QTableWidgetItem(f"{v:.3f}")
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight)

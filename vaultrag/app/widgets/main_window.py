@@ -36,7 +36,7 @@ from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.why_dialog import WhyDialog
 from vaultrag.core.model import Candidate, Progress, QueryTrace
 from vaultrag.core.query.scope import Scope
-from vaultrag.core.vocab import LaneEventKind, Phase
+from vaultrag.core.vocab import LaneEventKind, Phase, Timing
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
 MAX_RECENT = 8
@@ -384,7 +384,7 @@ class MainWindow(QMainWindow):
         self._search_done()
         self.answer_view.show_answer(trace)
         self.inspector.set_trace(trace)
-        self.status.setText(self.tr("answered in {ms:.0f} ms").format(ms=trace.timings_ms.get("total", 0)))
+        self.status.setText(self.tr("answered in {ms:.0f} ms").format(ms=trace.timings_ms.get(Timing.TOTAL, 0)))
 
     def open_citation(self, index: int) -> None:
         """[n] in the answer: show prompt document n's note at its lines in the preview (and every pane)."""

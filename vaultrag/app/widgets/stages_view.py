@@ -26,20 +26,22 @@ from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warnin
 from vaultrag.app.widgets.rewrite_bar import RewriteBar
 from vaultrag.app.widgets.words import feature_name, stage_note, stage_title, status_word
 from vaultrag.core.model import Candidate, QueryTrace
+from vaultrag.core.query.contracts import ranked_lists, retrieval_lists
+from vaultrag.core.query.search import PIPELINE
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
 from vaultrag.core.wording import score_text
 
 HIGHLIGHT = QColor(255, 214, 102)
 IN_PROMPT_TEXT = QColor(25, 85, 150)  # a darker shade of the chart's in-the-prompt blue, readable as text
-STAGES = tuple(StageName)
-FIRST_STAGES = (StageName.BM25, StageName.VECTOR)  # the lists a user may hide to give the later ones room
+# the columns before the first question: the ranked lists of the shipped pipeline; a trace brings its own
+SHIPPED_LISTS = ranked_lists(PIPELINE)
+# the retrieval lists (the first ones, fed by no other): what a user may hide to give the later ones room
+SHIPPED_FIRST = retrieval_lists(PIPELINE)
 CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
 NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
 NARROW_SEP = "\u2009›\u2009"  # thin spaces: a squeezed row gives the heading every pixel it can
 MIN_TITLE_CHARS = 2  # a squeezed row keeps at least this much of the note title
 HEADING_CHARS = 10  # and this much of its last heading before the title is cut
-# the list a stage's order comes from, for the ↑/↓ movement column
-FED_BY = {StageName.FUSED: (StageName.BM25, StageName.VECTOR), StageName.RERANKED: (StageName.FUSED,)}
 
 
 def row_label(c: Candidate) -> str:
@@ -87,7 +89,8 @@ def movement(rank: int, before: int | None) -> str:
 
 
 class StagesView(QWidget):
-    """One table per stage (rank with its movement, score, note › heading) and the selected chunk's details.
+    """One table per ranked list of the trace, in pipeline order (rank with its movement from the lists that fed
+    it, score, note › heading), and the selected chunk's details.
 
     Signals:
         chunk_selected: the Candidate picked in any column.
@@ -97,22 +100,45 @@ class StagesView(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.tables: dict[str, QTableWidget] = {}
-        self.headers: dict[str, QLabel] = {}
-        self.skipped: dict[str, QLabel] = {}
-        self._stacks: dict[str, QStackedWidget] = {}
-        self._cands: dict[str, list[Candidate]] = {}
+        self.tables: dict[StageName, QTableWidget] = {}
+        self.headers: dict[StageName, QLabel] = {}
+        self.skipped: dict[StageName, QLabel] = {}
+        self._stacks: dict[StageName, QStackedWidget] = {}
+        self._cands: dict[StageName, list[Candidate]] = {}
         self._trace: QueryTrace | None = None
+        self._names: tuple[StageName, ...] = ()
+        self._first: frozenset[StageName] = SHIPPED_FIRST
+        self._first_shown = True
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(2)
+        self._outer = outer
         self.rewrite = RewriteBar()  # the `rewrite` stage: shown above the others when a follow-up was rewritten
         outer.addWidget(self.rewrite)
-        row = QHBoxLayout()
+        self._lists = QWidget()
+        outer.addWidget(self._lists, 1)
+        self._build(SHIPPED_LISTS)
+        self.details = QLabel(self.tr("Select a row: its scores and why it moved appear here."))
+        self.details.setObjectName("candidate-details")
+        self.details.setWordWrap(True)
+        self.details.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.details)
+
+    def _build(self, names: tuple[StageName, ...]) -> None:
+        """One column per ranked list in `names` (a trace from another pipeline brings other lists)."""
+        old = self._lists
+        self._lists = QWidget()
+        self._outer.replaceWidget(old, self._lists)
+        old.deleteLater()
+        for d in (self.tables, self.headers, self.skipped, self._stacks, self._cands):
+            d.clear()
+        self._names = names
+        row = QHBoxLayout(self._lists)
+        row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(4)
         self._row = row
-        outer.addLayout(row, 1)
-        for name in STAGES:
+        for name in names:
             col = QVBoxLayout()
             col.setSpacing(1)
             label = QLabel(stage_title(name))
@@ -132,14 +158,11 @@ class StagesView(QWidget):
             col.addWidget(stack, 1)
             row.addLayout(col, 1)
             self.tables[name], self.headers[name], self.skipped[name], self._stacks[name] = table, label, note, stack
-        self.details = QLabel(self.tr("Select a row: its scores and why it moved appear here."))
-        self.details.setObjectName("candidate-details")
-        self.details.setWordWrap(True)
-        self.details.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.details)
+            self._cands[name] = []
+        self.show_first_stages(self._first_shown)
+        self._lists.show()  # at once: a widget a layout takes in while its window shows would appear a turn later
 
-    def _make_table(self, name: str) -> QTableWidget:
+    def _make_table(self, name: StageName) -> QTableWidget:
         table = QTableWidget(0, 3)
         table.setObjectName(f"stage-{name}")
         # short headers: the rank and score columns are as wide as their numbers, the rest is the note › heading's
@@ -176,20 +199,23 @@ class StagesView(QWidget):
         self.rewrite.set_trace(trace)
         in_prompt = {cid for cid, st in trace.context_status.items()
                      if st in (ContextStatus.INCLUDED, ContextStatus.MERGED)}
-        for name in STAGES:
-            stage = trace.stages[StageName(name)]
+        names = tuple(trace.stages)
+        self._first = frozenset(n for n, s in trace.stages.items() if not s.inputs)
+        if names != self._names:
+            self._build(names)
+        for i, (name, stage) in enumerate(trace.stages.items()):
             table = self.tables[name]
             self._cands[name] = stage.candidates
             timing = f"{stage.ms:.0f} ms" if stage.ms else ""
             line2 = " · ".join(x for x in (status_word(stage.status), timing) if x)
-            self.headers[name].setText(f"<b>{stage_title(StageName(name))}</b><br><small>{line2}</small>")
+            self.headers[name].setText(f"<b>{stage_title(name)}</b><br><small>{line2}</small>")
             self.headers[name].setToolTip(stage_note(trace, stage))
             skipped = stage.status == StageStatus.SKIPPED
             self._stacks[name].setCurrentIndex(1 if skipped else 0)
             # a skipped stage gives its width to the tables that have rows (it keeps a narrow column for its reason)
-            self._row.setStretch(STAGES.index(StageName(name)), 1 if skipped else 3)
+            self._row.setStretch(i, 1 if skipped else 3)
             self.skipped[name].setText(f"<i>{escape(stage_note(trace, stage))}</i>" if skipped else "")
-            before = self._ranks_before(trace, StageName(name))
+            before = self._ranks_before(trace, name)
             table.blockSignals(True)
             table.clearSelection()
             table.setRowCount(len(stage.candidates))
@@ -208,7 +234,7 @@ class StagesView(QWidget):
                     item.setToolTip(tip)
                     if col < 2:
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    if c.chunk_id in in_prompt and StageName(name) == trace.final_stage:
+                    if c.chunk_id in in_prompt and name == trace.final_stage:
                         # in the prompt: blue like the chart's bars (bold would cost the heading its letters)
                         item.setForeground(QBrush(IN_PROMPT_TEXT))
                     if flags:  # the warning's colour wins over the prompt's blue: it is what must be seen
@@ -233,23 +259,25 @@ class StagesView(QWidget):
     @staticmethod
     def _ranks_before(trace: QueryTrace, name: StageName) -> dict[int, int] | None:
         """Each chunk's best rank in the lists that fed this stage (None for the first lists)."""
-        if name not in FED_BY:
+        inputs = [n for n in trace.stages[name].inputs if n in trace.stages]
+        if not inputs:
             return None
         best: dict[int, int] = {}
-        for source in FED_BY[name]:
+        for source in inputs:
             for c in trace.stages[source].candidates:
                 best[c.chunk_id] = min(best.get(c.chunk_id, c.rank), c.rank)
         return best
 
     def show_first_stages(self, visible: bool) -> None:
-        """Show or hide the keyword and vector lists: hidden, the fused and reranked lists get their width (and
-        a row's movement still says where it came from)."""
-        for name in FIRST_STAGES:  # a column whose widgets are all hidden takes no room in the row
+        """Show or hide the retrieval lists (keywords, vectors, …: the lists no other list fed): hidden, the fused
+        and reranked lists get their width (and a row's movement still says where it came from)."""
+        self._first_shown = visible
+        for name in self._first & set(self._names):  # a column whose widgets are all hidden takes no room
             self.headers[name].setVisible(visible)
             self._stacks[name].setVisible(visible)
 
     def first_stages_shown(self) -> bool:
-        return not self._stacks[StageName.BM25].isHidden()
+        return self._first_shown
 
     def clear(self) -> None:
         self._trace = None
@@ -258,7 +286,7 @@ class StagesView(QWidget):
             table.setRowCount(0)
             self._cands[name] = []
             self._stacks[name].setCurrentIndex(0)
-            self.headers[name].setText(f"<b>{stage_title(StageName(name))}</b><br><small> </small>")
+            self.headers[name].setText(f"<b>{stage_title(name)}</b><br><small> </small>")
         self.details.setText(self.tr("Select a row: its scores and why it moved appear here."))
 
     def select_chunk(self, cand: Candidate) -> None:
@@ -272,13 +300,13 @@ class StagesView(QWidget):
             return ""
         parts: list[str] = []
         label = note = ""
-        for name in STAGES:
-            c = next((c for c in t.stages[StageName(name)].candidates if c.chunk_id == chunk_id), None)
+        for name, stage in t.stages.items():
+            c = next((c for c in stage.candidates if c.chunk_id == chunk_id), None)
             if c is None:
                 continue
             label = label or escape(" › ".join([c.note, *c.heading_path[1:]]))
             note = c.note
-            bit = f"{stage_title(StageName(name))} #{c.rank} ({score_text(c.score)})"
+            bit = f"{stage_title(name)} #{c.rank} ({score_text(c.score)})"
             if c.contributions:
                 # three significant digits, biggest first, parts that did not count left out: a line, not a table
                 terms = ", ".join(f"{escape(feature_name(k))} {v:+.3g}" for k, v in
@@ -299,7 +327,7 @@ class StagesView(QWidget):
                    "</span>") if flags else ""
         return f"<b>{label}</b><br>" + " · ".join(parts) + warning
 
-    def highlight(self, chunk_id: int) -> list[str]:
+    def highlight(self, chunk_id: int) -> list[StageName]:
         """Colour the rows of `chunk_id` in every column; returns the stages where it appears."""
         found = []
         for name, table in self.tables.items():
@@ -316,7 +344,7 @@ class StagesView(QWidget):
                     table.horizontalScrollBar().setValue(0)  # rank and score stay in view
         return found
 
-    def _on_selected(self, name: str) -> None:
+    def _on_selected(self, name: StageName) -> None:
         rows = self.tables[name].selectionModel().selectedRows()
         if not rows:
             return

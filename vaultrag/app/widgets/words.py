@@ -20,9 +20,19 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("", text)  # lupdate files module-level tr() under ""
 
 
+def stage_words() -> dict[StageName, tuple[str, str]]:
+    """Each ranked list's column title and its short name (a fused candidate's parts), in the window's language:
+    the one place a new ranked stage adds its words."""
+    return {StageName.BM25: (tr("Keywords (BM25)"), tr("keywords")),
+            StageName.VECTOR: (tr("Meaning (vectors)"), tr("meaning")),
+            StageName.FUSED: (tr("Fused (RRF)"), tr("fused score")),
+            StageName.RERANKED: (tr("Reranked"), tr("reranked")),
+            StageName.CONTEXT: (tr("Context (prompt)"), tr("context"))}
+
+
 def stage_title(name: StageName) -> str:
-    return {StageName.BM25: tr("Keywords (BM25)"), StageName.VECTOR: tr("Meaning (vectors)"),
-            StageName.FUSED: tr("Fused (RRF)"), StageName.RERANKED: tr("Reranked")}[name]
+    """A ranked list's title (a stage without words yet goes by its name)."""
+    return stage_words().get(name, (str(name), ""))[0]
 
 
 def status_word(status: StageStatus) -> str:
@@ -177,6 +187,6 @@ def feature_name(name: str) -> str:
         "vector_rr": tr("meaning rank"), "cosine": tr("meaning similarity"),
         "cosine_gap": tr("similarity gap to the best"), "rrf": tr("fused score"), "log_length": tr("length"),
         "coverage_x_cosine": tr("words × similarity"), "same_language": tr("same language"),
-        StageName.BM25: tr("keywords"), StageName.VECTOR: tr("meaning"),
     }
-    return names.get(name, name)
+    stage = stage_words().get(StageName(name))
+    return stage[1] if stage else names.get(name, name)

@@ -6,22 +6,21 @@ import itertools
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vaultrag.core.model import Progress, QueryTrace
+from vaultrag.core.model import Candidate, Progress, QueryTrace, Stage
 from vaultrag.core.quality import golden, metrics
 from vaultrag.core.quality.golden import GoldenItem
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.query.stages.decide import threshold_key
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import ContextStatus, Phase, StageName
+from vaultrag.core.vocab import ContextStatus, Phase, StageName, StageStatus
 
-CONTEXT = "context"
-# the rows of every evaluation: the ranked lists, then the documents of the prompt
-STAGES: tuple[str, ...] = (StageName.BM25, StageName.VECTOR, StageName.FUSED, StageName.RERANKED, CONTEXT)
+# the rows of every evaluation: the trace's ranked lists in pipeline order, then the documents of the prompt
+CONTEXT = StageName.CONTEXT
 SPLIT_SEED = 13
 
 
@@ -32,7 +31,7 @@ class QuestionResult:
     line: int
     question: str
     answerable: bool
-    ranks: dict[str, int | None]
+    ranks: dict[StageName, int | None]  # first-hit rank per ranked list of the trace, then CONTEXT
     confidence: float | None
     top1_correct: bool
     failure: str = ""  # for answerable questions whose gold never reached the context
@@ -48,7 +47,7 @@ class EvalResult:
     settings: dict[str, Any]
     n_answerable: int
     n_unanswerable: int
-    stages: dict[str, dict[str, float]]
+    stages: dict[StageName, dict[str, float]]  # the rows: the ranked lists in pipeline order, then CONTEXT
     sign_tests: dict[str, dict[str, float]]
     failures: dict[str, int]
     refusal: dict[str, Any]
@@ -64,6 +63,7 @@ class GoldenRun:
     results: list[QuestionResult]
     skipped_lines: list[str]
     seconds: float
+    inputs: dict[StageName, list[StageName]] = field(default_factory=dict)  # the lists that fed each list
 
 
 def load_for(store: IndexStore, path: str | Path, limit: int | None = None) -> tuple[list[GoldenItem], list[str]]:
@@ -80,14 +80,18 @@ def load_for(store: IndexStore, path: str | Path, limit: int | None = None) -> t
     return golden.sample(usable, limit, SPLIT_SEED), errors
 
 
-def stage_lists(trace: QueryTrace) -> dict[str, list[tuple[str, int, int, list[int]]]]:
-    """Per evaluated stage, the ranked (note, char_start, char_end, chunk ids) list the metrics read; a
-    reranked stage that did not run counts as the final (fused) list."""
-    out = {}
-    for name in STAGES[:-1]:
-        stage = trace.stages[StageName(name)]
-        cands = trace.final if name == StageName.RERANKED and not stage.candidates else stage.candidates
-        out[name] = [(c.note, c.char_start, c.char_end, [c.chunk_id]) for c in cands]
+def passed_on(trace: QueryTrace, stage: Stage) -> list[Candidate]:
+    """A list's candidates; a skipped list fed by one other counts as that list (no reranker: the fused order)."""
+    if stage.status == StageStatus.SKIPPED and len(stage.inputs) == 1 and stage.inputs[0] in trace.stages:
+        return passed_on(trace, trace.stages[stage.inputs[0]])
+    return stage.candidates
+
+
+def stage_lists(trace: QueryTrace) -> dict[StageName, list[tuple[str, int, int, list[int]]]]:
+    """Per ranked list of the trace (in pipeline order) and for the prompt's documents (CONTEXT), the ranked
+    (note, char_start, char_end, chunk ids) list the metrics read."""
+    out = {name: [(c.note, c.char_start, c.char_end, [c.chunk_id]) for c in passed_on(trace, stage)]
+           for name, stage in trace.stages.items()}
     out[CONTEXT] = [(d.note, d.char_start, d.char_end, d.chunk_ids) for d in trace.context]
     return out
 
@@ -100,7 +104,7 @@ def confidence_signals(trace: QueryTrace) -> dict[str, float]:
         out = {"cos_top1": d.top_cosine, "background": d.background}
         for w in (0.25, 0.5, 0.75, 1.0):
             out[f"cos_top1 - {w} background"] = d.top_cosine - w * d.background
-    bm25 = trace.stages[StageName.BM25].candidates
+    bm25 = trace.stages[StageName.BM25].candidates if StageName.BM25 in trace.stages else []
     if bm25:
         out["bm25_top1"] = bm25[0].score
     return out
@@ -108,9 +112,8 @@ def confidence_signals(trace: QueryTrace) -> dict[str, float]:
 
 def classify_failure(trace: QueryTrace, hit_ids: set[int], k: int) -> str:
     """Which stage dropped the gold for an answerable question (the diagnosis layers, from the trace)."""
-    in_bm25 = any(c.chunk_id in hit_ids for c in trace.stages[StageName.BM25].candidates)
-    in_vec = any(c.chunk_id in hit_ids for c in trace.stages[StageName.VECTOR].candidates)
-    if not (in_bm25 or in_vec):
+    retrieved = [s for s in trace.stages.values() if not s.inputs]  # bm25, vector, … (no list fed them)
+    if not any(c.chunk_id in hit_ids for s in retrieved for c in s.candidates):
         return "not in candidates"
     ranks = [c.rank for c in trace.final if c.chunk_id in hit_ids]
     if not ranks:
@@ -124,13 +127,17 @@ def classify_failure(trace: QueryTrace, hit_ids: set[int], k: int) -> str:
 
 
 def run(searcher: Searcher, items: list[GoldenItem], on_progress: Callable[[Progress], None] | None = None,
-        cancel: Callable[[], bool] | None = None) -> Iterator[QuestionResult]:
-    """Ask every question (threshold off, so the context is always built) and score each stage."""
+        cancel: Callable[[], bool] | None = None,
+        inputs: dict[StageName, list[StageName]] | None = None) -> Iterator[QuestionResult]:
+    """Ask every question (threshold off, so the context is always built) and score each stage; `inputs`, when
+    given, gets the lists that fed each list."""
     t0 = time.perf_counter()
     for i, item in enumerate(items):
         if cancel and cancel():
             return
         trace = searcher.ask(item.question, threshold=float("-inf"))
+        if inputs is not None:
+            inputs.update({name: list(stage.inputs) for name, stage in trace.stages.items() if stage.inputs})
         lists = stage_lists(trace)
         ids = list({cid for lst in lists.values() for *_, cids in lst for cid in cids})
         info = searcher.store.stored_chunks(ids)
@@ -138,8 +145,7 @@ def run(searcher: Searcher, items: list[GoldenItem], on_progress: Callable[[Prog
                                                       info[cid].text)}
         ranks = {name: metrics.first_hit([any(c in hit_ids for c in cids) for *_, cids in lst])
                  for name, lst in lists.items()}
-        final = lists[StageName.RERANKED]
-        top1 = bool(final) and any(c in hit_ids for c in final[0][3])
+        top1 = bool(trace.final) and trace.final[0].chunk_id in hit_ids
         failure = ""
         if item.answerable and ranks[CONTEXT] is None:
             failure = classify_failure(trace, hit_ids, trace.settings["k"])
@@ -157,25 +163,26 @@ def run_golden(searcher: Searcher, path: str | Path, limit: int | None = None,
     """Load a golden file for this index (seeded sample of `limit`) and ask every usable question."""
     items, errors = load_for(searcher.store, path, limit)
     t = time.perf_counter()
-    results = list(run(searcher, items, on_progress, cancel))
-    return GoldenRun(results, errors, time.perf_counter() - t)
+    inputs: dict[StageName, list[StageName]] = {}
+    results = list(run(searcher, items, on_progress, cancel, inputs))
+    return GoldenRun(results, errors, time.perf_counter() - t, inputs)
 
 
 def summarize(results: list[QuestionResult], vault: str, golden_path: str, settings: dict[str, Any],
-              seconds: float, skipped: list[str]) -> EvalResult:
+              seconds: float, skipped: list[str],
+              inputs: Mapping[StageName, Sequence[StageName]] | None = None) -> EvalResult:
+    """The evaluation of `results`: a row per ranked list and the context; a sign test of every list against
+    each list that fed it (`inputs`, a GoldenRun's), and of the prompt's documents against the final list."""
     answerable = [r for r in results if r.answerable]
     unanswerable = [r for r in results if not r.answerable]
-    stages = {name: metrics.stage_row([r.ranks[name] for r in answerable]) for name in STAGES}
-    signs = {}
-    for a, b in itertools.pairwise(STAGES):
-        if {a, b} == {StageName.BM25, StageName.VECTOR}:
-            continue
-        first = [r.ranks[a] == 1 for r in answerable]
-        second = [r.ranks[b] == 1 for r in answerable]
-        signs[f"{a} -> {b}"] = metrics.sign_test(first, second)
-    for lone in (StageName.BM25, StageName.VECTOR):
-        signs[f"{lone} -> fused"] = metrics.sign_test([r.ranks[lone] == 1 for r in answerable],
-                                                      [r.ranks[StageName.FUSED] == 1 for r in answerable])
+    names = list(dict.fromkeys(name for r in results for name in r.ranks))
+    stages = {name: metrics.stage_row([r.ranks[name] for r in answerable]) for name in names}
+    feeds = {**(inputs or {}), CONTEXT: names[-2:-1]}  # the context is made from the last (final) list
+    # each list against the one right before it when that one fed it, then against every other that fed it
+    pairs = [(a, b) for a, b in itertools.pairwise(names) if a in feeds.get(b, ())]
+    pairs += [(a, b) for b in names for a in feeds.get(b, ()) if (a, b) not in pairs and a in stages]
+    signs = {f"{a} -> {b}": metrics.sign_test([r.ranks[a] == 1 for r in answerable],
+                                              [r.ranks[b] == 1 for r in answerable]) for a, b in pairs}
     failures = dict(Counter(r.failure for r in answerable if r.failure))
     return EvalResult(vault, golden_path, settings, len(answerable), len(unanswerable), stages, signs, failures,
                       refusal_section(results), len(results) / seconds if seconds else 0.0, skipped, results)

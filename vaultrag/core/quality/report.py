@@ -7,7 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from vaultrag.core.quality.evaluate import STAGES, EvalResult
+from vaultrag.core.quality.evaluate import EvalResult
 from vaultrag.core.quality.metrics import KS, RANK_METRICS
 
 
@@ -46,8 +46,7 @@ def markdown(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
 def stage_table(ev: EvalResult) -> list[str]:
     """The per-stage Markdown table: one row per stage, one column per registered metric."""
     lines = ["| stage | " + " | ".join(m.header for m in RANK_METRICS) + " |", "|---|" + "---|" * len(RANK_METRICS)]
-    for name in STAGES:
-        row = ev.stages[name]
+    for name, row in ev.stages.items():
         lines.append(f"| {name} | " + " | ".join(f"{row[m.name]:.3f}" for m in RANK_METRICS) + " |")
     return lines
 
@@ -88,8 +87,8 @@ def plots(ev: EvalResult, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     fig, ax = plt.subplots(figsize=(7, 4))
-    for name in STAGES:
-        ax.plot(KS, [ev.stages[name][f"hit@{k}"] for k in KS], marker="o", label=name)
+    for name, row in ev.stages.items():
+        ax.plot(KS, [row[f"hit@{k}"] for k in KS], marker="o", label=name)
     ax.set_xscale("log")
     ax.set_xticks(KS, [str(k) for k in KS])
     ax.set_xlabel("k")

@@ -10,9 +10,9 @@ from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator, Message
 from vaultrag.core.model import Generation, QueryTrace, QueryWarning, Rewrite
 from vaultrag.core.query.scope import Scope
-from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import STOPWORDS, WORD
-from vaultrag.core.vocab import RewriteMethod, WarningCode
+from vaultrag.core.vocab import RewriteMethod, StageName, WarningCode
 
 # Openings and words that lean on the previous question ("and the deadline?", "e o prazo?", "what about it?")
 FOLLOW_UP_START = re.compile(
@@ -95,7 +95,9 @@ class RewriteStage:
     """Before bm25: a follow-up question becomes standalone (by the model when one is set, else by carrying the
     previous question's key terms), and inherits the previous scope when it has none of its own."""
 
-    name = "rewrite"
+    name = StageName.REWRITE
+    requires = needs(Slot.QUESTION)
+    provides = needs(Slot.QUESTION, Slot.REWRITE)  # so it must come before every unit that reads them
 
     def __init__(self, conversation: Conversation, generator: Generator | None = None) -> None:
         self.conversation = conversation

@@ -12,6 +12,7 @@ from vaultrag.core.embed import Embedder
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator
 from vaultrag.core.model import QueryTrace, QueryWarning
+from vaultrag.core.query.contracts import check
 from vaultrag.core.query.conversation import Conversation, RewriteStage
 from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.stages.answer import AnswerStage
@@ -33,11 +34,12 @@ from vaultrag.settings import Settings
 MAX_QUESTION_CHARS = 5000
 
 # The order of the pipeline, in one place. A new step (a `rewrite` of follow-up questions before bm25, a
-# `generate` answer after the prompt) is one more unit here.
-PIPELINE: tuple[StageUnit, ...] = (
+# `generate` answer after the prompt, another ranked retrieval list before fused) is one more unit here; its
+# `requires` and `provides` are checked here and wherever a pipeline is built (`contracts.check`).
+PIPELINE: tuple[StageUnit, ...] = check((
     Bm25Stage(), VectorStage(), FuseStage(), RerankStage(), DecideStage(), ContextStage(), PromptStage(),
     AnswerStage(),
-)
+))
 
 
 def warm_up() -> None:
@@ -48,12 +50,14 @@ def warm_up() -> None:
 
 def conversation_pipeline(conversation: Conversation | None, generator: Generator | None,
                           on_delta: Callable[[str], None] | None = None,
-                          cancel: threading.Event | None = None) -> tuple[StageUnit, ...]:
-    """PIPELINE with a `rewrite` of follow-ups first (in a conversation) and a `generate` answer last (with a
-    language model: its pieces of text go to `on_delta`, `cancel` stops it)."""
+                          cancel: threading.Event | None = None,
+                          base: Sequence[StageUnit] = PIPELINE) -> tuple[StageUnit, ...]:
+    """`base` (PIPELINE, or a Searcher's own) with a `rewrite` of follow-ups first (in a conversation) and a
+    `generate` answer last (with a language model: its pieces of text go to `on_delta`, `cancel` stops it);
+    checked (PipelineError when a unit lacks what it requires)."""
     head: tuple[StageUnit, ...] = (RewriteStage(conversation, generator),) if conversation is not None else ()
     tail: tuple[StageUnit, ...] = (GenerateStage(generator, on_delta, cancel),) if generator is not None else ()
-    return (*head, *PIPELINE, *tail)
+    return check((*head, *base, *tail))
 
 
 @dataclass
@@ -77,7 +81,9 @@ class Asked:
 
 
 class Searcher:
-    """Runs questions against one vault's index; use one per query thread (it owns a read connection)."""
+    """Runs questions against one vault's index; use one per query thread (it owns a read connection).
+
+    Its pipeline is checked when it is built: a unit that lacks what it requires raises PipelineError here."""
 
     def __init__(self, store: IndexStore, settings: Settings, embedder: Embedder | None,
                  reranker: Reranker | None = None, pipeline: Sequence[StageUnit] = PIPELINE) -> None:
@@ -85,7 +91,7 @@ class Searcher:
         self.settings = settings
         self.embedder = embedder
         self.reranker = reranker
-        self.pipeline = tuple(pipeline)
+        self.pipeline = check(pipeline)
         self._background = VaultBackground(store, embedder.model_id if embedder else "")
         self._last_query: tuple[tuple[str, str], np.ndarray] | None = None
 
@@ -112,8 +118,8 @@ class Searcher:
         if len(question) > MAX_QUESTION_CHARS:
             warnings.append(QueryWarning(WarningCode.QUESTION_CUT, limit=MAX_QUESTION_CHARS))
             question = question[:MAX_QUESTION_CHARS]
+        units = self.pipeline if pipeline is None else check(pipeline)
         scope = scope or Scope()
-        units = tuple(pipeline if pipeline is not None else self.pipeline)
         split = len(units)
         while split > 0 and not reads_index(units[split - 1]):
             split -= 1

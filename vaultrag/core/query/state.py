@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Protocol
 
 import numpy as np
@@ -26,17 +27,55 @@ from vaultrag.core.query.scope import Scope
 from vaultrag.core.rerank import Reranker
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.reads import ScopeSQL
-from vaultrag.core.vocab import ContextStatus, StageName
+from vaultrag.core.vocab import ContextStatus, StageName, Timing
 from vaultrag.settings import Settings
+
+
+class Slot(Enum):
+    """A part of the question's state a unit reads or writes, besides the ranked lists (named by StageName).
+
+    A plain Enum, not a StrEnum: a slot never equals a stage's name ('context' the slot is not 'context' the step)."""
+
+    QUESTION = "question"  # the question and its scope (set by the Searcher; a rewrite changes them)
+    TERMS = "terms"  # the words sent to BM25
+    QUERY_VECTOR = "query-vector"  # the question's embedding (None without a model) and the known cosines
+    RETRIEVED = "retrieval-list"  # a ranked list fed by no other list (bm25, vector, …): what fusion fuses
+    FINAL = "final-ranking"  # `final_stage`: the list the decision and the context are made from
+    DECISION = "decision"
+    CONTEXT = "context"  # the numbered documents and each candidate's fate
+    PROMPT = "prompt"
+    ANSWER = "answer"
+    REWRITE = "rewrite"
+    GENERATION = "generation"
+
+
+Need = StageName | Slot  # what a unit requires or provides: a ranked list by its name, or another part of the state
+
+
+def needs(*items: Need) -> frozenset[Need]:
+    """A unit's `requires` or `provides`: `requires = needs(Slot.QUESTION)`."""
+    return frozenset(items)
+
+
+GIVEN = needs(Slot.QUESTION)  # what `Searcher.ask` puts in the state before any unit
 
 
 class StageUnit(Protocol):
     """One step of the pipeline: reads what it needs from the state, writes its own typed result into it
     (a `Stage` into `q.stages`, or the decision, the context, the prompt, the answer). A unit that reads nothing
-    from the index says so with a class attribute `reads_index = False` (see `reads_index`)."""
+    from the index says so with a class attribute `reads_index = False` (see `reads_index`).
+
+    `requires` and `provides` are its contract, checked when a pipeline is built (`contracts.check`): every
+    requirement must be provided by an earlier unit, so a pipeline that lacks one fails before any question."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> StageName: ...
+
+    @property
+    def requires(self) -> frozenset[Need]: ...
+
+    @property
+    def provides(self) -> frozenset[Need]: ...
 
     def run(self, q: QueryState) -> None: ...
 
@@ -69,7 +108,7 @@ class QueryState:
     index_state: dict[str, Any]
     # what the stages produce
     warnings: list[QueryWarning] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: dict[Timing, float] = field(default_factory=dict)
     terms: list[str] = field(default_factory=list)  # the words sent to BM25
     qvec: np.ndarray | None = None
     chunks: dict[int, StoredChunk] = field(default_factory=dict)  # text and place of every candidate seen
@@ -128,7 +167,7 @@ class QueryState:
         for c in listed:
             c.cosine = self.cosines.get(c.chunk_id)
 
-    def timed(self, key: str, since: float) -> float:
+    def timed(self, key: Timing, since: float) -> float:
         """Record the milliseconds since `since` under `key`; returns them."""
         ms = round((time.perf_counter() - since) * 1000, 3)
         self.timings[key] = ms
@@ -143,7 +182,7 @@ class QueryState:
         """The finished question as plain data."""
         assert self.decision is not None and self.answer is not None, "the pipeline must decide and answer"
         flagged = self.flagged if self.flagged is not None else self.read_flags()
-        self.timed("total", self.started)
+        self.timed(Timing.TOTAL, self.started)
         s = self.settings
         return QueryTrace(
             question=self.question,

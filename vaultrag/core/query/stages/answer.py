@@ -8,9 +8,9 @@ import time
 
 from vaultrag.core.model import Answer, ContextDoc
 from vaultrag.core.query.stages.prompt import REFUSAL
-from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import STOPWORDS, WORD, fold
-from vaultrag.core.vocab import AnswerKind
+from vaultrag.core.vocab import AnswerKind, StageName, Timing
 
 SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
 LIST_MARK = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's marker is not part of its sentence
@@ -61,9 +61,11 @@ def refusal(sentence: str) -> Answer:
 class AnswerStage:
     """Without a language model, the answer is extracted from the best document; refused: the fixed sentence."""
 
-    name = "answer"
+    name = StageName.ANSWER
+    requires = needs(Slot.CONTEXT)
+    provides = needs(Slot.ANSWER)
 
     def run(self, q: QueryState) -> None:
         t = time.perf_counter()
         q.answer = extractive(q.question, q.context) if q.context else refusal(REFUSAL[q.language])
-        q.timed("answer", t)
+        q.timed(Timing.ANSWER, t)

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from vaultrag.core import tokens
 from vaultrag.core.model import Candidate, ContextDoc, StoredChunk
 from vaultrag.core.query.stages.prompt import DOC_JOIN, DOCS_CLOSE, DOCS_OPEN, render_document
-from vaultrag.core.query.state import QueryState
-from vaultrag.core.vocab import ContextStatus
+from vaultrag.core.query.state import QueryState, Slot, needs
+from vaultrag.core.vocab import ContextStatus, StageName, Timing
 
 
 def source_label(note: str, heading_path: list[str]) -> str:
@@ -146,7 +146,9 @@ def select(
 class ContextStage:
     """Builds the numbered documents from the final ranking (nothing when the question was refused)."""
 
-    name = "context"
+    name = StageName.CONTEXT
+    requires = needs(Slot.FINAL, Slot.DECISION)
+    provides = needs(Slot.CONTEXT)
 
     def run(self, q: QueryState) -> None:
         t = time.perf_counter()
@@ -157,7 +159,7 @@ class ContextStage:
             q.context, q.context_status = select(ranked, q.chunks, q.k, q.settings.context_tokens, section_of)
         else:
             q.context, q.context_status = [], {c.chunk_id: ContextStatus.REFUSED for c in ranked}
-        q.timed("context", t)
+        q.timed(Timing.CONTEXT, t)
 
 
 def _section(q: QueryState, c: StoredChunk) -> list[StoredChunk]:

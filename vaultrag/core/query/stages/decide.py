@@ -7,9 +7,9 @@ import time
 import numpy as np
 
 from vaultrag.core.model import Candidate, Decision, QueryWarning
-from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import DecisionReason, ThresholdSource, WarningCode
+from vaultrag.core.vocab import DecisionReason, StageName, ThresholdSource, WarningCode
 from vaultrag.engines import shipped_threshold
 from vaultrag.settings import Settings
 
@@ -93,7 +93,9 @@ def decide(ranked: list[Candidate], threshold: float | None, source: ThresholdSo
 class DecideStage:
     """Answer or refuse; a question with no searchable word is refused whatever its confidence."""
 
-    name = "decide"
+    name = StageName.DECIDE
+    requires = needs(Slot.FINAL, Slot.TERMS)
+    provides = needs(Slot.DECISION)
 
     def run(self, q: QueryState) -> None:
         background = q.background_of(q.qvec) if q.qvec is not None else None

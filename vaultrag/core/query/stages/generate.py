@@ -10,8 +10,8 @@ from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator, Message
 from vaultrag.core.model import Answer, ContextDoc, Generation, QueryWarning
 from vaultrag.core.query import citations
-from vaultrag.core.query.state import QueryState
-from vaultrag.core.vocab import AnswerKind, GenerationStatus, WarningCode
+from vaultrag.core.query.state import QueryState, Slot, needs
+from vaultrag.core.vocab import AnswerKind, GenerationStatus, StageName, Timing, WarningCode
 
 MIN_WORDS_FOR_LANGUAGE = 8  # a short answer ("Campo Grande [1].") says nothing about its language
 
@@ -49,7 +49,9 @@ class GenerateStage:
     nothing from the index, so the runner leaves the read snapshot before it (an answer may take a minute).
     """
 
-    name = "generate"
+    name = StageName.GENERATE
+    requires = needs(Slot.PROMPT, Slot.CONTEXT, Slot.ANSWER)  # a failed model leaves the answer before it
+    provides = needs(Slot.ANSWER, Slot.GENERATION)
     reads_index = False
 
     def __init__(self, generator: Generator, on_delta: Callable[[str], None] | None = None,
@@ -66,4 +68,4 @@ class GenerateStage:
                                                   self.cancel)
         q.answer = answer or q.answer
         q.warnings += warnings
-        q.timed("generate", t)
+        q.timed(Timing.GENERATE, t)

@@ -8,7 +8,8 @@ from xml.sax.saxutils import escape
 
 from vaultrag.core import tokens
 from vaultrag.core.model import ContextDoc
-from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.state import QueryState, Slot, needs
+from vaultrag.core.vocab import StageName, Timing
 
 
 class ByLanguage(dict[str, str]):
@@ -88,7 +89,9 @@ def assemble(question: str, docs: list[ContextDoc], language: str) -> tuple[str,
 class PromptStage:
     """Assembles the exact prompt a model would get, with its token counts against the budget."""
 
-    name = "prompt"
+    name = StageName.PROMPT
+    requires = needs(Slot.CONTEXT)
+    provides = needs(Slot.PROMPT)
 
     def run(self, q: QueryState) -> None:
         t = time.perf_counter()
@@ -98,4 +101,4 @@ class PromptStage:
             q.prompt, counts = "", {"instructions": 0, "documents": 0, "question": 0, "total": 0}
         counts["budget"] = q.settings.context_tokens
         q.prompt_tokens = counts
-        q.timed("prompt", t)
+        q.timed(Timing.PROMPT, t)

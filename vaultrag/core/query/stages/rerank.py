@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 
 from vaultrag.core.model import Stage
-from vaultrag.core.query.state import QueryState
+from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.rerank import RerankInput
-from vaultrag.core.vocab import StageName, StageReason, StageStatus
+from vaultrag.core.vocab import StageName, StageReason, StageStatus, Timing
 
 
 class RerankStage:
@@ -17,14 +17,17 @@ class RerankStage:
     built-in ranker computes its features from it)."""
 
     name = StageName.RERANKED
+    requires = needs(StageName.FUSED)
+    provides = needs(StageName.RERANKED, Slot.FINAL)
+    inputs = (StageName.FUSED,)
 
     def run(self, q: QueryState) -> None:
         t = time.perf_counter()
         fused = q.stages[StageName.FUSED].candidates
         if q.reranker is None or not fused:
             why = StageReason.NO_RERANKER if q.reranker is None else StageReason.NOTHING_TO_RERANK
-            q.stages[self.name] = Stage(self.name, StageStatus.SKIPPED, [], 0.0, reason=why)
-            q.timed("rerank", t)
+            q.stages[self.name] = Stage(self.name, StageStatus.SKIPPED, [], 0.0, reason=why, inputs=list(self.inputs))
+            q.timed(Timing.RERANK, t)
             return
         ids = tuple(c.chunk_id for c in fused)
         result = q.reranker.score(RerankInput(q.question, ids, tuple(q.chunks[i].search_text for i in ids), q))
@@ -32,6 +35,6 @@ class RerankStage:
                  if result.contributions is not None else {})
         # equal scores keep the fused order (sorted is stable)
         order = sorted(zip(ids, result.scores, strict=True), key=lambda x: -x[1])
-        q.stages[self.name] = Stage(self.name, StageStatus.OK, q.candidates(order, parts), q.timed("rerank", t),
-                                    result.note or q.reranker_id)
+        q.stages[self.name] = Stage(self.name, StageStatus.OK, q.candidates(order, parts), q.timed(Timing.RERANK, t),
+                                    result.note or q.reranker_id, inputs=list(self.inputs))
         q.final_stage = self.name

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 
 from vaultrag.core.model import QueryWarning, Stage
-from vaultrag.core.query.state import QueryState
-from vaultrag.core.vocab import StageName, StageReason, StageStatus, WarningCode
+from vaultrag.core.query.state import QueryState, Slot, needs
+from vaultrag.core.vocab import StageName, StageReason, StageStatus, Timing, WarningCode
 
 MAX_EMBED_CHARS = 1000  # the embedder windows long input: a 5,000-character question took 3 s to embed
 
@@ -16,6 +16,8 @@ class VectorStage:
     partial while vectors are still filling. It also gives every candidate listed so far its cosine."""
 
     name = StageName.VECTOR
+    requires = needs(Slot.QUESTION)
+    provides = needs(StageName.VECTOR, Slot.QUERY_VECTOR, Slot.RETRIEVED)
 
     def run(self, q: QueryState) -> None:
         state = q.index_state
@@ -32,10 +34,10 @@ class VectorStage:
             if len(q.question) > MAX_EMBED_CHARS:
                 q.warnings.append(QueryWarning(WarningCode.EMBED_CUT, limit=MAX_EMBED_CHARS))
             q.qvec = q.query_vector(q.question)
-            q.timed("embed_query", t)
+            q.timed(Timing.EMBED_QUERY, t)
             t = time.perf_counter()
             hits = q.store.knn(q.qvec, q.settings.vector_n, q.scope_sql)
-            q.timed("knn", t)
+            q.timed(Timing.KNN, t)
             q.cosines.update(hits)
             if state["chunks_embedded"] < state["chunks"]:
                 status, reason = StageStatus.PARTIAL, StageReason.VECTORS_FILLING
@@ -43,6 +45,6 @@ class VectorStage:
                                        total=state["chunks"])
         if warning is not None:
             q.warnings.append(warning)
-        ms = q.timings.get("embed_query", 0) + q.timings.get("knn", 0)
+        ms = q.timings.get(Timing.EMBED_QUERY, 0) + q.timings.get(Timing.KNN, 0)
         q.stages[self.name] = Stage(self.name, status, q.candidates(hits), ms, reason=reason)
         q.fill_cosines()
