@@ -191,19 +191,19 @@ def test_a_pipeline_without_the_fused_list_fails_when_the_searcher_is_built(stor
 
 
 def test_a_rewrite_or_a_generate_unit_without_its_needs_fails_when_built(store: IndexStore):
-    from vaultrag.core.llm import LLMConfig
+    from tests.fakes import ScriptedGenerator
 
-    config = LLMConfig("http://127.0.0.1:9/v1", "m")
+    model = ScriptedGenerator("an answer")
     # a rewrite after the retrievers: they would have searched the question before it was rewritten
     with pytest.raises(PipelineError, match=r"rewrite changes 'question' after bm25, vector read it"):
         Searcher(store, Settings(), None, pipeline=(*PIPELINE[:2], RewriteStage(Conversation()), *PIPELINE[2:]))
     # generate with no prompt to send
     no_prompt = tuple(u for u in PIPELINE if u.name != StageName.PROMPT)
     with pytest.raises(PipelineError, match=r"generate requires 'prompt', which no unit before it provides"):
-        Searcher(store, Settings(), None, pipeline=(*no_prompt, GenerateStage(config)))
+        Searcher(store, Settings(), None, pipeline=(*no_prompt, GenerateStage(model)))
     # a conversation's pipeline is checked when it is built, around whatever base it is given
     with pytest.raises(PipelineError, match="generate requires 'prompt'"):
-        conversation_pipeline(Conversation(), config, base=no_prompt)
+        conversation_pipeline(Conversation(), model, base=no_prompt)
     # with nothing that decides or answers, `trace()` could never run
     with pytest.raises(PipelineError, match="no unit provides 'answer', 'decision'"):
         Searcher(store, Settings(), None, pipeline=PIPELINE[:4])
@@ -215,4 +215,4 @@ def test_a_rewrite_or_a_generate_unit_without_its_needs_fails_when_built(store: 
 
     with pytest.raises(PipelineError, match="Bare declares no `requires`"):
         Searcher(store, Settings(), None, pipeline=(*PIPELINE, Bare()))  # type: ignore[arg-type]
-    assert conversation_pipeline(Conversation(), config)[0].name == StageName.REWRITE  # the shipped one is fine
+    assert conversation_pipeline(Conversation(), model)[0].name == StageName.REWRITE  # the shipped one is fine
