@@ -14,12 +14,12 @@ from vaultrag.core import tokens, wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.language import detect_language
 from vaultrag.core.model import to_dict
-from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.query.stages.decide import BACKGROUND_WEIGHT
 from vaultrag.core.query.stages.fuse import rrf
 from vaultrag.core.query.stages.prompt import REFUSAL, render_document
 from vaultrag.core.query.terms import fold
+from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import DecisionReason, StageReason, WarningCode
 from vaultrag.errors import ScopeError, UserFacingError

@@ -12,9 +12,9 @@ from PySide6.QtCore import QObject, Signal
 
 from vaultrag import settings as settings_mod
 from vaultrag.app.tasks import MainThreadBridge, QueryLane
-from vaultrag.app.widgets.words import user_message
+from vaultrag.app.words import user_message
 from vaultrag.core.index.lane import IndexLane, LaneEvent
-from vaultrag.core.query.scope import Scope
+from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import LaneEventKind
 from vaultrag.errors import ModelUnavailable, UserFacingError
 from vaultrag.settings import Settings

@@ -20,6 +20,7 @@ from vaultrag.core.index.prepare import Prepared, PrepareOptions, prepare_all
 from vaultrag.core.model import IndexReport, Progress
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
 from vaultrag.core.vocab import NoteStatus, Phase, Reason
+from vaultrag.paths import check_vault
 
 log = logging.getLogger(__name__)
 COMMIT_EVERY_S = 1.0  # text phase: a transaction per second of work keeps BM25 fresh and kills cheap
@@ -98,7 +99,7 @@ class Indexer:
     """Brings `store` in line with the notes in `vault`; one instance per run, on the one writer thread."""
 
     def __init__(self, vault: str | Path, store: IndexStore, options: IndexOptions, embedder: Embedder | None) -> None:
-        self.vault = vaultmod.check_vault(vault)
+        self.vault = check_vault(vault)
         self.store = store
         self.options = options
         self.embedder = embedder

@@ -22,8 +22,8 @@ from vaultrag.core.model import (
     Stage,
     StoredChunk,
 )
-from vaultrag.core.query.scope import Scope
 from vaultrag.core.rerank import Reranker
+from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.reads import ScopeSQL
 from vaultrag.core.vocab import ContextStatus, StageName

@@ -21,7 +21,7 @@ from vaultrag.errors import ScopeError
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from vaultrag.core.query.scope import Scope
+    from vaultrag.core.scope import Scope
     from vaultrag.core.store.db import Connection
 
 
