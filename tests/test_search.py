@@ -238,6 +238,16 @@ CANDIDATE_KEYS = {"chunk_id", "note", "heading_path", "char_start", "char_end", 
                   "score", "contributions", "cosine"}
 
 
+def test_index_state_is_a_frozen_record_with_the_json_of_the_old_dict(searcher: Searcher):
+    trace = searcher.ask("refund deadline", threshold=-1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        trace.index_state.chunks = 0  # type: ignore[misc]
+    data = json.loads(trace_json(trace))["index_state"]
+    assert list(data) == ["model", "chunks", "chunks_embedded", "notes"]
+    assert data["model"] == searcher.embedder.model_id and data["notes"] == 5
+    assert data["chunks"] == data["chunks_embedded"] == searcher.store.chunk_count() > 5
+
+
 def test_trace_json_schema_is_stable(searcher: Searcher):
     data = json.loads(trace_json(searcher.ask("refund deadline", threshold=-1)))
     assert set(data) == TRACE_KEYS and data["version"] == 3

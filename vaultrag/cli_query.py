@@ -132,9 +132,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from vaultrag.core.quality import evaluate, report
 
     searcher, run = _golden_run(args)
-    s = searcher.settings
-    settings = {"embedder": searcher.embedder.model_id if searcher.embedder else "", "reranker": searcher.reranker_id,
-                "k": s.k, "bm25_n": s.bm25_n, "vector_n": s.vector_n, "context_tokens": s.context_tokens}
+    settings = searcher.settings.recorded(embedder=searcher.embedder.model_id if searcher.embedder else "",
+                                          reranker=searcher.reranker_id)
     ev = evaluate.summarize(run.results, str(args.vault), str(args.golden), settings, run.seconds, run.skipped_lines)
     if args.out:
         out = Path(args.out)

@@ -473,9 +473,7 @@ class AppController(QObject):
         old = self.settings
         settings_mod.save(new, self.paths.settings_file)
         self.settings = new
-        reload_keys = ("embedder", "st_model", "query_prefix", "passage_prefix", "chunk_tokens", "ignore_globs",
-                       "private_tag", "max_note_bytes")
-        if self.ws is not None and any(getattr(old, k) != getattr(new, k) for k in reload_keys):
+        if self.ws is not None and old.reopens(new):
             self.open_vault(self.ws.vault)
         elif self.ws is not None:
             self.ws.settings = new
