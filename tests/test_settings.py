@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QSpinBox
 
 from vaultrag import settings as settings_mod
 from vaultrag.errors import UserFacingError
@@ -140,7 +140,7 @@ def test_a_new_setting_is_one_field_checked_shown_and_recorded(qtbot, tmp_path: 
     dialog = SettingsDialog(s)  # its row: the section, the name in words, the help, a whole-number editor
     qtbot.addWidget(dialog)
     editor = dialog.fields["answer_notes"]
-    assert editor.findChild(QLabel) is None and editor.value() == 3 and editor.minimum() == 1
+    assert isinstance(editor, QSpinBox) and editor.value() == 3 and editor.minimum() == 1
     help_label = dialog.findChild(QLabel, "setting-help-answer_notes")
     assert help_label is not None and help_label.text() == "Notes an answer may cite at most."
     editor.setValue(4)
