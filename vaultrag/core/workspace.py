@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vaultrag import settings as settings_mod
-from vaultrag.core import embed as _embedders  # noqa: F401  (fills the embedder setting's choices before a read)
 from vaultrag.core import tokens
 from vaultrag.core.store.db import CorruptIndex, is_corruption, move_aside
 from vaultrag.core.store.db import Error as DbError
