@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QSpinBox
 
 from vaultrag import settings as settings_mod
 from vaultrag.errors import UserFacingError
-from vaultrag.settings import Choices, Editor, Group, Rule, Settings, _checked, _f, editor_of, rule_of, type_of
+from vaultrag.settings import Choices, Editor, Group, Rule, Settings, checked, _f, editor_of, rule_of, type_of
 
 
 def test_every_shown_field_has_a_label_a_description_and_one_section():
@@ -92,11 +92,11 @@ def test_choices_come_from_whoever_fills_the_hook():
     found = {"a": "Alpha"}
     hook.fill(lambda: found)
     rule = Rule(choices=hook)
-    assert _checked("engine", str, rule, "a") == "a"
+    assert checked("engine", str, rule, "a") == "a"
     found["b"] = "Beta"  # a registry that grows is read at each check
-    assert _checked("engine", str, rule, "b") == "b"
+    assert checked("engine", str, rule, "b") == "b"
     with pytest.raises(UserFacingError, match="Unknown engine 'c'"):
-        _checked("engine", str, rule, "c")
+        checked("engine", str, rule, "c")
 
 
 # -- one field, everything else derived from it ---------------------------------------------------------------

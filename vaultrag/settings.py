@@ -176,7 +176,7 @@ class Settings:
         hints = _hints(type(self))
         for f in dataclasses.fields(self):
             # frozen: each value is set once, while this instance is being checked
-            object.__setattr__(self, f.name, _checked(f.name, hints[f.name], rule_of(f), getattr(self, f.name)))
+            object.__setattr__(self, f.name, checked(f.name, hints[f.name], rule_of(f), getattr(self, f.name)))
         if self.embedder == "st" and not self.st_model:
             raise UserFacingError("embedder = st needs st_model (a hub id or a local model folder).")
 
@@ -254,6 +254,7 @@ SCALARS = {bool: "true or false", int: "a whole number", float: "a number", str:
 
 
 def _shape(name: str, tp: Any) -> tuple[type, bool, bool]:
+    """(scalar type, optional, list) of an annotation; TypeError for one the check does not know."""
     optional, many = False, False
     if typing.get_origin(tp) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
@@ -266,7 +267,7 @@ def _shape(name: str, tp: Any) -> tuple[type, bool, bool]:
 
 
 def expected(name: str, tp: Any, rule: Rule) -> str:
-    """What a setting must be, in words: 'a whole number of at least 1', 'a list of text', 'a number or empty'."""
+    """What a setting must be, in words: 'a whole number of at least 1', 'a number or empty'."""
     base, optional, many = _shape(name, tp)
     words = SCALARS[base]
     if rule.positive:
@@ -283,7 +284,7 @@ def expected(name: str, tp: Any, rule: Rule) -> str:
     return words + (" or empty" if optional else "")
 
 
-def _checked(name: str, tp: Any, rule: Rule, value: Any) -> Any:
+def checked(name: str, tp: Any, rule: Rule, value: Any) -> Any:
     """`value` as the field's type (a text box's "0.7" or "8080" is read as the number), or UserFacingError naming
     the setting and what it must be."""
     base, optional, many = _shape(name, tp)
