@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QSpinBox
 
 from vaultrag import settings as settings_mod
 from vaultrag.errors import UserFacingError
-from vaultrag.settings import Choices, Editor, Group, Rule, Settings, checked, _f, editor_of, rule_of, type_of
+from vaultrag.settings import Choices, Editor, Group, Rule, Settings, _f, checked, editor_of, rule_of, type_of
 
 
 def test_every_shown_field_has_a_label_a_description_and_one_section():
