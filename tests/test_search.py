@@ -219,7 +219,7 @@ def test_bm25_only_while_vectors_fill_then_confidence_once_they_land(vault: Path
         vector = trace.stages["vector"]
         assert vector.status == "partial" and vector.reason == StageReason.VECTORS_FILLING
         assert [(w.code, w.done, w.total) for w in trace.warnings] == [
-            (WarningCode.VECTORS_FILLING, 0, trace.index_state["chunks"])]
+            (WarningCode.VECTORS_FILLING, 0, trace.index_state.chunks)]
         assert trace.stages["bm25"].candidates and trace.decision.answered
         assert trace.decision.reason == DecisionReason.NO_CONFIDENCE and trace.decision.confidence is None
         run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
