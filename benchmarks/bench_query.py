@@ -33,7 +33,7 @@ def measure(label: str, vault: Path, home: Path, questions: list[str]) -> None:
         t["context+prompt"] = t.pop("context") + t.pop("prompt")
         for k, v in t.items():
             timings.setdefault(k, []).append(v)
-    chunks = searcher.index_state()["chunks"]
+    chunks = store.chunk_count()
     store.close()
     parts = ", ".join(f"{k} {median(v):.1f}" for k, v in timings.items() if k != "total")
     print(f"[{label}] {len(questions)} questions, {chunks} chunks, model {ws.settings.embedder}: median ms: {parts}; "

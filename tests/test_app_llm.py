@@ -140,7 +140,7 @@ def test_the_query_lane_stays_free_while_the_model_writes_and_a_new_question_sto
 
 
 def window_scope():
-    from vaultrag.core.query.scope import Scope
+    from vaultrag.core.scope import Scope
 
     return Scope()
 

@@ -14,7 +14,16 @@ from vaultrag.app.widgets.answer_view import AnswerView
 from vaultrag.app.widgets.rerank_chart import RerankChart
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.stages_view import StagesView, fit_label, movement, row_label
-from vaultrag.core.model import Answer, Candidate, ContextDoc, Decision, QueryTrace, SentenceCheck, Stage
+from vaultrag.core.model import (
+    Answer,
+    Candidate,
+    ContextDoc,
+    Decision,
+    IndexState,
+    QueryTrace,
+    SentenceCheck,
+    Stage,
+)
 from vaultrag.core.vocab import (
     AnswerKind,
     DecisionReason,
@@ -59,8 +68,8 @@ def trace(answer: Answer, final: list[Candidate], background: float | None = 0.5
               StageName.RERANKED: Stage(StageName.RERANKED, StageStatus.SKIPPED, [],
                                         reason=StageReason.NO_RERANKER, inputs=[StageName.FUSED])}
     return QueryTrace("prazo?", "pt", {}, {"k": 5}, stages, StageName.FUSED, final, decision, docs, {}, "PROMPT",
-                      {"total": 1, "instructions": 1, "documents": 0, "budget": 1, "question": 0}, answer, {}, {
-                          "chunks": 10, "chunks_embedded": 10})
+                      {"total": 1, "instructions": 1, "documents": 0, "budget": 1, "question": 0}, answer, {},
+                      IndexState("m", chunks=10, chunks_embedded=10, notes=1))
 
 
 def test_answer_renders_note_markdown_not_its_markup(qtbot):

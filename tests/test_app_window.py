@@ -304,7 +304,7 @@ def test_indexing_progress_continues_after_pause_and_resume(qtbot, home: Path, t
 def test_portuguese_words_for_every_core_code(qtbot):
     """Health reasons, errors and notices, and the ranker's features are worded by code: every code has words, and
     in Portuguese none of them is left in English."""
-    from vaultrag.app.widgets import words
+    from vaultrag.app import words
     from vaultrag.core.health import NoteState
     from vaultrag.core.query.features import FEATURES
     from vaultrag.core.vocab import NoteFlag, Problem, Reason

@@ -257,7 +257,7 @@ def test_a_cross_encoder_that_cannot_load_falls_back_to_the_built_in_ranker(qtbo
 
     from tests.conftest import DEMO_VAULT
     from vaultrag.app.controller import AppController
-    from vaultrag.core.query.scope import Scope
+    from vaultrag.core.scope import Scope
 
     (home / "settings.toml").write_text(f'reranker = "{REPO}"\n', encoding="utf-8")
     c = AppController(home)

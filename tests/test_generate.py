@@ -16,8 +16,8 @@ from vaultrag.core.health import health
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.llm.openai_compat import LLMConfig, OpenAICompatible
 from vaultrag.core.query.conversation import Conversation, carry_terms, is_follow_up
-from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.search import Searcher, conversation_pipeline
+from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import (
     AnswerKind,

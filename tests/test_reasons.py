@@ -16,7 +16,7 @@ from tests.fakes import CountingEmbedder
 from vaultrag.cli import main as cli_main
 from vaultrag.core import embed, vocab, wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
-from vaultrag.core.model import Decision, QueryTrace, QueryWarning, Stage
+from vaultrag.core.model import Decision, IndexState, QueryTrace, QueryWarning, Stage
 from vaultrag.core.quality.diagnose import Diagnosis, Evidence, Hit, ListHit, RankChange
 from vaultrag.core.store.db import is_corruption
 from vaultrag.core.store.index_store import IndexStore
@@ -58,7 +58,7 @@ def test_every_code_has_its_words_and_every_word_its_fields():
                                           detail="slow", answer_language="pt", question_language="xx"))
              for c in WarningCode]
     trace = QueryTrace("q", "en", {}, {}, {}, StageName.FUSED, [], d, [], {}, "", {}, None, {},
-                       {"chunks": 2, "chunks_embedded": 1})
+                       IndexState("m", chunks=2, chunks_embedded=1, notes=1))
     said += [wording.stage_reason(trace, Stage(StageName.VECTOR, StageStatus.PARTIAL, reason=r)) for r in StageReason]
     for v in Verdict:
         words = wording.diagnosis(Diagnosis("n.md", v, 1, "x", Evidence(

@@ -14,12 +14,12 @@ from vaultrag.core import tokens, wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.language import detect_language
 from vaultrag.core.model import to_dict
-from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.query.stages.decide import BACKGROUND_WEIGHT
 from vaultrag.core.query.stages.fuse import rrf
 from vaultrag.core.query.stages.prompt import REFUSAL, render_document
 from vaultrag.core.query.terms import fold
+from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import DecisionReason, StageReason, WarningCode
 from vaultrag.errors import ScopeError, UserFacingError
@@ -219,7 +219,7 @@ def test_bm25_only_while_vectors_fill_then_confidence_once_they_land(vault: Path
         vector = trace.stages["vector"]
         assert vector.status == "partial" and vector.reason == StageReason.VECTORS_FILLING
         assert [(w.code, w.done, w.total) for w in trace.warnings] == [
-            (WarningCode.VECTORS_FILLING, 0, trace.index_state["chunks"])]
+            (WarningCode.VECTORS_FILLING, 0, trace.index_state.chunks)]
         assert trace.stages["bm25"].candidates and trace.decision.answered
         assert trace.decision.reason == DecisionReason.NO_CONFIDENCE and trace.decision.confidence is None
         run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
@@ -236,6 +236,16 @@ TRACE_KEYS = {
 }
 CANDIDATE_KEYS = {"chunk_id", "note", "heading_path", "char_start", "char_end", "line_start", "line_end", "rank",
                   "score", "contributions", "cosine"}
+
+
+def test_index_state_is_a_frozen_record_with_the_json_of_the_old_dict(searcher: Searcher):
+    trace = searcher.ask("refund deadline", threshold=-1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        trace.index_state.chunks = 0  # type: ignore[misc]
+    data = json.loads(trace_json(trace))["index_state"]
+    assert list(data) == ["model", "chunks", "chunks_embedded", "notes"]
+    assert data["model"] == searcher.embedder.model_id and data["notes"] == 5
+    assert data["chunks"] == data["chunks_embedded"] == searcher.store.chunk_count() > 5
 
 
 def test_trace_json_schema_is_stable(searcher: Searcher):

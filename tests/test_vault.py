@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from vaultrag.core.index.vault import ReadError, check_vault, read_note
+from vaultrag.core.index.vault import ReadError, read_note
 from vaultrag.errors import VaultNotFound
+from vaultrag.paths import check_vault
 
 
 def test_read_note_reasons(tmp_path: Path):

@@ -163,7 +163,7 @@ def test_large_index_knn_scans_shards_in_parallel_with_the_same_results(tmp_path
 
 
 def _folder_scope(folder: str):  # type: ignore[no-untyped-def]
-    from vaultrag.core.query.scope import Scope
+    from vaultrag.core.scope import Scope
 
     return Scope(folders=[folder])
 

@@ -7,16 +7,12 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from vaultrag.core import wording
-from vaultrag.core.model import QueryTrace, to_dict
-from vaultrag.core.vocab import AnswerKind, SupportVerdict
+from vaultrag.cli_show import explain, format_generated
+from vaultrag.core.model import to_dict
 from vaultrag.errors import UserFacingError
 
 if TYPE_CHECKING:
     from vaultrag.core.llm.generator import ConnectionTest
-
-MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document", SupportVerdict.UNCITED: "no citation",
-        SupportVerdict.BAD_CITATION: "cites a document that is not in the prompt"}
 
 
 def ask_generating(args: argparse.Namespace, searcher: Any, scope: Any) -> int:
@@ -45,43 +41,11 @@ def ask_generating(args: argparse.Namespace, searcher: Any, scope: Any) -> int:
     if args.json:
         print(json.dumps(to_dict(trace), ensure_ascii=False, indent=2))
     elif args.explain:
-        from vaultrag.cli_query import explain
-
         print(explain(trace))
     else:
         print(format_generated(trace, streamed=True))
     failed = trace.generation is not None and trace.generation.failure is not None
     return 1 if failed else 0
-
-
-def format_generated(trace: QueryTrace, streamed: bool) -> str:
-    """What follows the streamed answer: the checks that failed, the sources, the model's figures."""
-    from vaultrag.cli_query import format_answer
-
-    a, g = trace.answer, trace.generation
-    lines = [""] if streamed and g is not None and g.failure is None else []
-    if trace.rewrite is not None and trace.rewrite.question != trace.rewrite.original:
-        lines.insert(0, f"(read as: {trace.rewrite.question})")
-    if g is None or g.failure is not None:  # refused before any model, no model, or the model failed
-        if g is not None:
-            print(f"vaultrag: {g.error}", file=sys.stderr)
-            lines.append("extractive answer (the language model failed):")
-        return "\n".join([*lines, format_answer(trace)])
-    if not streamed:
-        lines.append(a.text)
-    lines += [f"warning: {wording.warning(w)}" for w in trace.warnings]
-    for s in a.sentences:
-        if s.verdict in MARK:
-            lines.append(f"check: {MARK[s.verdict]}: {s.text}")
-    if a.kind == AnswerKind.GENERATED:
-        ok = sum(s.verdict == SupportVerdict.SUPPORTED for s in a.sentences)
-        lines.append(f"citations: {ok} of {len(a.sentences)} sentence(s) backed by the document they cite")
-    lines += [f"[{d.index}] {d.source} (lines {d.line_start + 1}–{d.line_end})" for d in trace.context]
-    ttft = f"{g.ttft_ms / 1000:.2f} s" if g.ttft_ms is not None else "—"
-    rate = f"{g.tokens_per_s:.1f} tokens/s" if g.tokens_per_s is not None else "— tokens/s"
-    lines.append(f"({g.model}: first token {ttft}, total {g.total_ms / 1000:.2f} s, {g.completion_tokens} tokens, "
-                 f"{rate})")
-    return "\n".join(lines)
 
 
 def cmd_llm(args: argparse.Namespace) -> int:

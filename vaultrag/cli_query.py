@@ -7,17 +7,15 @@ import json
 import sys
 import textwrap
 from typing import TYPE_CHECKING, Any, NoReturn
-from xml.sax.saxutils import escape
 
+from vaultrag.cli_show import WIDTH, explain, format_answer
 from vaultrag.core import wording
-from vaultrag.core.model import Progress, QueryTrace, Stage, to_dict
-from vaultrag.core.vocab import AnswerKind, Phase, StageStatus
+from vaultrag.core.model import Progress, to_dict
+from vaultrag.core.vocab import Phase
 from vaultrag.errors import BadQuestion
 
 if TYPE_CHECKING:
     from vaultrag.core.quality.diagnose import Diagnosis
-
-WIDTH = 120
 
 
 def open_searcher(args: argparse.Namespace, one_question: bool = False) -> Any:
@@ -68,7 +66,7 @@ class HintingParser(argparse.ArgumentParser):
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from vaultrag.core.query.scope import Scope
+    from vaultrag.core.scope import Scope
 
     check_question(args.question)
     searcher = open_searcher(args, one_question=True)
@@ -88,70 +86,6 @@ def cmd_ask(args: argparse.Namespace) -> int:
     else:
         print(format_answer(trace))
     return 0
-
-
-def format_answer(trace: QueryTrace) -> str:
-    a, d = trace.answer, trace.decision
-    reason = wording.decision_reason(d)
-    lines = [*(f"warning: {wording.warning(w)}" for w in trace.warnings)]
-    if a.kind == AnswerKind.REFUSAL:
-        lines += [a.text, f"({reason})"]
-    else:
-        # shown as the prompt shows documents: a note's own "</document>" must not pass for structure
-        lines += [escape(a.sentence or a.text), f"— {a.source}, line {a.line}", ""]
-        lines += [f"[{doc.index}] {doc.source} (lines {doc.line_start + 1}–{doc.line_end})" for doc in trace.context]
-        lines.append(f"({reason})")
-    return "\n".join(lines)
-
-
-def _cell(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _column(stage: Stage, width: int, n: int) -> list[str]:
-    head = f"{stage.name.upper()} [{stage.status}]"
-    rows = [_cell(head, width), "-" * width]
-    for c in stage.candidates[:n]:
-        where = " > ".join([c.note.removesuffix(".md"), *c.heading_path[-1:]])
-        rows.append(_cell(f"{c.rank:>2} {c.score:7.3f} {where}", width))
-    return rows
-
-
-def explain(trace: QueryTrace, n: int = 10) -> str:
-    """The stages side by side as columns, then the decision, the context and the prompt (≤ 120 columns)."""
-    stages = [s for s in trace.stages.values() if s.status != StageStatus.SKIPPED]
-    width = (WIDTH - 3 * (len(stages) - 1)) // max(len(stages), 1)
-    cols = [_column(s, width, n) for s in stages]
-    height = max(len(c) for c in cols)
-    out = [f"question: {trace.question}  (language: {trace.language})"]
-    out += [f"warning: {wording.warning(w)}" for w in trace.warnings]
-    out.append("")
-    for i in range(height):
-        out.append(" | ".join((c[i] if i < len(c) else "").ljust(width) for c in cols).rstrip())
-    for s in trace.stages.values():
-        note = "; ".join(filter(None, (wording.stage_reason(trace, s), s.note)))
-        if note:
-            out.append(_cell(f"{s.name}: {note}", WIDTH))
-    d = trace.decision
-    out.append("")
-    verdict = "ANSWERED" if d.answered else "REFUSED"
-    conf = f"confidence {d.confidence:.3f}" if d.confidence is not None else "no confidence"
-    source = wording.threshold_source(d.threshold_source)
-    thr = f"threshold {d.threshold:.3f} ({source})" if d.threshold is not None else source
-    margin = f"margin {d.margin:+.3f}" if d.margin is not None else ""
-    out.append(f"decision: {verdict} — {conf}, {thr} {margin}".rstrip())
-    out += textwrap.wrap(wording.decision_reason(d), WIDTH, initial_indent="  ", subsequent_indent="  ")
-    out.append("")
-    for cid, status in list(trace.context_status.items())[:n]:
-        out.append(f"  chunk {cid}: {status}")
-    t = trace.prompt_tokens
-    out.append(f"\nprompt: {t['total']} tokens (instructions {t['instructions']}, documents {t['documents']} of "
-               f"budget {t['budget']}, question {t['question']})")
-    out.append("=" * WIDTH)
-    out.append(trace.prompt or "(no prompt: the question was refused, nothing goes to a model)")
-    out.append("=" * WIDTH)
-    out.append("timings (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in trace.timings_ms.items()))
-    return "\n".join(out)
 
 
 def register(sub: Any) -> None:
@@ -198,9 +132,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from vaultrag.core.quality import evaluate, report
 
     searcher, run = _golden_run(args)
-    s = searcher.settings
-    settings = {"embedder": searcher.embedder.model_id if searcher.embedder else "", "reranker": searcher.reranker_id,
-                "k": s.k, "bm25_n": s.bm25_n, "vector_n": s.vector_n, "context_tokens": s.context_tokens}
+    settings = searcher.settings.recorded(embedder=searcher.embedder.model_id if searcher.embedder else "",
+                                          reranker=searcher.reranker_id)
     ev = evaluate.summarize(run.results, str(args.vault), str(args.golden), settings, run.seconds, run.skipped_lines,
                             run.inputs)
     if args.out:
@@ -256,7 +189,7 @@ def cmd_why(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from vaultrag.core.quality.diagnose import diagnose
-    from vaultrag.core.query.scope import Scope
+    from vaultrag.core.scope import Scope
 
     searcher = open_searcher(args, one_question=True)
     try:

@@ -1,4 +1,4 @@
-"""Every on-disk location, derived from one home dir (platformdirs, VAULTRAG_HOME or --home)."""
+"""Every on-disk location, from one home dir (platformdirs, VAULTRAG_HOME or --home); the vault folder's check."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import hashlib
 import os
 import re
 from pathlib import Path
+
+from vaultrag.errors import Problem, VaultNotFound
 
 ENV_HOME = "VAULTRAG_HOME"
 
@@ -20,6 +22,20 @@ def home_dir(override: str | os.PathLike[str] | None = None) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("vaultrag", appauthor=False))
+
+
+def check_vault(vault: str | os.PathLike[str]) -> Path:
+    """`vault` as an absolute path, or VaultNotFound with a message a person can act on."""
+    p = Path(vault).expanduser()
+    if not p.exists():
+        raise VaultNotFound(f"Vault folder {p} does not exist. Check the path or pick another folder.",
+                            Problem.VAULT_MISSING, path=p)
+    if not p.is_dir():
+        raise VaultNotFound(f"{p} is a file, not a folder. A vault is the folder that holds your notes.",
+                            Problem.VAULT_NOT_FOLDER, path=p)
+    if not os.access(p, os.R_OK | os.X_OK):
+        raise VaultNotFound(f"Vault folder {p} cannot be read (permission denied).", Problem.VAULT_UNREADABLE, path=p)
+    return p.resolve()
 
 
 class Paths:

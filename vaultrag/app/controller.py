@@ -12,9 +12,9 @@ from PySide6.QtCore import QObject, Signal
 
 from vaultrag import settings as settings_mod
 from vaultrag.app.tasks import MainThreadBridge, QueryLane
-from vaultrag.app.widgets.words import user_message
+from vaultrag.app.words import user_message
 from vaultrag.core.index.lane import IndexLane, LaneEvent
-from vaultrag.core.query.scope import Scope
+from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import LaneEventKind
 from vaultrag.errors import ModelUnavailable, UserFacingError
 from vaultrag.settings import Settings
@@ -477,9 +477,7 @@ class AppController(QObject):
         old = self.settings
         settings_mod.save(new, self.paths.settings_file)
         self.settings = new
-        reload_keys = ("embedder", "st_model", "query_prefix", "passage_prefix", "chunk_tokens", "ignore_globs",
-                       "private_tag", "max_note_bytes")
-        if self.ws is not None and any(getattr(old, k) != getattr(new, k) for k in reload_keys):
+        if self.ws is not None and old.reopens(new):
             self.open_vault(self.ws.vault)
         elif self.ws is not None:
             self.ws.settings = new

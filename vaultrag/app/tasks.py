@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from vaultrag.app.widgets.words import user_message
+from vaultrag.app.words import user_message
 from vaultrag.errors import UserFacingError
 
 log = logging.getLogger(__name__)

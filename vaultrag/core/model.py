@@ -146,6 +146,16 @@ class IndexReport:
 TRACE_VERSION = 3  # 3: decision reasons, warnings, stage reasons and statuses as codes (README)
 
 
+@dataclass(frozen=True)
+class IndexState:
+    """What the index held when a question was asked (read once per question, inside its snapshot)."""
+
+    model: str  # the embedding model of the stored vectors ("" before any)
+    chunks: int
+    chunks_embedded: int  # fewer than `chunks` while vectors are still filling
+    notes: int  # indexed notes
+
+
 @dataclass
 class Location:
     """Where a piece of text sits in the vault: note, heading path, character and line ranges.
@@ -324,7 +334,7 @@ class QueryTrace:
     prompt_tokens: dict[str, int]
     answer: Answer
     timings_ms: dict[Timing, float]
-    index_state: dict[str, Any]
+    index_state: IndexState
     warnings: list[QueryWarning] = field(default_factory=list)
     version: int = TRACE_VERSION
     rewrite: Rewrite | None = None  # set when the question went through the `rewrite` stage

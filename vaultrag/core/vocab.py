@@ -6,6 +6,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
+# what a UserFacingError is about lives beside the error, below the core (vaultrag.errors imports no core module)
+from vaultrag.errors import Problem as Problem
+
 
 class StageName(str):
     """A step of the query pipeline: the key of its ranked list in `QueryTrace.stages` (bm25, vector, fused,
@@ -217,28 +220,6 @@ class LaneEventKind(StrEnum):
     ERROR = "error"
     RECOVERED = "recovered"
     STOPPED = "stopped"
-
-
-class Problem(StrEnum):
-    """What a UserFacingError (or a Notice) is about: the code a window words in its own language, with the
-    error's `details`; the exception's message is the English for the CLI and the log."""
-
-    VAULT_MISSING = "vault-missing"  # details: path
-    VAULT_NOT_FOLDER = "vault-not-folder"  # path
-    VAULT_UNREADABLE = "vault-unreadable"  # path
-    NOT_INDEXED = "not-indexed"  # vault
-    INDEX_DAMAGED = "index-damaged"  # path, why: a read-only open found damage (a writer rebuilds it)
-    INDEX_REBUILT = "index-rebuilt"  # path, why, aside: moved aside, rebuilt from the notes
-    INDEX_REPAIRED = "index-repaired"  # what
-    INDEX_REPLACED = "index-replaced"  # the file disappeared or was replaced under the running app
-    INDEX_RETRYING = "index-retrying"  # why, delay: a write failed (disk full, read-only, a lock)
-    INDEX_BUSY = "index-busy"  # holder
-    MODEL_NEEDS_PACKAGE = "model-needs-package"  # what (the model), install (the pip command)
-    MODEL_CANNOT_LOAD = "model-cannot-load"  # model, why
-    DOWNLOAD_BAD_ID = "download-bad-id"  # repo, example
-    DOWNLOAD_UNREACHABLE = "download-unreachable"  # repo, why
-    DOWNLOAD_STOPPED = "download-stopped"  # repo, why
-    DOWNLOAD_CANCELLED = "download-cancelled"  # repo
 
 
 class NoteStatus(StrEnum):

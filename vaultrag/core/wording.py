@@ -128,7 +128,7 @@ def stage_reason(trace: QueryTrace, stage: Stage, tr: Translate = english) -> st
     if stage.reason is None:
         return ""
     s = trace.index_state
-    return tr(STAGE_REASON[stage.reason]).format(done=s.get("chunks_embedded"), total=s.get("chunks"))
+    return tr(STAGE_REASON[stage.reason]).format(done=s.chunks_embedded, total=s.chunks)
 
 
 # -- "why not this note?" ----------------------------------------------------------------------------------------

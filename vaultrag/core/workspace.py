@@ -8,14 +8,13 @@ from pathlib import Path
 
 from vaultrag import settings as settings_mod
 from vaultrag.core import tokens
-from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.store.db import CorruptIndex, is_corruption, move_aside
 from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.lock import WriterLock
 from vaultrag.core.vocab import Problem
 from vaultrag.errors import IndexOutdated, Notice, UserFacingError
-from vaultrag.paths import Paths
+from vaultrag.paths import Paths, check_vault
 from vaultrag.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -33,7 +32,7 @@ class Workspace:
     def load(cls, vault: str | Path, home: str | Path | None = None, settings: Settings | None = None) -> Workspace:
         """Check the vault, read settings from the home dir, and point tiktoken's cache there."""
         paths = Paths(home)
-        folder = vaultmod.check_vault(vault)
+        folder = check_vault(vault)
         s = settings or settings_mod.load(paths.settings_file)
         tokens.configure(paths.tiktoken_cache)
         return cls(folder, paths, s)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
-from vaultrag.app.widgets.words import decision_reason
+from vaultrag.app.words import decision_reason
 from vaultrag.core.model import QueryTrace, SentenceCheck
 from vaultrag.core.vocab import AnswerKind, SupportVerdict
 

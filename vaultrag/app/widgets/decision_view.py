@@ -6,7 +6,7 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
 
-from vaultrag.app.widgets.words import decision_reason, filling, source_word, warning_text
+from vaultrag.app.words import decision_reason, filling, source_word, warning_text
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import WarningCode
 

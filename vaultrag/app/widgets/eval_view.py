@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.controller import MIN_CALIBRATION_QUESTIONS
-from vaultrag.app.widgets.words import stage_title
+from vaultrag.app.words import stage_title
 from vaultrag.core.quality.evaluate import CONTEXT
 from vaultrag.core.quality.metrics import RANK_METRICS
 from vaultrag.core.query.contracts import ranked_lists

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultrag.app.widgets.words import tr
+from vaultrag.app.words import tr
 from vaultrag.core.model import QueryTrace
 from vaultrag.core.vocab import NoteFlag
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag import __version__
-from vaultrag.app.widgets.words import note_reason, reason_text
+from vaultrag.app.words import note_reason, reason_text
 from vaultrag.core.health import LISTS, Health
 from vaultrag.core.vocab import Reason
 

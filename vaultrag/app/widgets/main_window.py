@@ -35,7 +35,7 @@ from vaultrag.app.widgets.llm_offer import LlmOfferBar
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.why_dialog import WhyDialog
 from vaultrag.core.model import Candidate, Progress, QueryTrace
-from vaultrag.core.query.scope import Scope
+from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import LaneEventKind, Phase, Timing
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"

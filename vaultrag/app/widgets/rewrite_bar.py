@@ -7,7 +7,7 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from vaultrag.app.widgets.words import tr
+from vaultrag.app.words import tr
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import RewriteMethod
 

@@ -24,12 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.widgets.reranker_editor import RerankerEditor
-from vaultrag.engines import EMBEDDERS
 from vaultrag.errors import UserFacingError
-from vaultrag.settings import Group, Settings
+from vaultrag.settings import Editor, Group, Settings, editor_of, rule_of
 
-# fields where 0 means "pick for me" (the spin box shows the word instead of 0)
-AUTO_ZERO = {"embed_threads"}
 SPIN_MAX = 1_000_000_000
 
 
@@ -50,7 +47,7 @@ class SettingsDialog(QDialog):
         self.fields: dict[str, QWidget] = {}
         body = QWidget()
         sections = QVBoxLayout(body)
-        groups = Settings.groups()
+        groups = type(settings).groups()  # a Settings subclass (a test's) brings its own fields
         for group in (g for g in Group if g in groups):  # the enum's order: Vault, Search, Models, …
             fields = groups[group]
             box = QGroupBox(tr(str(group)))
@@ -97,46 +94,44 @@ class SettingsDialog(QDialog):
         self.result_settings: Settings | None = None
 
     def _editor(self, f: dataclasses.Field[Any], value: Any) -> QWidget:
+        """The field's editor, of the kind its type and rule call for (`editor_of`), within the rule's bounds."""
+        kind, rule = editor_of(f, type(self.original)), rule_of(f)
         w: QWidget
-        if f.name == "reranker":
+        if kind == Editor.RERANKER:
             w = self.reranker = RerankerEditor(value, self.downloader, self.models_dir)
-        elif f.name == "embedder":
+        elif kind == Editor.CHOICE:
+            assert rule.choices is not None
             w = QComboBox()
-            for engine in EMBEDDERS:  # the ones this platform has a build of, and the one set (whatever it is)
-                if engine.available() or engine.name == value:
-                    w.addItem(tr(engine.words), engine.name)
+            every, offered = rule.choices.options() or {}, rule.choices.offered() or {}
+            for key, words in every.items():  # the ones offered here, and the one set (whatever it is)
+                if key in offered or key == value:
+                    w.addItem(tr(words), key)
             w.setCurrentIndex(max(0, w.findData(value)))
-        elif f.name == "ui_language":
-            w = QComboBox()
-            w.addItem(self.tr("System"), "")
-            w.addItem("English", "en")
-            w.addItem("Português", "pt")
-            w.setCurrentIndex(max(0, w.findData(value)))
-        elif isinstance(value, bool):
+        elif kind == Editor.CHECK:
             w = QCheckBox()
             w.setChecked(value)
-        elif isinstance(value, int):
+        elif kind == Editor.WHOLE:
             w = QSpinBox()
-            if f.name in AUTO_ZERO:
-                w.setRange(0, 64)
+            w.setRange(int(rule.minimum if rule.minimum is not None else 1),
+                       int(rule.maximum if rule.maximum is not None else SPIN_MAX))
+            if rule.auto:
                 w.setSpecialValueText(self.tr("automatic"))
-            else:
-                w.setRange(1, SPIN_MAX)
             w.setValue(value)
-        elif f.name == "threshold":
+        elif kind == Editor.OPTIONAL_NUMBER:
             w = QDoubleSpinBox()
-            w.setRange(-1.0, 1.0)
+            w.setRange(-1.0, 1.0)  # -1, the lowest, means "not set"
             w.setDecimals(4)
             w.setSingleStep(0.01)
             w.setSpecialValueText(self.tr("calibrated / shipped"))
             w.setValue(value if value is not None else -1.0)
-        elif isinstance(value, float):
+        elif kind == Editor.NUMBER:
             w = QDoubleSpinBox()
-            w.setRange(0.0, 1_000_000.0)
+            w.setRange(rule.minimum if rule.minimum is not None else 0.0,
+                       rule.maximum if rule.maximum is not None else 1_000_000.0)
             w.setDecimals(2)
             w.setSingleStep(0.1)
             w.setValue(value)
-        elif isinstance(value, list):
+        elif kind == Editor.LIST:
             w = QLineEdit(", ".join(str(v) for v in value))
             w.setPlaceholderText(self.tr("comma-separated"))
         else:
@@ -144,24 +139,29 @@ class SettingsDialog(QDialog):
         return w
 
     def values(self) -> dict[str, Any]:
+        """What the editors hold, as the settings' types (a list's text is split at commas; the check reads it)."""
         out: dict[str, Any] = {}
-        for name, w in self.fields.items():
+        for f in dataclasses.fields(self.original):
+            w = self.fields.get(f.name)
+            if w is None:
+                continue
+            kind = editor_of(f, type(self.original))
             if isinstance(w, RerankerEditor):
-                out[name] = w.value()
+                out[f.name] = w.value()
             elif isinstance(w, QComboBox):
-                out[name] = w.currentData()
+                out[f.name] = w.currentData()
             elif isinstance(w, QCheckBox):
-                out[name] = w.isChecked()
-            elif isinstance(w, QDoubleSpinBox) and name == "threshold":
-                out[name] = None if w.value() <= -1.0 else round(w.value(), 4)
+                out[f.name] = w.isChecked()
+            elif isinstance(w, QDoubleSpinBox) and kind == Editor.OPTIONAL_NUMBER:
+                out[f.name] = None if w.value() <= w.minimum() else round(w.value(), 4)
             elif isinstance(w, QDoubleSpinBox):
-                out[name] = round(w.value(), 4)
+                out[f.name] = round(w.value(), 4)
             elif isinstance(w, QSpinBox):
-                out[name] = w.value()
-            elif isinstance(getattr(self.original, name), list):
-                out[name] = [x.strip() for x in w.text().split(",") if x.strip()]  # type: ignore[attr-defined]
-            else:
-                out[name] = w.text().strip()  # type: ignore[attr-defined]
+                out[f.name] = w.value()
+            elif isinstance(w, QLineEdit) and kind == Editor.LIST:
+                out[f.name] = [x.strip() for x in w.text().split(",") if x.strip()]
+            elif isinstance(w, QLineEdit):
+                out[f.name] = w.text().strip()
         return out
 
     def _accept(self) -> None:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
 from vaultrag.app.widgets.rewrite_bar import RewriteBar
-from vaultrag.app.widgets.words import feature_name, stage_note, stage_title, status_word
+from vaultrag.app.words import feature_name, stage_note, stage_title, status_word
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.query.contracts import ranked_lists, retrieval_lists
 from vaultrag.core.query.search import PIPELINE

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from vaultrag.app.widgets.words import stage_title, wording_tr
+from vaultrag.app.words import stage_title, wording_tr
 from vaultrag.core import wording
 from vaultrag.core.quality.diagnose import Diagnosis
 

@@ -9,7 +9,6 @@ from collections import defaultdict
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -20,6 +19,8 @@ from vaultrag.core.index.prepare import Prepared, PrepareOptions, prepare_all
 from vaultrag.core.model import IndexReport, Progress
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
 from vaultrag.core.vocab import NoteStatus, Phase, Reason
+from vaultrag.paths import check_vault
+from vaultrag.settings import Settings
 
 log = logging.getLogger(__name__)
 COMMIT_EVERY_S = 1.0  # text phase: a transaction per second of work keeps BM25 fresh and kills cheap
@@ -52,7 +53,7 @@ class IndexOptions:
     workers: int | None = None  # processes that parse notes; None = one per core (at most 4)
 
     @classmethod
-    def from_settings(cls, s: Any) -> IndexOptions:
+    def from_settings(cls, s: Settings) -> IndexOptions:
         return cls(s.chunk_tokens, s.max_note_bytes, tuple(s.ignore_globs), s.private_tag, s.embed_batch)
 
 
@@ -98,7 +99,7 @@ class Indexer:
     """Brings `store` in line with the notes in `vault`; one instance per run, on the one writer thread."""
 
     def __init__(self, vault: str | Path, store: IndexStore, options: IndexOptions, embedder: Embedder | None) -> None:
-        self.vault = vaultmod.check_vault(vault)
+        self.vault = check_vault(vault)
         self.store = store
         self.options = options
         self.embedder = embedder

@@ -13,8 +13,8 @@ from pathlib import Path
 import pathspec
 
 from vaultrag.core.model import NoteFile, ParsedNote, Skip
-from vaultrag.core.vocab import Problem, Reason
-from vaultrag.errors import VaultNotFound
+from vaultrag.core.vocab import Reason
+from vaultrag.paths import check_vault
 
 IGNORE_FILE = ".vaultragignore"
 BUILTIN_DIRS = {".obsidian": "obsidian config folder", ".trash": "obsidian trash", ".git": "git folder"}
@@ -82,20 +82,6 @@ class IgnoreRules:
         if self._settings.match_file(rel):
             return Reason.IGNORE_SETTING, "ignore_globs setting"
         return None
-
-
-def check_vault(vault: str | os.PathLike[str]) -> Path:
-    """`vault` as an absolute path, or VaultNotFound with a message a person can act on."""
-    p = Path(vault).expanduser()
-    if not p.exists():
-        raise VaultNotFound(f"Vault folder {p} does not exist. Check the path or pick another folder.",
-                            Problem.VAULT_MISSING, path=p)
-    if not p.is_dir():
-        raise VaultNotFound(f"{p} is a file, not a folder. A vault is the folder that holds your notes.",
-                            Problem.VAULT_NOT_FOLDER, path=p)
-    if not os.access(p, os.R_OK | os.X_OK):
-        raise VaultNotFound(f"Vault folder {p} cannot be read (permission denied).", Problem.VAULT_UNREADABLE, path=p)
-    return p.resolve()
 
 
 def _printable(rel: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from vaultrag import settings as settings_mod
 from vaultrag.core.llm import openai_compat
 from vaultrag.core.llm.generator import FoundServer, Generator
 from vaultrag.errors import UserFacingError
@@ -24,6 +25,8 @@ class Backend:
 GENERATORS: dict[str, Backend] = {
     "openai": Backend(openai_compat.from_settings, openai_compat.detect_local_servers),
 }
+# the llm_backend setting's values: settings never import the core, so this registry fills their hook
+settings_mod.GENERATORS.fill(lambda: {name: name for name in GENERATORS})
 
 
 def from_settings(s: Settings, need_model: bool = True) -> Generator | None:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.model import QueryTrace, StoredChunk
-from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.query.terms import match_expression, query_terms
+from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import (
     ContextStatus,
     DecisionReason,

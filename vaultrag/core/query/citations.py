@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from vaultrag.core.model import ContextDoc, SentenceCheck
-from vaultrag.core.query.stages.prompt import REFUSAL
+from vaultrag.core.query.refusal import REFUSAL
 from vaultrag.core.query.terms import STOPWORDS, WORD, fold
 from vaultrag.core.vocab import SupportVerdict
 

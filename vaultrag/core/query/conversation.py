@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator, Message
 from vaultrag.core.model import Generation, QueryTrace, QueryWarning, Rewrite
-from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import STOPWORDS, WORD
+from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import RewriteMethod, StageName, WarningCode
 
 # Openings and words that lean on the previous question ("and the deadline?", "e o prazo?", "what about it?")

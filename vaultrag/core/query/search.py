@@ -14,7 +14,6 @@ from vaultrag.core.llm.generator import Generator
 from vaultrag.core.model import QueryTrace, QueryWarning
 from vaultrag.core.query.contracts import check
 from vaultrag.core.query.conversation import Conversation, RewriteStage
-from vaultrag.core.query.scope import Scope
 from vaultrag.core.query.stages.answer import AnswerStage
 from vaultrag.core.query.stages.bm25 import Bm25Stage
 from vaultrag.core.query.stages.context import ContextStage
@@ -26,6 +25,7 @@ from vaultrag.core.query.stages.rerank import RerankStage
 from vaultrag.core.query.stages.vector import MAX_EMBED_CHARS, VectorStage
 from vaultrag.core.query.state import QueryState, StageUnit, reads_index
 from vaultrag.core.rerank import Reranker
+from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import WarningCode
 from vaultrag.errors import UserFacingError

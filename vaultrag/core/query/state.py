@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -17,14 +17,15 @@ from vaultrag.core.model import (
     ContextDoc,
     Decision,
     Generation,
+    IndexState,
     QueryTrace,
     QueryWarning,
     Rewrite,
     Stage,
     StoredChunk,
 )
-from vaultrag.core.query.scope import Scope
 from vaultrag.core.rerank import Reranker
+from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.reads import ScopeSQL
 from vaultrag.core.vocab import ContextStatus, StageName, Timing
@@ -105,7 +106,7 @@ class QueryState:
     query_vector: Callable[[str], np.ndarray]  # the question's embedding (memoized by the Searcher)
     background_of: Callable[[np.ndarray], float | None]  # the question's cosine with the vault's mean chunk
     scope_sql: ScopeSQL
-    index_state: dict[str, Any]
+    index_state: IndexState
     # what the stages produce
     warnings: list[QueryWarning] = field(default_factory=list)
     timings: dict[Timing, float] = field(default_factory=dict)
@@ -183,14 +184,11 @@ class QueryState:
         assert self.decision is not None and self.answer is not None, "the pipeline must decide and answer"
         flagged = self.flagged if self.flagged is not None else self.read_flags()
         self.timed(Timing.TOTAL, self.started)
-        s = self.settings
         return QueryTrace(
             question=self.question,
             language=self.language,
             scope=self.scope.as_dict(),
-            settings={"bm25_n": s.bm25_n, "vector_n": s.vector_n, "k": self.k, "context_tokens": s.context_tokens,
-                      "embedder": self.index_state["model"], "reranker": self.reranker_id,
-                      "parent_section": s.parent_section},
+            settings=self.settings.recorded(k=self.k, embedder=self.index_state.model, reranker=self.reranker_id),
             stages=self.stages,
             final_stage=self.final_stage,
             final=self.final,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import sqlean
 
-from vaultrag.core.model import StoredChunk
+from vaultrag.core.model import IndexState, StoredChunk
 from vaultrag.core.store import vectors
 from vaultrag.core.store.db import generation
 from vaultrag.core.store.shards import ShardPool
@@ -21,7 +21,7 @@ from vaultrag.errors import ScopeError
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from vaultrag.core.query.scope import Scope
+    from vaultrag.core.scope import Scope
     from vaultrag.core.store.db import Connection
 
 
@@ -132,13 +132,13 @@ class QueryReads:
     def chunk_count(self) -> int:
         return int(self.db.execute("select count(*) from chunks").fetchone()[0])
 
-    def index_state(self, model_id: str) -> dict[str, Any]:
+    def index_state(self, model_id: str) -> IndexState:
         """Cheap counts for every question (the partial index on pending chunks keeps it fast)."""
         db = self.db
         chunks = self.chunk_count()
-        pending = db.execute("select count(*) from chunks where embedded = 0").fetchone()[0]
-        notes = db.execute("select count(*) from notes where status = 'indexed'").fetchone()[0]
-        return {"model": model_id, "chunks": chunks, "chunks_embedded": chunks - pending, "notes": notes}
+        pending = int(db.execute("select count(*) from chunks where embedded = 0").fetchone()[0])
+        notes = int(db.execute("select count(*) from notes where status = 'indexed'").fetchone()[0])
+        return IndexState(model_id, chunks, chunks - pending, notes)
 
     def doc_freqs(self, folded_terms: list[str]) -> list[int]:
         """Chunk frequency of each (accent-folded) term, from FTS5's own vocabulary."""

@@ -7,7 +7,7 @@ import re
 import time
 
 from vaultrag.core.model import Answer, ContextDoc
-from vaultrag.core.query.stages.prompt import REFUSAL
+from vaultrag.core.query.refusal import REFUSAL
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import STOPWORDS, WORD, fold
 from vaultrag.core.vocab import AnswerKind, StageName, Timing

@@ -32,7 +32,7 @@ def resolve_threshold(store: IndexStore, settings: Settings, reranker_id: str,
     if override is not None:
         return override, ThresholdSource.OVERRIDE
     if settings.threshold is not None:
-        return float(settings.threshold), ThresholdSource.SETTINGS
+        return settings.threshold, ThresholdSource.SETTINGS
     model = store.meta("embed_model") or ""
     stored = store.meta(threshold_key(model, reranker_id))
     if stored is not None:

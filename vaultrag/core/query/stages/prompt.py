@@ -8,19 +8,9 @@ from xml.sax.saxutils import escape
 
 from vaultrag.core import tokens
 from vaultrag.core.model import ContextDoc
+from vaultrag.core.query.refusal import REFUSAL, ByLanguage
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.vocab import StageName, Timing
-
-
-class ByLanguage(dict[str, str]):
-    """Texts per language; a language without a translation gets the English one."""
-
-    def __missing__(self, language: str) -> str:
-        return self["en"]
-
-
-REFUSAL = ByLanguage({"pt": "Não encontrei isso nas notas.", "en": "I couldn't find this in the notes.",
-                      "es": "No encontré esto en las notas.", "de": "Das habe ich in den Notizen nicht gefunden."})
 
 INSTRUCTIONS = ByLanguage({
     "en": """You answer questions using only the documents below, which come from the user's own notes.

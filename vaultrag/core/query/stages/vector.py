@@ -26,9 +26,9 @@ class VectorStage:
         if q.embedder is None:
             status, reason = StageStatus.UNAVAILABLE, StageReason.NO_EMBEDDER
             warning = QueryWarning(WarningCode.NO_EMBEDDER)
-        elif state["model"] != q.embedder.model_id:
+        elif state.model != q.embedder.model_id:
             status, reason = StageStatus.UNAVAILABLE, StageReason.OTHER_MODEL
-            warning = QueryWarning(WarningCode.OTHER_MODEL, model=q.embedder.model_id, index_model=state["model"])
+            warning = QueryWarning(WarningCode.OTHER_MODEL, model=q.embedder.model_id, index_model=state.model)
         else:
             t = time.perf_counter()
             if len(q.question) > MAX_EMBED_CHARS:
@@ -39,10 +39,10 @@ class VectorStage:
             hits = q.store.knn(q.qvec, q.settings.vector_n, q.scope_sql)
             q.timed(Timing.KNN, t)
             q.cosines.update(hits)
-            if state["chunks_embedded"] < state["chunks"]:
+            if state.chunks_embedded < state.chunks:
                 status, reason = StageStatus.PARTIAL, StageReason.VECTORS_FILLING
-                warning = QueryWarning(WarningCode.VECTORS_FILLING, done=state["chunks_embedded"],
-                                       total=state["chunks"])
+                warning = QueryWarning(WarningCode.VECTORS_FILLING, done=state.chunks_embedded,
+                                       total=state.chunks)
         if warning is not None:
             q.warnings.append(warning)
         ms = q.timings.get(Timing.EMBED_QUERY, 0) + q.timings.get(Timing.KNN, 0)

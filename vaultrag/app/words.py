@@ -52,9 +52,8 @@ def source_word(source: ThresholdSource) -> str:
 
 def filling(trace: QueryTrace) -> str:
     """'vectors still filling: 10 of 40 chunks…' when the index is not fully embedded, else ''."""
-    s = trace.index_state
-    done, total = s.get("chunks_embedded"), s.get("chunks")
-    if done is None or total is None or done >= total:
+    done, total = trace.index_state.chunks_embedded, trace.index_state.chunks
+    if done >= total:
         return ""
     return wording_tr(wording.FILLING).format(done=done, total=total)
 

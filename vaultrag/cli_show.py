@@ -1,0 +1,108 @@
+"""How the CLI shows a question's trace: the answer, the --explain columns, a generated answer's checks."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from xml.sax.saxutils import escape
+
+from vaultrag.core import wording
+from vaultrag.core.model import QueryTrace, Stage
+from vaultrag.core.vocab import AnswerKind, StageStatus, SupportVerdict
+
+WIDTH = 120
+MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document", SupportVerdict.UNCITED: "no citation",
+        SupportVerdict.BAD_CITATION: "cites a document that is not in the prompt"}
+
+
+def format_answer(trace: QueryTrace) -> str:
+    """The answer (or the refusal) with its sources and the decision's reason."""
+    a, d = trace.answer, trace.decision
+    reason = wording.decision_reason(d)
+    lines = [*(f"warning: {wording.warning(w)}" for w in trace.warnings)]
+    if a.kind == AnswerKind.REFUSAL:
+        lines += [a.text, f"({reason})"]
+    else:
+        # shown as the prompt shows documents: a note's own "</document>" must not pass for structure
+        lines += [escape(a.sentence or a.text), f"— {a.source}, line {a.line}", ""]
+        lines += [f"[{doc.index}] {doc.source} (lines {doc.line_start + 1}–{doc.line_end})" for doc in trace.context]
+        lines.append(f"({reason})")
+    return "\n".join(lines)
+
+
+def _cell(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _column(stage: Stage, width: int, n: int) -> list[str]:
+    head = f"{stage.name.upper()} [{stage.status}]"
+    rows = [_cell(head, width), "-" * width]
+    for c in stage.candidates[:n]:
+        where = " > ".join([c.note.removesuffix(".md"), *c.heading_path[-1:]])
+        rows.append(_cell(f"{c.rank:>2} {c.score:7.3f} {where}", width))
+    return rows
+
+
+def explain(trace: QueryTrace, n: int = 10) -> str:
+    """The stages side by side as columns, then the decision, the context and the prompt (≤ 120 columns)."""
+    stages = [s for s in trace.stages.values() if s.status != StageStatus.SKIPPED]
+    width = (WIDTH - 3 * (len(stages) - 1)) // max(len(stages), 1)
+    cols = [_column(s, width, n) for s in stages]
+    height = max(len(c) for c in cols)
+    out = [f"question: {trace.question}  (language: {trace.language})"]
+    out += [f"warning: {wording.warning(w)}" for w in trace.warnings]
+    out.append("")
+    for i in range(height):
+        out.append(" | ".join((c[i] if i < len(c) else "").ljust(width) for c in cols).rstrip())
+    for s in trace.stages.values():
+        note = "; ".join(filter(None, (wording.stage_reason(trace, s), s.note)))
+        if note:
+            out.append(_cell(f"{s.name}: {note}", WIDTH))
+    d = trace.decision
+    out.append("")
+    verdict = "ANSWERED" if d.answered else "REFUSED"
+    conf = f"confidence {d.confidence:.3f}" if d.confidence is not None else "no confidence"
+    source = wording.threshold_source(d.threshold_source)
+    thr = f"threshold {d.threshold:.3f} ({source})" if d.threshold is not None else source
+    margin = f"margin {d.margin:+.3f}" if d.margin is not None else ""
+    out.append(f"decision: {verdict} — {conf}, {thr} {margin}".rstrip())
+    out += textwrap.wrap(wording.decision_reason(d), WIDTH, initial_indent="  ", subsequent_indent="  ")
+    out.append("")
+    for cid, status in list(trace.context_status.items())[:n]:
+        out.append(f"  chunk {cid}: {status}")
+    t = trace.prompt_tokens
+    out.append(f"\nprompt: {t['total']} tokens (instructions {t['instructions']}, documents {t['documents']} of "
+               f"budget {t['budget']}, question {t['question']})")
+    out.append("=" * WIDTH)
+    out.append(trace.prompt or "(no prompt: the question was refused, nothing goes to a model)")
+    out.append("=" * WIDTH)
+    out.append("timings (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in trace.timings_ms.items()))
+    return "\n".join(out)
+
+
+def format_generated(trace: QueryTrace, streamed: bool) -> str:
+    """What follows the streamed answer: the checks that failed, the sources, the model's figures."""
+    a, g = trace.answer, trace.generation
+    lines = [""] if streamed and g is not None and g.failure is None else []
+    if trace.rewrite is not None and trace.rewrite.question != trace.rewrite.original:
+        lines.insert(0, f"(read as: {trace.rewrite.question})")
+    if g is None or g.failure is not None:  # refused before any model, no model, or the model failed
+        if g is not None:
+            print(f"vaultrag: {g.error}", file=sys.stderr)
+            lines.append("extractive answer (the language model failed):")
+        return "\n".join([*lines, format_answer(trace)])
+    if not streamed:
+        lines.append(a.text)
+    lines += [f"warning: {wording.warning(w)}" for w in trace.warnings]
+    for s in a.sentences:
+        if s.verdict in MARK:
+            lines.append(f"check: {MARK[s.verdict]}: {s.text}")
+    if a.kind == AnswerKind.GENERATED:
+        ok = sum(s.verdict == SupportVerdict.SUPPORTED for s in a.sentences)
+        lines.append(f"citations: {ok} of {len(a.sentences)} sentence(s) backed by the document they cite")
+    lines += [f"[{d.index}] {d.source} (lines {d.line_start + 1}–{d.line_end})" for d in trace.context]
+    ttft = f"{g.ttft_ms / 1000:.2f} s" if g.ttft_ms is not None else "—"
+    rate = f"{g.tokens_per_s:.1f} tokens/s" if g.tokens_per_s is not None else "— tokens/s"
+    lines.append(f"({g.model}: first token {ttft}, total {g.total_ms / 1000:.2f} s, {g.completion_tokens} tokens, "
+                 f"{rate})")
+    return "\n".join(lines)
