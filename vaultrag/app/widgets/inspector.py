@@ -1,4 +1,8 @@
-"""The side-by-side inspector: the panes declared once, laid out in two columns, each fed every trace."""
+"""The side-by-side inspector: the panes declared once, laid out in two columns, each fed every trace.
+
+A pane is its widget file plus one PaneSpec line in PANES: the inspector sizes it from the spec (or its own size
+hint), the View menu lists it with Alt+N by its place in PANES and adds its own `view_actions()`, and a pane that
+asks for a note's text gets it through the inspector (`note_requested` / `show_note`): nothing else names it."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from vaultrag.app.widgets.decision_view import DecisionView
@@ -25,21 +30,26 @@ class Column(Enum):
 
 @dataclass(frozen=True)
 class PaneSpec:
-    """A pane of the inspector: its key, its title (for the View menu), how to build it, and where it goes."""
+    """A pane of the inspector: its key, its title (for the View menu), how to build it, where it goes, and its
+    share of the room: (width, height) in pixels at 1280×800, which the splitters scale to the window (None: the
+    widget's sizeHint()). A column is as wide as its widest pane."""
 
     key: str
     title: str  # source text in the "Inspector" translation context; shown through Inspector.title()
     make: Callable[[], QWidget]
     column: Column
+    size: tuple[int, int] | None = None
 
 
-# The panes, top to bottom in each column. A new pane is one file and one line here.
+# The panes, top to bottom in each column. A new pane is one file and one line here. The stage tables get the
+# height (≥ 8 rows at 1280×800) and the width (four tables showing note › heading); the chart and the decision
+# stay compact.
 PANES: tuple[PaneSpec, ...] = (
-    PaneSpec("candidates", str(QT_TRANSLATE_NOOP("Inspector", "Candidates")), StagesView, Column.LEFT),
-    PaneSpec("chart", str(QT_TRANSLATE_NOOP("Inspector", "Confidence chart")), RerankChart, Column.LEFT),
-    PaneSpec("decision", str(QT_TRANSLATE_NOOP("Inspector", "Decision")), DecisionView, Column.RIGHT),
-    PaneSpec("prompt", str(QT_TRANSLATE_NOOP("Inspector", "Prompt")), PromptView, Column.RIGHT),
-    PaneSpec("preview", str(QT_TRANSLATE_NOOP("Inspector", "Note preview")), NotePreview, Column.RIGHT),
+    PaneSpec("candidates", str(QT_TRANSLATE_NOOP("Inspector", "Candidates")), StagesView, Column.LEFT, (840, 420)),
+    PaneSpec("chart", str(QT_TRANSLATE_NOOP("Inspector", "Confidence chart")), RerankChart, Column.LEFT, (840, 130)),
+    PaneSpec("decision", str(QT_TRANSLATE_NOOP("Inspector", "Decision")), DecisionView, Column.RIGHT, (440, 120)),
+    PaneSpec("prompt", str(QT_TRANSLATE_NOOP("Inspector", "Prompt")), PromptView, Column.RIGHT, (440, 170)),
+    PaneSpec("preview", str(QT_TRANSLATE_NOOP("Inspector", "Note preview")), NotePreview, Column.RIGHT, (440, 260)),
 )
 
 
@@ -48,14 +58,16 @@ class Inspector(QSplitter):
 
     Signals:
         chunk_selected: the Candidate the user picked in any pane.
+        note_requested: the Candidate whose note a pane wants to show (answer with `show_note`).
     """
 
     chunk_selected = Signal(object)
+    note_requested = Signal(object)
 
-    def __init__(self, specs: tuple[PaneSpec, ...] = PANES) -> None:
+    def __init__(self, specs: tuple[PaneSpec, ...] | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal)
         self.setObjectName("inspector")
-        self.specs = specs
+        self.specs = specs = PANES if specs is None else specs  # PANES read now: a test may add a pane to it
         columns = [QSplitter(Qt.Orientation.Vertical) for _ in Column]
         self.columns = columns
         self._sizes: tuple[list[int], list[list[int]]] | None = None  # the layout before "full size"
@@ -67,19 +79,35 @@ class Inspector(QSplitter):
             pane.setObjectName(f"pane-{spec.key}")
             columns[spec.column.value].addWidget(pane)
             self.panes[spec.key] = pane
-            signal = getattr(pane, "chunk_selected", None)
-            if signal is not None:
-                signal.connect(self.select)
-        for col in columns:
+            for name, slot in (("chunk_selected", self.select), ("note_requested", self.note_requested.emit)):
+                signal = getattr(pane, name, None)
+                if signal is not None:
+                    signal.connect(slot)
+        sizes = {s.key: s.size or (self.panes[s.key].sizeHint().width(), self.panes[s.key].sizeHint().height())
+                 for s in specs}
+        widths = []
+        for column, col in zip(Column, columns, strict=True):
             col.setChildrenCollapsible(False)  # a dragged splitter never hides a pane entirely
-        # the stage tables get the height (≥ 8 rows at 1280×800); the chart and the decision stay compact
-        columns[Column.LEFT.value].setSizes([420, 130])
-        columns[Column.RIGHT.value].setSizes([120, 170, 260])
-        self.setSizes([840, 440])  # the four stage tables need the width to show note › heading
+            keys = [s.key for s in specs if s.column == column]
+            col.setSizes([sizes[k][1] for k in keys])
+            widths.append(max((sizes[k][0] for k in keys), default=0))
+        self.setSizes(widths)
 
     def title(self, key: str) -> str:
         spec = next(s for s in self.specs if s.key == key)
         return QCoreApplication.translate("Inspector", spec.title)
+
+    def view_actions(self, key: str) -> list[QAction]:
+        """The pane's own View-menu actions (its `view_actions()`, if it has any)."""
+        offer = getattr(self.panes[key], "view_actions", None)
+        return list(offer()) if offer is not None else []
+
+    def show_note(self, note: object) -> None:
+        """A note's text read for a pane's `note_requested`: to every pane that shows notes."""
+        for pane in self.panes.values():
+            show = getattr(pane, "show_note", None)
+            if show is not None:
+                show(note)
 
     def _each(self) -> list[InspectorPane]:
         return list(self.panes.values())  # type: ignore[arg-type]

@@ -238,11 +238,10 @@ class MainWindow(QMainWindow):
             # QAction.triggered passes `checked` first: it must not land in the pane's key
             self._action(v, self.tr("{pane}: full size").format(pane=self.inspector.title(key)), f"Alt+{n}",
                          lambda _checked=False, k=key: self.maximize_pane(k))
-        stages = self.inspector.panes["candidates"]
-        lists = self._action(v, self.tr("&Keyword and vector lists"), "Ctrl+Shift+L",
-                             stages.show_first_stages)  # type: ignore[attr-defined]
-        lists.setCheckable(True)
-        lists.setChecked(True)
+        for key in self.inspector.panes:  # a pane's own View items (the candidates' Keyword and vector lists)
+            for act in self.inspector.view_actions(key):
+                v.addAction(act)
+                self.menu_actions.append(act)
         self._action(v, self.tr("Show all panes"), "Alt+0", lambda _checked=False: self.maximize_pane(None))
         h = self.menuBar().addMenu(self.tr("&Help"))
         self._action(h, self.tr("&Keyboard shortcuts"), QKeySequence.StandardKey.HelpContents, self.show_shortcuts)
@@ -308,9 +307,8 @@ class MainWindow(QMainWindow):
         self.recent_box.activated.connect(lambda i: self.open_vault(self.recent_box.itemText(i)))
         self.question.returnPressed.connect(self.ask)
         self.ask_button.clicked.connect(self.ask)
-        preview = self.inspector.panes["preview"]
-        preview.note_requested.connect(c.read_note)  # type: ignore[attr-defined]
-        c.note_read.connect(preview.show_note)  # type: ignore[attr-defined]
+        self.inspector.note_requested.connect(c.read_note)
+        c.note_read.connect(self.inspector.show_note)
         self.pause.toggled.connect(self._on_pause)
         self.health.reindex_requested.connect(c.reindex)
         self.health.check_requested.connect(lambda: c.refresh_health(check=True))

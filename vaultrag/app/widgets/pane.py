@@ -8,8 +8,13 @@ from vaultrag.core.model import Candidate, QueryTrace
 
 
 class InspectorPane(Protocol):
-    """What the inspector asks of a pane. A pane that lets the user pick a chunk also has a
-    `chunk_selected(Candidate)` signal; the inspector then tells every pane with `select_chunk`."""
+    """What the inspector asks of a pane. Optional, found by name:
+
+    - `chunk_selected(Candidate)`, a signal: the user picked a chunk here; the inspector tells every pane with
+      `select_chunk`;
+    - `note_requested(Candidate)`, a signal, and `show_note(NoteText)`: the pane shows a note's text, which the
+      controller reads on the query lane (the inspector passes the request and the answer);
+    - `view_actions() -> list[QAction]`: the pane's own items of the View menu (with their shortcuts)."""
 
     def set_trace(self, trace: QueryTrace) -> None:
         """Show this question's trace."""

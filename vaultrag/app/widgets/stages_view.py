@@ -6,7 +6,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics
+from PySide6.QtGui import QAction, QBrush, QColor, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -275,6 +275,15 @@ class StagesView(QWidget):
         for name in self._first & set(self._names):  # a column whose widgets are all hidden takes no room
             self.headers[name].setVisible(visible)
             self._stacks[name].setVisible(visible)
+
+    def view_actions(self) -> list[QAction]:
+        """The View menu's item of this pane: the keyword and vector lists, shown or hidden."""
+        lists = QAction(self.tr("&Keyword and vector lists"), self)
+        lists.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        lists.setCheckable(True)
+        lists.setChecked(self.first_stages_shown())
+        lists.toggled.connect(self.show_first_stages)
+        return [lists]
 
     def first_stages_shown(self) -> bool:
         return self._first_shown
