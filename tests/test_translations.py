@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -98,4 +97,3 @@ def test_a_core_string_marked_for_translation_reaches_the_window(qapp, tmp_path:
         assert QCoreApplication.translate("Reason", words.WORDS["absent"]) == "fora do cofre"
     finally:
         QCoreApplication.removeTranslator(translator)
-    assert "core_words" not in sys.modules
