@@ -2,15 +2,16 @@
 
     python resources/translations/update.py
 
-1. writes settings_words.py: the settings dialog's words (group names, field labels and descriptions, which are
-   data in vaultrag/settings.py, not tr() calls) as QT_TRANSLATE_NOOP("Settings", …) lines lupdate can read;
+1. writes data_words.py: the window's words kept as data rather than tr() calls (the settings dialog's group
+   names, field labels and descriptions, from vaultrag/settings.py) as QT_TRANSLATE_NOOP(context, …) lines
+   lupdate can read;
 2. runs lupdate over vaultrag/ (the window's `self.tr`/`tr` and the core's QT_TRANSLATE_NOOP marks) and
-   settings_words.py: new strings come in unfinished, strings the code no longer has go away, translations stay;
+   data_words.py: new strings come in unfinished, strings the code no longer has go away, translations stay;
 3. compiles vaultrag_pt.ts to vaultrag_pt.qm with lrelease, and lists the strings still without Portuguese.
 
 The Portuguese lives only in vaultrag_pt.ts (edit it by hand or in Qt Linguist, then run this again).
 tests/test_translations.py fails when the .ts lacks a string of the code, a string has no Portuguese, the .qm
-is not the .ts compiled, or settings_words.py is behind vaultrag/settings.py.
+is not the .ts compiled, or data_words.py is behind the data it is written from.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 TS = HERE / "vaultrag_pt.ts"
 QM = HERE / "vaultrag_pt.qm"
-SETTINGS_WORDS = HERE / "settings_words.py"
+DATA_WORDS = HERE / "data_words.py"
 
 # (context, source, disambiguation) — how Qt looks a translation up
 Key = tuple[str, str, str]
@@ -42,17 +43,23 @@ def qt_tool(name: str) -> str:
     return found
 
 
-def settings_words() -> str:
-    """The text of settings_words.py for today's vaultrag/settings.py."""
+def data_words() -> dict[str, list[str]]:
+    """The window's words kept as data, by translation context (the window translates them in that context)."""
     sys.path.insert(0, str(ROOT))
     from vaultrag.settings import Group, Settings
 
-    words = [str(g) for g in Group if g != Group.INTERNAL]
+    settings = [str(g) for g in Group if g != Group.INTERNAL]
     for fields in Settings.groups().values():
-        words += [w for f in fields for w in (f.metadata["label"], f.metadata["desc"]) if w]
-    lines = "".join(f"    QT_TRANSLATE_NOOP(\"Settings\", {_literal(w)}),\n" for w in dict.fromkeys(words))
-    return ('"""The settings dialog\'s words for lupdate (written by update.py from vaultrag/settings.py: do not '
-            'edit)."""\n\n# ruff: noqa: E501\nfrom vaultrag.core.i18n import QT_TRANSLATE_NOOP\n\n'
+        settings += [w for f in fields for w in (f.metadata["label"], f.metadata["desc"]) if w]
+    return {"Settings": settings}
+
+
+def data_words_text() -> str:
+    """The text of data_words.py for today's data."""
+    lines = "".join(f"    QT_TRANSLATE_NOOP({_literal(context)}, {_literal(w)}),\n"
+                    for context, words in data_words().items() for w in dict.fromkeys(words))
+    return ('"""The window\'s words kept as data (settings.py\'s labels and descriptions), for lupdate: written by '
+            'update.py, do not edit."""\n\n# ruff: noqa: E501\nfrom vaultrag.core.i18n import QT_TRANSLATE_NOOP\n\n'
             f"WORDS = (\n{lines})\n")
 
 
@@ -62,8 +69,8 @@ def _literal(text: str) -> str:
 
 
 def sources() -> list[Path]:
-    """Every file lupdate reads: all of vaultrag/ (the window and the core's marks) and settings_words.py."""
-    return [*sorted((ROOT / "vaultrag").rglob("*.py")), SETTINGS_WORDS]
+    """Every file lupdate reads: all of vaultrag/ (the window and the core's marks) and data_words.py."""
+    return [*sorted((ROOT / "vaultrag").rglob("*.py")), DATA_WORDS]
 
 
 def extract(ts: Path) -> None:
@@ -134,9 +141,9 @@ def qm_messages(qm: Path) -> list[tuple[Key, str]]:
 
 
 def main() -> None:
-    text = settings_words()
-    if not SETTINGS_WORDS.exists() or SETTINGS_WORDS.read_text(encoding="utf-8") != text:
-        SETTINGS_WORDS.write_text(text, encoding="utf-8")
+    text = data_words_text()
+    if not DATA_WORDS.exists() or DATA_WORDS.read_text(encoding="utf-8") != text:
+        DATA_WORDS.write_text(text, encoding="utf-8")
     extract(TS)
     compile_qm(TS, QM)
     missing = [key for key, tr in messages(TS).items() if tr is None]

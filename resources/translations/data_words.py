@@ -1,4 +1,4 @@
-"""The settings dialog's words for lupdate (written by update.py from vaultrag/settings.py: do not edit)."""
+"""The window's words kept as data (settings.py's labels and descriptions), for lupdate: written by update.py, do not edit."""
 
 # ruff: noqa: E501
 from vaultrag.core.i18n import QT_TRANSLATE_NOOP
