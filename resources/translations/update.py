@@ -2,9 +2,10 @@
 
     python resources/translations/update.py
 
-1. writes data_words.py: the window's words kept as data rather than tr() calls (the settings dialog's group
-   names, field labels and descriptions, from vaultrag/settings.py) as QT_TRANSLATE_NOOP(context, …) lines
-   lupdate can read;
+1. writes data_words.py: the window's words kept as data rather than tr() calls — the settings dialog's group
+   names, field labels, descriptions and choices' names (vaultrag/settings.py) and the rerankers' names in words
+   (vaultrag/engines.py) in context "Settings"; the core's wording templates (vaultrag/core/wording.py's T("…") → TEMPLATES) in
+   context "Wording" — as QT_TRANSLATE_NOOP(context, …) lines lupdate can read;
 2. runs lupdate over vaultrag/ (the window's `self.tr`/`tr` and the core's QT_TRANSLATE_NOOP marks) and
    data_words.py: new strings come in unfinished, strings the code no longer has go away, translations stay;
 3. compiles vaultrag_pt.ts to vaultrag_pt.qm with lrelease, and lists the strings still without Portuguese.
@@ -46,19 +47,24 @@ def qt_tool(name: str) -> str:
 def data_words() -> dict[str, list[str]]:
     """The window's words kept as data, by translation context (the window translates them in that context)."""
     sys.path.insert(0, str(ROOT))
-    from vaultrag.settings import Group, Settings
+    from vaultrag.core import wording
+    from vaultrag.engines import RERANKERS
+    from vaultrag.settings import Group, Settings, rule_of
 
     settings = [str(g) for g in Group if g != Group.INTERNAL]
     for fields in Settings.groups().values():
         settings += [w for f in fields for w in (f.metadata["label"], f.metadata["desc"]) if w]
-    return {"Settings": settings}
+        # a choice's name in words (the embedders, the window languages); the reranker editor lists RERANKERS
+        settings += [w for f in fields if (c := rule_of(f).choices) for w in (c.options() or {}).values()]
+    settings += [e.words for e in RERANKERS if e.words]
+    return {"Settings": settings, wording.CONTEXT: list(wording.TEMPLATES)}
 
 
 def data_words_text() -> str:
     """The text of data_words.py for today's data."""
     lines = "".join(f"    QT_TRANSLATE_NOOP({_literal(context)}, {_literal(w)}),\n"
                     for context, words in data_words().items() for w in dict.fromkeys(words))
-    return ('"""The window\'s words kept as data (settings.py\'s labels and descriptions), for lupdate: written by '
+    return ('"""The window\'s words kept as data (settings, engines, the core\'s wording), for lupdate: written by '
             'update.py, do not edit."""\n\n# ruff: noqa: E501\nfrom vaultrag.core.i18n import QT_TRANSLATE_NOOP\n\n'
             f"WORDS = (\n{lines})\n")
 

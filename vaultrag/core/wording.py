@@ -3,8 +3,9 @@
 
 English for the CLI; the window passes `translate` (QCoreApplication.translate in the `Wording` context) and gets
 the same sentences in its language. Every template is marked with `T(...)`, which lists it in `TEMPLATES`:
-`resources/translations/fill_pt.py` builds the `Wording` context of the translation file from that list, and a test
-checks that each has its Portuguese. Templates are `str.format` strings; a translation keeps their fields.
+`resources/translations/update.py` gives that list to lupdate (the `Wording` context of vaultrag_pt.ts, where each
+template's Portuguese is written), and a test checks that each has its Portuguese. Templates are `str.format`
+strings; a translation keeps their fields.
 """
 
 from __future__ import annotations
