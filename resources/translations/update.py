@@ -4,8 +4,8 @@
 
 1. writes data_words.py: the window's words kept as data rather than tr() calls — the settings dialog's group
    names, field labels, descriptions and choices' names (vaultrag/settings.py) and the rerankers' names in words
-   (vaultrag/engines.py) in context "Settings"; the core's wording templates (vaultrag/core/wording.py's T("…") → TEMPLATES) in
-   context "Wording" — as QT_TRANSLATE_NOOP(context, …) lines lupdate can read;
+   (vaultrag/engines.py) in context "Settings"; the core's wording templates (vaultrag/core/wording.py's
+   T("…") → TEMPLATES) in context "Wording" — as QT_TRANSLATE_NOOP(context, …) lines lupdate can read;
 2. runs lupdate over vaultrag/ (the window's `self.tr`/`tr` and the core's QT_TRANSLATE_NOOP marks) and
    data_words.py: new strings come in unfinished, strings the code no longer has go away, translations stay;
 3. compiles vaultrag_pt.ts to vaultrag_pt.qm with lrelease, and lists the strings still without Portuguese.
