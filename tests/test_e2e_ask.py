@@ -14,13 +14,15 @@ from tests.conftest import DEMO_VAULT
 
 
 def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI as its own process: for the tests about the process itself (test_llm_real's server runs)."""
     return subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), *args],
                           capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.slow
-def test_ask_json_on_faquad_pt(faquad_home: tuple[Path, Path]):
+def test_ask_json_on_faquad_pt(faquad_home: tuple[Path, Path], cli):
     home, vault = faquad_home
+    run = cli
     r = run(home, "ask", str(vault), "Onde é sediada a UFMS?", "--json")
     assert r.returncode == 0, r.stderr
     trace = json.loads(r.stdout)
@@ -48,7 +50,8 @@ def test_ask_json_on_faquad_pt(faquad_home: tuple[Path, Path]):
     assert r.returncode == 2 and "No folder 'nowhere'" in r.stderr
 
 
-def test_readme_first_command_on_the_demo_vault(home: Path, tmp_path: Path):
+def test_readme_first_command_on_the_demo_vault(home: Path, tmp_path: Path, cli):
+    run = cli
     vault = tmp_path / "demo"
     shutil.copytree(DEMO_VAULT, vault)
     assert run(home, "index", str(vault)).returncode == 0

@@ -1,25 +1,52 @@
-"""`vaultrag eval`, `calibrate` and `why` end to end on faquad-pt with the real default models."""
+"""`vaultrag eval`, `calibrate` and `why` end to end with the real default models: on the demo vault (always) and on
+faquad-pt (the shared eval data)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs_eval
+from tests.cli import Ran
+from tests.conftest import DEMO_GOLDEN, DEMO_VAULT, needs_eval
 
-pytestmark = pytest.mark.slow
-
-
-def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), *args],
-                          capture_output=True, text=True, timeout=900)
+slow = pytest.mark.slow
 
 
-def test_eval_with_limit_writes_json_markdown_and_plots(faquad_home: tuple[Path, Path], tmp_path: Path):
+@pytest.fixture
+def run(cli):
+    """The CLI in this process: the model loads once for every command of the session."""
+    return cli
+
+
+def test_demo_vault_end_to_end_index_ask_eval_why(run, home: Path, tmp_path: Path):
+    """The whole path on data the repository carries (the demo vault and our own golden file), so it runs even
+    without ../shared: index → ask → eval (every stage finds every answerable question; the off-topic ones are
+    refused) → why."""
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    r: Ran = run(home, "index", str(vault))
+    assert r.returncode == 0, r.stderr
+    r = run(home, "ask", str(vault), "Quanto tempo de aviso prévio a academia exige?", "--json")
+    assert r.returncode == 0, r.stderr
+    trace = json.loads(r.stdout)
+    assert trace["answer"]["note"] == "Casa/Academia.md" and "30 dias" in trace["answer"]["sentence"]
+    out = tmp_path / "out"
+    r = run(home, "eval", str(vault), "--golden", str(DEMO_GOLDEN), "--json", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    ev = json.loads(r.stdout)
+    assert (ev["n_answerable"], ev["n_unanswerable"]) == (6, 3) and ev["skipped_lines"] == []
+    assert ev["stages"]["fused"]["hit@5"] == 1.0 and ev["stages"]["context"]["hit@5"] == 1.0
+    assert ev["refusal"]["available"]
+    assert (out / "eval.json").exists() and (out / "report.md").read_text().startswith("# Evaluation")
+    r = run(home, "why", str(vault), "When does the flight to Lisbon leave?", "--note", "Travel/Lisbon trip.md")
+    assert r.returncode == 0 and "REACHED THE PROMPT" in r.stdout, r.stdout + r.stderr
+
+
+@slow
+def test_eval_with_limit_writes_json_markdown_and_plots(run, faquad_home: tuple[Path, Path], tmp_path: Path):
     home, vault = faquad_home
     golden = needs_eval("faquad-pt", "golden.jsonl")
     out = tmp_path / "out"
@@ -40,12 +67,10 @@ def test_eval_with_limit_writes_json_markdown_and_plots(faquad_home: tuple[Path,
     assert (out / "threshold_tradeoff.png").exists()
 
 
-def test_calibrate_stores_the_threshold_that_ask_then_uses(faquad_home: tuple[Path, Path], tmp_path: Path):
+@slow
+def test_calibrate_stores_the_threshold_that_ask_then_uses(run, faquad_home: tuple[Path, Path], tmp_path: Path):
     source_home, vault = faquad_home
-    home = tmp_path / "home"  # a copy, so the shared index keeps its shipped default for other tests
-    import shutil
-
-    shutil.copytree(source_home, home)
+    home = source_home  # the fixture's own copy of the cached index: calibrating here changes no other test
     golden = needs_eval("faquad-pt", "golden.jsonl")
     r = run(home, "calibrate", str(vault), "--golden", str(golden), "--limit", "80", "--json")
     assert r.returncode == 0, r.stderr
@@ -57,7 +82,8 @@ def test_calibrate_stores_the_threshold_that_ask_then_uses(faquad_home: tuple[Pa
     assert trace["decision"]["threshold"] == pytest.approx(cal["threshold"])
 
 
-def test_bad_golden_lines_are_reported_and_the_rest_evaluated(faquad_home: tuple[Path, Path], tmp_path: Path):
+@slow
+def test_bad_golden_lines_are_reported_and_the_rest_evaluated(run, faquad_home: tuple[Path, Path], tmp_path: Path):
     home, vault = faquad_home
     golden = tmp_path / "g.jsonl"
     golden.write_text('{"question": "Onde é sediada a UFMS?", "note": "UFMS.md"}\n{oops\n'
@@ -73,7 +99,8 @@ def test_bad_golden_lines_are_reported_and_the_rest_evaluated(faquad_home: tuple
     assert r.returncode == 1 and "needs unanswerable questions" in r.stdout
 
 
-def test_why_cli_json(faquad_home: tuple[Path, Path]):
+@slow
+def test_why_cli_json(run, faquad_home: tuple[Path, Path]):
     home, vault = faquad_home
     r = run(home, "why", str(vault), "Onde é sediada a UFMS?", "--note", "UFM.md", "--json")
     d = json.loads(r.stdout)

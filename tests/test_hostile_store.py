@@ -85,25 +85,25 @@ DAMAGE: dict[str, Callable[[Path], str]] = {
 
 
 @pytest.mark.parametrize("kind", sorted(DAMAGE))
-def test_index_repairs_or_rebuilds_each_kind_of_damage(home: Path, vault: Path, kind: str):
+def test_index_repairs_or_rebuilds_each_kind_of_damage(home: Path, vault: Path, kind: str, cli):
     make_vault(vault)
-    r = run(home, "index", str(vault), "--no-embed")
+    r = cli(home, "index", str(vault), "--no-embed")
     assert r.returncode == 0, r.stderr
     db = next(p for p in (home / "indexes").iterdir() if p.suffix == ".sqlite")
     expect = DAMAGE[kind](db)
 
-    r = run(home, "index", str(vault), "--no-embed")
+    r = cli(home, "index", str(vault), "--no-embed")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     out = r.stdout + r.stderr
     if expect in ("damaged", "folder"):
         assert "is rebuilt from the notes" in out and ("damaged" in out or "is a folder" in out), out
     else:
         assert "The index was repaired" in out, out
-    r = run(home, "status", str(vault), "--check", "--json")
+    r = cli(home, "status", str(vault), "--check", "--json")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
     h = json.loads(r.stdout)
     assert h["problems"] == [] and h["counts"]["notes_indexed"] == NOTES and not h["notes"]["stale"]
-    r = run(home, "ask", str(vault), "lighthouse 7 tides", "--json")
+    r = cli(home, "ask", str(vault), "lighthouse 7 tides", "--json")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
 
 

@@ -91,12 +91,13 @@ def hostile(tmp_path: Path) -> tuple[Path, Path, dict[str, str], dict[str, str]]
     return vault, outside, build_private(vault, outside), build_stoppers(vault)
 
 
-def test_hostile_vault_through_the_cli(home: Path, hostile: tuple[Path, Path, dict[str, str], dict[str, str]]):
+def test_hostile_vault_through_the_cli(home: Path, hostile: tuple[Path, Path, dict[str, str], dict[str, str]], cli):
     vault, _, private, stoppers = hostile
+    # a process of its own: `-v` sends the warnings to stderr through the process's logging set-up
     r = run(home, "-v", "index", str(vault), "--no-embed", "--json")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "line 2: '!' is not a valid pattern" in r.stderr and "line 4: '[z-a]'" in r.stderr
-    r = run(home, "status", str(vault), "--json", "--check")
+    r = cli(home, "status", str(vault), "--json", "--check")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
     h = json.loads(r.stdout)
     assert h["problems"] == [] and not h["notes"]["stale"] and len(h["warnings"]) == 3
@@ -118,12 +119,12 @@ def test_hostile_vault_through_the_cli(home: Path, hostile: tuple[Path, Path, di
     raw = b"".join(p.read_bytes() for p in index_files if p.is_file())
     for case, word in private.items():
         assert word.encode() not in raw, f"{case}: its text reached the index"
-        r = run(home, "ask", str(vault), word, "--json")
+        r = cli(home, "ask", str(vault), word, "--json")
         assert r.returncode == 0, r.stderr
         assert word not in json.dumps(json.loads(r.stdout)["context"]), case
-    r = run(home, "ask", str(vault), "quarterly planning budget", "--json")
+    r = cli(home, "ask", str(vault), "quarterly planning budget", "--json")
     assert json.loads(r.stdout)["context"][0]["note"] == "headings.md"
-    r = run(home, "ask", str(vault), "lighthouse keeper logbook", "--json")
+    r = cli(home, "ask", str(vault), "lighthouse keeper logbook", "--json")
     assert json.loads(r.stdout)["context"][0]["note"] == "cr.md"
 
 

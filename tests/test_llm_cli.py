@@ -35,18 +35,18 @@ def configure(home: Path, base_url: str, model: str = "tiny-model") -> None:
                                         encoding="utf-8")
 
 
-def test_ask_generate_streams_checks_and_records(demo: tuple[Path, Path], server: ScriptedServer):
+def test_ask_generate_streams_checks_and_records(demo: tuple[Path, Path], server: ScriptedServer, cli):
     home, vault = demo
     configure(home, server.base_url)
     server.reply = "O prazo do reembolso é de 7 dias úteis [1]. O dinheiro volta em ouro [1]."
-    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith(server.reply), "the answer is streamed first"
     assert "check: not backed by its document: O dinheiro volta em ouro [1]." in r.stdout
     assert "citations: 1 of 2 sentence(s) backed" in r.stdout
     assert "[1] Casa/Reembolso e cancelamentos.md" in r.stdout and "tiny-model: first token" in r.stdout
 
-    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate", "--json")
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate", "--json")
     trace = json.loads(r.stdout)
     assert server.requests[-1]["messages"][0]["content"] == trace["prompt"]
     assert trace["answer"]["kind"] == "generated" and trace["answer"]["model"] == "tiny-model"
@@ -57,28 +57,28 @@ def test_ask_generate_streams_checks_and_records(demo: tuple[Path, Path], server
     assert [s["verdict"] for s in trace["answer"]["sentences"]] == ["supported", "unsupported"]
 
 
-def test_a_follow_up_is_read_with_the_earlier_question(demo: tuple[Path, Path]):
+def test_a_follow_up_is_read_with_the_earlier_question(demo: tuple[Path, Path], cli):
     home, vault = demo
     (home / "settings.toml").write_text("", encoding="utf-8")
-    r = run(home, "ask", str(vault), "e para cancelar?", "--after", "Qual o prazo do reembolso?", "--json")
+    r = cli(home, "ask", str(vault), "e para cancelar?", "--after", "Qual o prazo do reembolso?", "--json")
     trace = json.loads(r.stdout)
     assert trace["rewrite"]["method"] == "terms" and "reembolso" in trace["rewrite"]["carried"]
     assert trace["question"] == trace["rewrite"]["question"] != "e para cancelar?"
 
 
-def test_model_failures_keep_the_extractive_answer(demo: tuple[Path, Path], server: ScriptedServer):
+def test_model_failures_keep_the_extractive_answer(demo: tuple[Path, Path], server: ScriptedServer, cli):
     home, vault = demo
     configure(home, f"http://127.0.0.1:{free_port()}/v1")
-    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
     assert r.returncode == 1 and "Cannot reach a language model server" in r.stderr
     assert "extractive answer (the language model failed)" in r.stdout and "7 dias úteis" in r.stdout
     configure(home, server.base_url, "nope")
-    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
     assert r.returncode == 1 and "does not know the model 'nope'" in r.stderr
-    r = run(home, "llm", "models")
+    r = cli(home, "llm", "models")
     assert r.returncode == 0 and r.stdout.split() == ["tiny-model"]
     (home / "settings.toml").write_text("", encoding="utf-8")
-    r = run(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
     assert r.returncode == 2 and "--generate needs a language model" in r.stderr
 
 

@@ -12,7 +12,6 @@ import pytest
 
 from tests.conftest import DEMO_VAULT
 from tests.llama_server import LlamaServer, server_missing
-from tests.test_e2e_ask import run
 from vaultrag.core.vocab import AnswerKind
 
 pytestmark = pytest.mark.skipif(bool(server_missing()), reason=server_missing() or "ok")
@@ -29,7 +28,8 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.stop()
 
 
-def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, tmp_path: Path):
+def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, tmp_path: Path, cli):
+    run = cli
     home, vault = tmp_path / "home", tmp_path / "demo"
     home.mkdir()
     shutil.copytree(DEMO_VAULT, vault)
