@@ -1,4 +1,7 @@
-"""The packaged app: build it with PyInstaller, then run its smoke test with no network at all."""
+"""The packaged app: build it with PyInstaller, then run its smoke test with no network at all.
+
+Not in tests/ (pytest's default run): the build takes minutes, so it is its own step of the CI command
+(`.venv/bin/python -m pytest packaging`, see README.md)."""
 
 from __future__ import annotations
 
