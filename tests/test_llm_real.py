@@ -52,9 +52,11 @@ def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, 
     assert trace["answer"]["kind"] in ("generated", "refusal") and trace["answer"]["text"].strip()
     assert trace["answer"]["model"] == "smollm2-135m" and trace["answer"]["sentences"]
     assert 0 < g["ttft_ms"] <= g["total_ms"] and g["completion_tokens"] > 0 and g["tokens_per_s"] > 0
-    # llama.cpp's Python server sends no usage in a stream: the tokens are then counted from the stream itself.
-    assert g["tokens_counted_by"] == ("server" if g["prompt_tokens"] else "stream")
-    assert g["prompt_tokens"] is None or g["prompt_tokens"] > 100, "the server read the whole prompt"
+    # llama-cpp-python's server (pinned in the llm-server extra) ignores `stream_options.include_usage`: no usage
+    # arrives, so the prompt's tokens are unknown and the completion's are the streamed pieces (each ≥ 1 token,
+    # so never more than the cap)
+    assert g["tokens_counted_by"] == "stream" and g["prompt_tokens"] is None
+    assert g["completion_tokens"] <= 96
     print(f"\nSmolLM2-135M: first token {g['ttft_ms']:.0f} ms, total {g['total_ms']:.0f} ms, "
           f"{g['completion_tokens']} tokens, {g['tokens_per_s']} tokens/s")
 
