@@ -18,22 +18,41 @@ import pytest
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
 from vaultrag.core.index.lane import IndexLane, LaneEvent
-from vaultrag.core.index.watcher import VaultWatcher
+from vaultrag.core.index.watcher import ChangeBatch, VaultWatcher
+from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.vocab import LaneEventKind, Problem
 from vaultrag.core.workspace import Workspace
-from vaultrag.errors import IndexOutdated
+from vaultrag.errors import IndexOutdated, UserFacingError
 from vaultrag.settings import Settings
 
 
 class Live:
-    """A watched vault: watcher → lane → index, plus helpers to read the index and wait for it."""
+    """A watched vault: watcher → lane → index, plus helpers that wait on the lane's own events and idle flag."""
 
     def __init__(self, vault: Path, home: Path) -> None:
         self.ws = Workspace.load(vault, home, Settings(embed_batch=4))
         self.embedder = CountingEmbedder()
         self.events: list[LaneEvent] = []
-        self.lane = IndexLane(self.ws, self.embedder, self.events.append)
+        self.retries = 0  # failed runs the lane queued again (its backoff)
+        self._changed = threading.Condition()  # notified on every lane event and queued retry
+        self.lane = IndexLane(self.ws, self.embedder, self._on_event)
+        submit = self.lane.submit
+
+        def count_retries(batch: ChangeBatch) -> None:  # the lane queues a failed run again with this reason
+            submit(batch)
+            if batch.reason == "retry":
+                with self._changed:
+                    self.retries += 1
+                    self._changed.notify_all()
+
+        self.lane.submit = count_retries  # type: ignore[method-assign]
         self.watcher = VaultWatcher(vault, self.lane.submit, quiet_ms=100)
+
+    def _on_event(self, e: LaneEvent) -> None:
+        with self._changed:
+            self.events.append(e)
+            self._changed.notify_all()
 
     def start(self) -> None:
         self.lane.start()
@@ -45,16 +64,15 @@ class Live:
         self.watcher.stop()
         self.lane.stop()
 
-    def settle(self, timeout: float = 20.0) -> None:
-        """Wait until no event is pending and the lane is idle twice in a row."""
-        deadline = time.monotonic() + timeout
-        quiet = 0
-        while time.monotonic() < deadline:
-            time.sleep(0.15)
-            quiet = quiet + 1 if self.lane.idle.is_set() else 0
-            if quiet >= 4:
-                return
-        raise AssertionError("the index lane did not settle")
+    def settle(self, timeout: float = 30.0) -> None:
+        """Wait until the lane has done everything it was given (text, then vectors): its idle flag, cleared
+        by every submit. Called after a state the watcher's batch led to, or after submitting directly."""
+        assert self.lane.idle.wait(timeout), "the index lane did not settle"
+
+    def until(self, condition: Callable[[], bool], timeout: float) -> bool:
+        """Whether `condition` holds, re-checked on every lane event until `timeout`."""
+        with self._changed:
+            return self._changed.wait_for(condition, timeout)
 
     def state(self) -> dict[str, set[str]]:
         if not self.ws.index_path.exists():  # between a deletion and the lane's rebuild
@@ -74,10 +92,7 @@ class Live:
 
     def saw(self, predicate: Callable[[LaneEvent], bool], timeout: float = 0.0) -> bool:
         """Whether an event matching `predicate` arrived, waiting up to `timeout` seconds for one."""
-        deadline = time.monotonic() + timeout
-        while not any(predicate(e) for e in self.events) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return any(predicate(e) for e in self.events)
+        return self.until(lambda: any(predicate(e) for e in self.events), timeout)
 
     def check(self) -> list[str]:
         """The index file's full check (what is damaged, in words)."""
@@ -87,13 +102,11 @@ class Live:
         finally:
             store.close()
 
-    def wait_for(self, predicate: Callable[[dict[str, set[str]]], bool], timeout: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if predicate(self.state()):
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"index never reached the expected state: {self.state()}")
+    def wait_for(self, predicate: Callable[[dict[str, set[str]]], bool], timeout: float = 20.0) -> None:
+        """Wait until the index's content satisfies `predicate`, read again after each lane event (every commit
+        of a run is followed by one)."""
+        if not self.until(lambda: predicate(self.state()), timeout):
+            raise AssertionError(f"index never reached the expected state: {self.state()}")
 
 
 @pytest.fixture
@@ -114,9 +127,11 @@ def test_edit_is_searchable_after_the_quiet_period(live: Live, vault: Path):
     (vault / "a.md").write_text("# Alpha\n\nApples are green now.\n", encoding="utf-8")
     live.wait_for(lambda s: "green" in text_of(s, "a.md"))
     live.settle()
-    applied = [e for e in live.events if e.kind == "applied" and "a.md" in e.paths]
-    embedded = [e for e in live.events if e.kind == "embedded" and e.vector_latency_s is not None]
-    assert applied and applied[-1].text_latency_s < 5 and embedded
+    applied = [e for e in live.events if e.kind == LaneEventKind.APPLIED and "a.md" in e.paths]
+    embedded = [e for e in live.events if e.kind == LaneEventKind.EMBEDDED and "a.md" in e.paths]
+    # both latencies are measured from the save (the batch's first event): text first, then its vectors
+    assert applied and embedded and embedded[-1].vector_latency_s is not None
+    assert 0 < applied[-1].text_latency_s <= embedded[-1].vector_latency_s
     assert live.embedder.passages[-1].endswith("Apples are green now.")
 
 
@@ -185,14 +200,14 @@ def test_burst_converges_to_a_fresh_full_index(live: Live, vault: Path, tmp_path
             p.rename(vault / f"burst/n{rng.randrange(120)}.md")
         else:
             p.unlink()
-    live.settle(timeout=60)
-    fresh_home = tmp_path / "fresh"
-    fresh = Live(vault, fresh_home)
+    fresh = Live(vault, tmp_path / "fresh")  # the vault is final now: what a fresh full index of it holds
     fresh.lane.start()
     fresh.lane.reconcile()
-    fresh.settle()
+    fresh.settle(timeout=60)
     fresh.lane.stop()
-    assert live.state() == fresh.state()
+    expected = fresh.state()
+    assert expected, "the burst left notes"
+    live.wait_for(lambda s: s == expected, timeout=60)
 
 
 def test_index_deleted_while_running_is_rebuilt(live: Live, vault: Path):
@@ -201,7 +216,7 @@ def test_index_deleted_while_running_is_rebuilt(live: Live, vault: Path):
         Path(str(path) + suffix).unlink(missing_ok=True)
     write(vault, "c.md", "# Gamma\n\nCherries.\n")
     live.wait_for(lambda s: "c.md" in s and "a.md" in s and "folder/b.md" in s)
-    assert any(e.kind == "error" and "disappeared" in e.message for e in live.events)
+    assert live.saw(lambda e: e.notice is not None and e.notice.problem == Problem.INDEX_REPLACED)
 
 
 def _make_unwritable(paths: list[Path]) -> Callable[[], None]:
@@ -260,7 +275,7 @@ def test_a_reindex_that_fails_checks_and_repairs_on_its_retry(live: Live, vault:
     undo = _make_unwritable([base, Path(f"{base}-wal")])
     try:
         live.lane.reindex()
-        assert live.saw(lambda e: e.kind == "error", timeout=15), "the re-index could not write"
+        assert live.saw(lambda e: e.kind == LaneEventKind.ERROR, timeout=15), "the re-index could not write"
     finally:
         undo()
     assert live.saw(_repaired, timeout=30)
@@ -274,15 +289,17 @@ def test_read_only_index_reports_once_and_recovers(live: Live, vault: Path):
     undo = _make_unwritable([base, Path(f"{base}-wal")])
     try:
         write(vault, "c.md", "# Gamma\n\nCherries.\n")
-        live.saw(lambda e: e.kind == "error", timeout=15)  # asserted below, once the file is writable again
-        time.sleep(1.5)  # a retry or two happens meanwhile
+        assert live.saw(lambda e: e.kind == LaneEventKind.ERROR, timeout=15), "the write failed and said so"
+        # the first retry fails too (1 s of backoff): it must say nothing more
+        assert live.until(lambda: live.retries >= 2, timeout=30), "the lane retried"
     finally:
         undo()
-    errors = [e for e in live.events if e.kind == "error"]
-    assert len(errors) == 1 and "cannot update the index" in errors[0].message, "said once, not per retry"
+    errors = [e for e in live.events if e.kind == LaneEventKind.ERROR]
+    assert len(errors) == 1, "said once, not per retry"
+    assert errors[0].notice is not None and errors[0].notice.problem == Problem.INDEX_RETRYING
     live.wait_for(lambda s: "c.md" in s, timeout=30)
     # the note is visible at the run's text commit; "recovered" is said when the whole run (vectors too) is done
-    assert live.saw(lambda e: e.kind == "recovered", timeout=30)
+    assert live.saw(lambda e: e.kind == LaneEventKind.RECOVERED, timeout=30)
 
 
 def test_the_vault_is_never_written(vault: Path, home: Path):
@@ -312,28 +329,79 @@ def _pairs(home: Path, vault: Path) -> set[tuple[str, str]]:
         store.close()
 
 
-def test_kill_9_mid_index_then_check_and_converge(vault: Path, tmp_path: Path):
-    for i in range(400):
+def _counts_while_running(home: Path, vault: Path) -> dict[str, int] | None:
+    """The index's counts as a reader sees them mid-run, or None before the first commit."""
+    ws = Workspace.load(vault, home)
+    try:
+        store = IndexStore.open(ws.index_path, readonly=True)
+    except (IndexOutdated, UserFacingError, DbError):  # not created yet, half-created, between two migrations
+        return None
+    try:
+        return store.counts()
+    finally:
+        store.close()
+
+
+# where each run is killed: a condition on what the index holds that stays true from the moment the run reaches it
+# until the run ends, re-checked whenever the index's files change
+KILL_POINTS: dict[str, Callable[[dict[str, int] | None], bool]] = {
+    "as the index file is created": lambda c: c is not None,
+    "with its text committed": lambda c: c is not None and c["chunks"] > 0 and c["chunks_embedded"] < c["chunks"],
+    "past half of its vectors": lambda c: c is not None and c["chunks"] // 2 < c["chunks_embedded"] < c["chunks"],
+}
+
+
+def _kill_when(proc: subprocess.Popen[bytes], home: Path, vault: Path,
+               reached: Callable[[dict[str, int] | None], bool]) -> bool:
+    """SIGKILL `proc` once the index satisfies `reached` (checked on each change of the index folder, seen by a
+    real watchdog observer); False when the run ended first."""
+    from watchdog.events import FileSystemEvent, FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    changed = threading.Event()
+
+    class Changed(FileSystemEventHandler):
+        def on_any_event(self, event: FileSystemEvent) -> None:
+            changed.set()
+
+    folder = home / "indexes"
+    folder.mkdir(exist_ok=True)
+    observer = Observer()
+    observer.schedule(Changed(), str(folder))
+    observer.start()
+    try:
+        while proc.poll() is None:
+            changed.clear()
+            if reached(_counts_while_running(home, vault)):
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                return True
+            changed.wait(timeout=1.0)  # a change, or a look at whether the run ended (that changes no file)
+        return False
+    finally:
+        observer.stop()
+        observer.join()
+
+
+def test_kill_9_mid_index_then_check_and_converge(vault: Path, tmp_path: Path, cli):
+    for i in range(400):  # above PARALLEL_MIN_NOTES: the text phase runs in worker processes
         write(vault, f"d{i % 9}/n{i}.md", f"# Note {i}\n\n" + " ".join(f"Sentence {j} of note {i}." for j in range(30)))
     clean = tmp_path / "clean"
     (clean).mkdir()
     (clean / "settings.toml").write_text('embedder = "use"\n', encoding="utf-8")
     assert _cli(clean, "index", str(vault)).returncode == 0
     expected = _pairs(clean, vault)
-    rng = random.Random(3)
-    for run in range(3):
+    for run, (where, reached) in enumerate(KILL_POINTS.items()):
         home = tmp_path / f"kill{run}"
         shutil.copytree(clean, home, ignore=shutil.ignore_patterns("indexes"))
         proc = subprocess.Popen([sys.executable, "-m", "vaultrag", "--home", str(home), "index", str(vault)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.5, 3.0))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        check = _cli(home, "status", str(vault), "--check")
-        assert check.returncode == 0 and "check: ok" in check.stdout, check.stdout + check.stderr
+        assert _kill_when(proc, home, vault, reached), f"the run ended before it was killed {where}"
+        check = cli(home, "status", str(vault), "--check")
+        assert check.returncode == 0 and "check: ok" in check.stdout, where + check.stdout + check.stderr
         assert _cli(home, "index", str(vault)).returncode == 0
-        assert _pairs(home, vault) == expected
-        status = _cli(home, "status", str(vault), "--check", "--json")
+        assert _pairs(home, vault) == expected, where
+        status = cli(home, "status", str(vault), "--check", "--json")
         assert '"problems": []' in status.stdout and '"chunks_embedded": ' in status.stdout
 
 
