@@ -151,6 +151,13 @@ def zero_panes(w: MainWindow) -> list[str]:
             if pane.isVisibleTo(w) and (pane.width() == 0 or pane.height() == 0)]
 
 
+
+def deliver_posted_events() -> None:
+    """Deliver every event already posted to the GUI thread (layout requests, signals queued by the lanes): what
+    has happened reaches the widgets, and nothing is waited for by the clock."""
+    QApplication.sendPostedEvents()
+    QApplication.processEvents()
+
 @pytest.mark.parametrize("language", ["en", "pt"])
 def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Path, demo: Path, monkeypatch,
                                                                  language: str):
@@ -165,7 +172,7 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
         w.resize(1280, 800)
         open_and_wait(qtbot, w, demo)
         trace = ask(qtbot, w, "Qual o prazo do reembolso?")
-        qtbot.wait(50)
+        deliver_posted_events()  # the layouts the trace changed
         names = sorted({p for c in trace.final for p in (c.note, *c.heading_path)} | {
             c.note.rpartition("/")[2].removesuffix(".md") for c in trace.final} | {str(demo)}, key=len, reverse=True)
         # ≥ 8 candidate rows visible in every stage table that ran
@@ -204,7 +211,7 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
                 quit_action = act
                 continue
             act.trigger()
-            qtbot.wait(30)
+            deliver_posted_events()
             for dialog in w.findChildren(QDialog):
                 if dialog.isVisible():
                     if language == "pt":
@@ -213,7 +220,7 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
                     dialog.close()
             assert zero_panes(w) == [], act.text()
         w.maximize_pane(None)
-        qtbot.wait(30)
+        deliver_posted_events()
         assert all(p.isVisibleTo(w) for p in w.inspector.panes.values()) and zero_panes(w) == []
         assert quit_action is not None
         quit_action.trigger()
@@ -228,7 +235,7 @@ def test_welcome_text_is_whole_at_1280x800(qtbot, home: Path):
     qtbot.addWidget(w)
     w.show()
     w.resize(1280, 800)
-    qtbot.wait(30)
+    deliver_posted_events()
     assert w.pages.currentIndex() == 0 and clipped_labels(w) == []
     w.close()
 
@@ -286,7 +293,7 @@ def test_indexing_progress_continues_after_pause_and_resume(qtbot, home: Path, t
         w.open_vault(vault)
     w.pause.click()
     qtbot.waitUntil(lambda: w.c.lane.idle.is_set() and w.pause.text() == "Resume", timeout=SLOW_MS)
-    qtbot.wait(50)  # the last batch's report reaches the window
+    deliver_posted_events()  # the lane's last progress, posted before it went idle, reaches the window
     before = seen[-1]
     assert 0 < before.done < before.total, "paused half-way through the vectors"
     seen.clear()

@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
+from tests.index_probe import kill_when
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.workspace import Workspace
@@ -124,8 +125,8 @@ def test_two_writers_take_turns_while_questions_read_one_snapshot(home: Path, va
     assert h["counts"]["notes_indexed"] == NOTES  # type: ignore[index]
 
 
-@pytest.mark.parametrize("delay", [0.1, 3.0])  # while the workers start; while they parse
-def test_kill_9_during_the_text_phase_leaves_no_process_and_resumes(home: Path, vault: Path, delay: float):
+@pytest.mark.parametrize("moment", ["as the workers start", "once the first parsed notes are committed"])
+def test_kill_9_during_the_text_phase_leaves_no_process_and_resumes(home: Path, vault: Path, moment: str):
     make_vault(vault)
     proc = subprocess.Popen(cli(home, "index", str(vault), "--no-embed"), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -137,9 +138,12 @@ def test_kill_9_during_the_text_phase_leaves_no_process_and_resumes(home: Path, 
             break
         time.sleep(0.05)
     assert len(workers) >= 3 and proc.poll() is None, "the run ended before its workers were seen"
-    time.sleep(delay)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    if moment == "as the workers start":
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    else:  # the text phase commits as it goes: notes in the index while the run goes on are mid-parse
+        assert kill_when(proc, home, vault, lambda c: c is not None and 0 < c["notes_indexed"] < NOTES), \
+            "the text phase ended before a commit of its own"
     deadline = time.monotonic() + 15
     while alive(workers) and time.monotonic() < deadline:
         time.sleep(0.2)

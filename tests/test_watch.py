@@ -17,13 +17,13 @@ import pytest
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
+from tests.index_probe import kill_when
 from vaultrag.core.index.lane import IndexLane, LaneEvent
 from vaultrag.core.index.watcher import ChangeBatch, VaultWatcher
-from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import LaneEventKind, Problem
 from vaultrag.core.workspace import Workspace
-from vaultrag.errors import IndexOutdated, UserFacingError
+from vaultrag.errors import IndexOutdated
 from vaultrag.settings import Settings
 
 
@@ -329,19 +329,6 @@ def _pairs(home: Path, vault: Path) -> set[tuple[str, str]]:
         store.close()
 
 
-def _counts_while_running(home: Path, vault: Path) -> dict[str, int] | None:
-    """The index's counts as a reader sees them mid-run, or None before the first commit."""
-    ws = Workspace.load(vault, home)
-    try:
-        store = IndexStore.open(ws.index_path, readonly=True)
-    except (IndexOutdated, UserFacingError, DbError):  # not created yet, half-created, between two migrations
-        return None
-    try:
-        return store.counts()
-    finally:
-        store.close()
-
-
 # where each run is killed: a condition on what the index holds that stays true from the moment the run reaches it
 # until the run ends, re-checked whenever the index's files change
 KILL_POINTS: dict[str, Callable[[dict[str, int] | None], bool]] = {
@@ -349,38 +336,6 @@ KILL_POINTS: dict[str, Callable[[dict[str, int] | None], bool]] = {
     "with its text committed": lambda c: c is not None and c["chunks"] > 0 and c["chunks_embedded"] < c["chunks"],
     "past half of its vectors": lambda c: c is not None and c["chunks"] // 2 < c["chunks_embedded"] < c["chunks"],
 }
-
-
-def _kill_when(proc: subprocess.Popen[bytes], home: Path, vault: Path,
-               reached: Callable[[dict[str, int] | None], bool]) -> bool:
-    """SIGKILL `proc` once the index satisfies `reached` (checked on each change of the index folder, seen by a
-    real watchdog observer); False when the run ended first."""
-    from watchdog.events import FileSystemEvent, FileSystemEventHandler
-    from watchdog.observers import Observer
-
-    changed = threading.Event()
-
-    class Changed(FileSystemEventHandler):
-        def on_any_event(self, event: FileSystemEvent) -> None:
-            changed.set()
-
-    folder = home / "indexes"
-    folder.mkdir(exist_ok=True)
-    observer = Observer()
-    observer.schedule(Changed(), str(folder))
-    observer.start()
-    try:
-        while proc.poll() is None:
-            changed.clear()
-            if reached(_counts_while_running(home, vault)):
-                proc.send_signal(signal.SIGKILL)
-                proc.wait()
-                return True
-            changed.wait(timeout=1.0)  # a change, or a look at whether the run ended (that changes no file)
-        return False
-    finally:
-        observer.stop()
-        observer.join()
 
 
 def test_kill_9_mid_index_then_check_and_converge(vault: Path, tmp_path: Path, cli):
@@ -396,7 +351,7 @@ def test_kill_9_mid_index_then_check_and_converge(vault: Path, tmp_path: Path, c
         shutil.copytree(clean, home, ignore=shutil.ignore_patterns("indexes"))
         proc = subprocess.Popen([sys.executable, "-m", "vaultrag", "--home", str(home), "index", str(vault)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        assert _kill_when(proc, home, vault, reached), f"the run ended before it was killed {where}"
+        assert kill_when(proc, home, vault, reached), f"the run ended before it was killed {where}"
         check = cli(home, "status", str(vault), "--check")
         assert check.returncode == 0 and "check: ok" in check.stdout, where + check.stdout + check.stderr
         assert _cli(home, "index", str(vault)).returncode == 0
