@@ -3,22 +3,34 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
+import pkgutil
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from vaultrag.core import e5onnx, embed
+from vaultrag.core import e5onnx, embedders
 from vaultrag.core.index.indexer import Indexer
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.reads import QueryReads
 
+
+def _embedder_classes() -> tuple[type, ...]:
+    """Every embedder backend (one module each in core/embedders/): the classes that embed passages."""
+    found: list[type] = []
+    for info in pkgutil.iter_modules(embedders.__path__):
+        module = importlib.import_module(f"{embedders.__name__}.{info.name}")
+        found += [c for c in vars(module).values() if inspect.isclass(c) and c.__module__ == module.__name__
+                  and callable(getattr(c, "embed_passages", None))]
+    return tuple(found)
+
+
 # the core's blocking work: every read and write of the index, indexing, searching, loading and running a model
-CORE = (IndexStore, QueryReads, Indexer, Searcher, embed.E5Embedder, embed.UseEmbedder,
-        embed.SentenceTransformerEmbedder, e5onnx.OnnxE5)
+CORE = (IndexStore, QueryReads, Indexer, Searcher, e5onnx.OnnxE5, *_embedder_classes())
 
 
 class CoreCalls:

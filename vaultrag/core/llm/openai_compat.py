@@ -215,6 +215,8 @@ class OpenAICompatible:
                 raise found.error(self.config) from e
             # not JSON, or not a model list: something else listens there
             raise Failure(LLMFailure.BAD_URL, detail="its /models reply is not a model list").error(self.config) from e
+        finally:
+            client.close()  # its connection pool: a long-lived process (the window) asks again and again
 
     def test_connection(self) -> ConnectionTest:
         return connection_test(self)
@@ -242,6 +244,7 @@ class OpenAICompatible:
                 max_tokens=cap,
             )
         except openai.APIError as e:
+            client.close()
             return run.failed(self._classify(e))
         status = GenerationStatus.COMPLETE
         finish: str | None = None
@@ -273,6 +276,7 @@ class OpenAICompatible:
                     break
         finally:
             stream.close()
+            client.close()
         if status == GenerationStatus.COMPLETE and finish is None:
             return run.failed(Failure(LLMFailure.STREAM_CUT, detail="no end of answer from the server"))
         if finish == "length":
