@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -100,13 +98,11 @@ def test_the_language_migration_marks_indexed_notes_for_a_new_read(tmp_path: Pat
         store.close()
 
 
-def test_status_shows_the_languages(vault: Path, home: Path):
+def test_status_shows_the_languages(vault: Path, home: Path, cli):
     write(vault, "a.md", f"# A\n\n{EN}\n")
     write(vault, "b.md", f"# B\n\n{PT}\n")
-    run = [sys.executable, "-m", "vaultrag", "--home", str(home)]
-    subprocess.run([*run, "index", "--no-embed", str(vault)], check=True, capture_output=True)
-    out = subprocess.run([*run, "status", str(vault)], check=True, capture_output=True, text=True).stdout
-    assert "languages: " in out and "en 1" in out and "pt 1" in out
-    data = json.loads(subprocess.run([*run, "status", "--json", str(vault)], check=True, capture_output=True,
-                                     text=True).stdout)
+    assert cli(home, "index", "--no-embed", str(vault)).returncode == 0
+    r = cli(home, "status", str(vault))
+    assert r.returncode == 0 and "languages: " in r.stdout and "en 1" in r.stdout and "pt 1" in r.stdout
+    data = json.loads(cli(home, "status", "--json", str(vault)).stdout)
     assert data["languages"] == {"en": 1, "pt": 1}
