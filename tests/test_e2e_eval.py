@@ -41,8 +41,10 @@ def test_demo_vault_end_to_end_index_ask_eval_why(run, home: Path, tmp_path: Pat
     assert ev["stages"]["fused"]["hit@5"] == 1.0 and ev["stages"]["context"]["hit@5"] == 1.0
     assert ev["refusal"]["available"]
     assert (out / "eval.json").exists() and (out / "report.md").read_text().startswith("# Evaluation")
-    r = run(home, "why", str(vault), "When does the flight to Lisbon leave?", "--note", "Travel/Lisbon trip.md")
-    assert r.returncode == 0 and "REACHED THE PROMPT" in r.stdout, r.stdout + r.stderr
+    r = run(home, "why", str(vault), "When does the flight to Lisbon leave?", "--note", "Travel/Lisbon trip.md",
+            "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["verdict"] == "reached-prompt", r.stdout
 
 
 @slow
