@@ -20,6 +20,7 @@ from tests.fakes import CountingEmbedder
 from tests.index_probe import kill_when
 from vaultrag.core.index.lane import IndexLane, LaneEvent
 from vaultrag.core.index.watcher import ChangeBatch, VaultWatcher
+from vaultrag.core.store.db import CorruptIndex
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import LaneEventKind, Problem
 from vaultrag.core.workspace import Workspace
@@ -79,7 +80,7 @@ class Live:
             return {}
         try:
             store = IndexStore.open(self.ws.index_path, readonly=True)
-        except IndexOutdated:  # caught mid-rebuild, between two migrations
+        except (IndexOutdated, CorruptIndex):  # caught mid-rebuild: between two migrations, before its id is set
             return {}
         try:
             rows = store.db.execute("select n.path, c.body from chunks c join notes n on n.id = c.note_id")
