@@ -44,8 +44,8 @@ def vaultrag(home: Path, *args: str) -> str:
 
 
 def main() -> None:
-    from vaultrag.core.quality import metrics
-    from vaultrag.core.quality.evaluate import EvalResult, QuestionResult, calibrate, split
+    from vaultrag.core.quality import calibration, metrics
+    from vaultrag.core.quality.evaluate import EvalResult, QuestionResult, split
     from vaultrag.core.quality.report import stage_table
 
     ap = argparse.ArgumentParser(description=__doc__)
@@ -123,12 +123,13 @@ def main() -> None:
               "unanswerable passed |", "|---|---|---|---|---|---|"]
     per_set = {}
     for name in SETS:
-        cal = calibrate(results[name], MAX_PASS)
-        per_set[name] = cal["threshold"]
-        v = cal["validate"]
-        lines.append(f"| {name} | {cal['threshold']:.4f} | {v['answerable_kept_correct']:.3f} | "
-                     f"{v['top1_without_threshold']:.3f} | {v['answerable_kept_wrong']:.3f} | "
-                     f"{v['unanswerable_passed']:.3f} |")
+        cal = calibration.pick(results[name], MAX_PASS)
+        assert cal.threshold is not None and cal.validate is not None, f"{name} has no unanswerable questions"
+        per_set[name] = cal.threshold
+        v = cal.validate
+        lines.append(f"| {name} | {cal.threshold:.4f} | {v.answerable_kept_correct:.3f} | "
+                     f"{v.top1_without_threshold:.3f} | {v.answerable_kept_wrong:.3f} | "
+                     f"{v.unanswerable_passed:.3f} |")
     # one shipped threshold for every vault: picked on the pooled tune halves of both sets, so neither
     # language nor domain is favoured; each set's validate half (and the pool) is the honest number
     halves = {name: split(results[name]) for name in SETS}
@@ -153,8 +154,8 @@ def main() -> None:
                 pooled_u += u
         row = metrics.threshold_row(shipped, a, u)
         top1 = sum(1 for _, ok in a if ok) / (len(a) or 1)
-        lines.append(f"| {name} | {row['answerable_kept_correct']:.3f} | {top1:.3f} | "
-                     f"{row['answerable_kept_wrong']:.3f} | {row['unanswerable_passed']:.3f} |")
+        lines.append(f"| {name} | {row.answerable_kept_correct:.3f} | {top1:.3f} | "
+                     f"{row.answerable_kept_wrong:.3f} | {row.unanswerable_passed:.3f} |")
     lines += ["", "Per-vault calibration (`vaultrag calibrate VAULT --golden FILE`) replaces this default with "
               "a threshold stored in the vault's index: the two dev sets need different thresholds, and so "
               "will yours."]

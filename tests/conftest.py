@@ -32,12 +32,24 @@ def _tiktoken_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     tokens.configure(tmp_path_factory.mktemp("tiktoken"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_tqdm_monitor() -> None:
+    """tqdm starts a process-wide monitor thread with its first bar (transformers and sentence-transformers make
+    bars, even hidden ones) and keeps it while any bar is left unclosed: not a thread of ours, so it is not started."""
+    try:
+        from tqdm import tqdm as bar
+    except ImportError:
+        return
+    bar.monitor_interval = 0
+
+
 @pytest.fixture(autouse=True)
 def _no_leaked_threads():
-    """Fail any test that leaves a thread running (watchers, lanes, model pools)."""
-    before = {t.ident for t in threading.enumerate()}
+    """Fail any test that leaves a thread running, daemon or not (lanes, loaders, downloads, watchers, model pools:
+    the app's workers are daemons, so a check that skipped daemons saw none of them)."""
+    before = set(threading.enumerate())  # the threads themselves: a new thread may reuse an old one's ident
     yield
-    leaked = [t for t in threading.enumerate() if t.ident not in before and t.is_alive() and not t.daemon]
+    leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
     assert not leaked, f"test leaked threads: {[t.name for t in leaked]}"
 
 

@@ -17,22 +17,37 @@ class CountingEmbedder:
     dim = 256
     max_tokens = 10_000
 
-    def __init__(self, model_id: str = "fake/bow-256") -> None:
+    def __init__(self, model_id: str = "fake/bow-256", floor: float = 0.0) -> None:
         self.model_id = model_id
+        # every two texts' cosine is at least `floor` (cos = floor + (1 - floor) × the bag-of-words cosine), as with
+        # e5, whose cosines live between about 0.7 and 0.95: the built-in ranker, fitted on e5, then scores the
+        # candidates in its usual range (the window's tables are sized for those scores)
+        self.floor = floor
         self.passages: list[str] = []
         self.queries: list[str] = []
         self.fail_after: int | None = None  # raise after this many passages (crash tests)
+        self.hold_after: int | None = None  # wait for `release` once this many passages are embedded (mid-index)
+        self.held = threading.Event()  # set while a batch waits for `release`
+        self.release = threading.Event()
 
     def _vec(self, text: str) -> np.ndarray:
         v = np.zeros(self.dim, dtype=np.float32)
+        words = self.dim - 1 if self.floor else self.dim  # with a floor, the last axis is shared by every text
         for word in re.findall(r"\w+", text.lower()):
-            v[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
+            v[int(hashlib.md5(word.encode()).hexdigest(), 16) % words] += 1.0
         n = np.linalg.norm(v)
-        return v / n if n else v + 1.0 / np.sqrt(self.dim)
+        v = v / n if n else v + 1.0 / np.sqrt(words)
+        if self.floor:
+            v[:words] *= np.sqrt(1 - self.floor)
+            v[words] = np.sqrt(self.floor)
+        return v
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if self.fail_after is not None and len(self.passages) + len(texts) > self.fail_after:
             raise RuntimeError("fake embedder failure")
+        if self.hold_after is not None and len(self.passages) >= self.hold_after and not self.release.is_set():
+            self.held.set()
+            assert self.release.wait(60), "the test never released the held batch"
         self.passages.extend(texts)
         return np.stack([self._vec(t) for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
 

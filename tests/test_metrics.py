@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from vaultrag.core.quality import metrics
-from vaultrag.core.quality.evaluate import QuestionResult, calibrate, refusal_section, split
+from vaultrag.core.quality.calibration import MIN_CALIBRATION_QUESTIONS, CalibrationOutcome, calibrate, pick
+from vaultrag.core.quality.evaluate import QuestionResult, Refusal, RefusalGap, refusal_section, split
 from vaultrag.core.quality.golden import GoldenItem, load
 
 
@@ -43,12 +44,12 @@ def test_threshold_row_and_pick():
     ans = [(0.9, True), (0.8, False), (0.7, True)]
     una = [0.85, 0.6, 0.5, 0.4]
     row = metrics.threshold_row(0.75, ans, una)
-    assert row == {"threshold": 0.75, "answerable_kept_correct": pytest.approx(1 / 3),
-                   "answerable_kept_wrong": pytest.approx(1 / 3), "unanswerable_passed": 0.25}
+    assert (row.threshold, row.unanswerable_passed) == (0.75, 0.25)
+    assert row.answerable_kept_correct == pytest.approx(1 / 3) and row.answerable_kept_wrong == pytest.approx(1 / 3)
     t = metrics.pick_threshold(una, 0.25)  # one of four may pass: the threshold sits just above 0.6
     assert 0.6 < t < 0.6 + 1e-9
     assert metrics.pick_threshold(una, 0.0) > 0.85
-    assert metrics.threshold_row(t, ans, una)["unanswerable_passed"] == 0.25
+    assert metrics.threshold_row(t, ans, una).unanswerable_passed == 0.25
 
 
 def _results(n_a: int, n_u: int) -> list[QuestionResult]:
@@ -62,13 +63,38 @@ def test_split_is_stratified_and_reproducible_and_calibration_holds_on_tune():
     tune, _ = split(results)
     assert len(tune) == 70 and sum(not r.answerable for r in tune) == 20
     assert [r.line for r in split(results)[0]] == [r.line for r in tune]
-    cal = calibrate(results, max_pass=0.10)
-    assert cal["available"] and cal["tune"]["unanswerable_passed"] <= 0.10
-    assert cal["validate"]["n_unanswerable"] == 20
-    none = calibrate(_results(10, 0), 0.1)
-    assert not none["available"] and "unanswerable" in none["reason"]
-    assert refusal_section(_results(10, 0)) == {"available": False,
-                                                "reason": "the golden set has no unanswerable questions"}
+    cal = pick(results, max_pass=0.10)
+    assert cal.outcome == CalibrationOutcome.PICKED and cal.tune is not None and cal.validate is not None
+    assert cal.tune.unanswerable_passed <= 0.10 and cal.validate.n_unanswerable == 20
+    none = pick(_results(10, 0), 0.1)
+    assert none.outcome == CalibrationOutcome.NO_UNANSWERABLE and none.threshold is None
+    assert refusal_section(_results(10, 0)) == Refusal(False, RefusalGap.NO_UNANSWERABLE)
+
+
+def test_calibration_stores_through_the_writer_only_from_enough_questions():
+    """The minimum-sample rule lives in the core use case: 15 answerable and 15 unanswerable questions at least;
+    below that the threshold is reported (with the rates' uncertainty) and the writer is never called."""
+    writes: list[str] = []
+
+    def writer(fn):  # type: ignore[no-untyped-def]  # the index's writer, recorded: fn(store) is not run here
+        writes.append("write")
+        return "threshold:m|r"
+
+    n = MIN_CALIBRATION_QUESTIONS
+    few = calibrate(_results(100, n - 1), 0.10, "r", writer)
+    assert few.outcome == CalibrationOutcome.TOO_FEW_QUESTIONS and not few.stored and writes == []
+    assert few.threshold is not None and few.stored_as == "" and (few.n_answerable, few.n_unanswerable) == (100, n - 1)
+    v = few.validate
+    assert v is not None and 0 < v.kept_correct_margin < 1
+    assert v.passed_margin == pytest.approx(1.96 * math.sqrt(v.unanswerable_passed * (1 - v.unanswerable_passed)
+                                                              / v.n_unanswerable))
+    assert calibrate(_results(n - 1, 100), 0.10, "r", writer).outcome == CalibrationOutcome.TOO_FEW_QUESTIONS
+    assert writes == []
+    enough = calibrate(_results(n, n), 0.10, "r", writer)
+    assert enough.stored and enough.stored_as == "threshold:m|r" and writes == ["write"]
+    assert enough.threshold == pick(_results(n, n), 0.10).threshold
+    assert calibrate(_results(n, 0), 0.10, "r", writer).outcome == CalibrationOutcome.NO_UNANSWERABLE
+    assert writes == ["write"]
 
 
 def test_golden_hits_by_offsets_answers_and_note_level():

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import textwrap
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from vaultrag.cli_show import WIDTH, explain, format_answer
@@ -16,6 +17,7 @@ from vaultrag.errors import BadQuestion
 
 if TYPE_CHECKING:
     from vaultrag.core.quality.diagnose import Diagnosis
+    from vaultrag.core.store.index_store import IndexStore
 
 
 def open_searcher(args: argparse.Namespace, one_question: bool = False) -> Any:
@@ -149,24 +151,27 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from vaultrag.core.quality import evaluate, report
+    from dataclasses import asdict
+
+    from vaultrag.core.quality import calibration, report
     from vaultrag.core.workspace import Workspace
 
     searcher, run = _golden_run(args)
-    cal = evaluate.calibrate(run.results, args.max_pass)
-    if cal.get("available"):
+
+    def write(fn: Callable[[IndexStore], str]) -> str:  # the CLI's writer: its own connection, as `index` has
         store, _ = Workspace.load(args.vault, args.home).open_store()
         try:
-            cal["stored_as"] = evaluate.store_threshold(store, searcher.reranker_id, cal["threshold"])
+            return fn(store)
         finally:
             store.close()
+
+    cal = calibration.calibrate(run.results, args.max_pass, searcher.reranker_id, write)
     if args.json:
-        print(json.dumps({"calibration": cal, "skipped_lines": run.skipped_lines}, indent=2, ensure_ascii=False))
+        print(json.dumps({"calibration": asdict(cal), "skipped_lines": run.skipped_lines}, indent=2,
+                         ensure_ascii=False))
     else:
         print("\n".join(report.calibration_lines(cal)))
-        if cal.get("available"):
-            print(f"stored in the index as {cal['stored_as']} (the validate half is the honest number)")
-    return 0 if cal.get("available") else 1
+    return 0 if cal.stored else 1
 
 
 def register_eval(sub: Any) -> None:

@@ -88,6 +88,10 @@
         <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
     </message>
     <message>
+        <source>The vault was closed before the index could be written.</source>
+        <translation>O cofre foi fechado antes que o índice pudesse ser gravado.</translation>
+    </message>
+    <message>
         <source>an app&apos;s own folder (.obsidian, .trash, .git)</source>
         <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
     </message>
@@ -400,45 +404,6 @@
     </message>
 </context>
 <context>
-    <name>AppController</name>
-    <message>
-        <source>A model download is already running.</source>
-        <translation>Já há um download de modelo em andamento.</translation>
-    </message>
-    <message>
-        <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
-        <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
-    </message>
-    <message>
-        <source>Open a vault first (File › Open vault…).</source>
-        <translation>Abra um cofre primeiro (Arquivo › Abrir cofre…).</translation>
-    </message>
-    <message>
-        <source>Open a vault first.</source>
-        <translation>Abra um cofre primeiro.</translation>
-    </message>
-    <message>
-        <source>indexing…</source>
-        <translation>indexando…</translation>
-    </message>
-    <message>
-        <source>loading model…</source>
-        <translation>carregando o modelo…</translation>
-    </message>
-    <message>
-        <source>ready</source>
-        <translation>pronto</translation>
-    </message>
-    <message>
-        <source>{why} The built-in ranker is used meanwhile.</source>
-        <translation>{why} Enquanto isso, usa-se o reordenador embutido.</translation>
-    </message>
-    <message>
-        <source>{why} — keyword search (BM25) still works.</source>
-        <translation>{why} — a busca por palavras-chave (BM25) continua funcionando.</translation>
-    </message>
-</context>
-<context>
     <name>DecisionView</name>
     <message>
         <source>ANSWERED</source>
@@ -459,6 +424,13 @@
     <message>
         <source>threshold {t:.3f} ({s})</source>
         <translation>limiar {t:.3f} ({s})</translation>
+    </message>
+</context>
+<context>
+    <name>Downloads</name>
+    <message>
+        <source>A model download is already running.</source>
+        <translation>Já há um download de modelo em andamento.</translation>
     </message>
 </context>
 <context>
@@ -500,6 +472,10 @@
         <translation>todas</translation>
     </message>
     <message>
+        <source>calibration needs unanswerable questions in the golden set</source>
+        <translation>a calibração precisa de perguntas sem resposta no conjunto de referência</translation>
+    </message>
+    <message>
         <source>evaluating: {d}/{t} questions{eta}</source>
         <translation>avaliando: {d}/{t} perguntas{eta}</translation>
     </message>
@@ -514,6 +490,14 @@
     <message>
         <source>max pass</source>
         <translation>máx. aceitas</translation>
+    </message>
+    <message>
+        <source>no answerable question has a confidence (no vectors?)</source>
+        <translation>nenhuma pergunta respondível tem confiança (sem vetores?)</translation>
+    </message>
+    <message>
+        <source>the golden set has no unanswerable questions</source>
+        <translation>o conjunto de referência não tem perguntas sem resposta</translation>
     </message>
     <message>
         <source>validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} unanswerable passed</source>
@@ -1387,6 +1371,41 @@
     <message>
         <source>unanswerable questions let through →</source>
         <translation>perguntas sem resposta aceitas →</translation>
+    </message>
+</context>
+<context>
+    <name>VaultSession</name>
+    <message>
+        <source>Indexing has just started: ask again in a moment (keyword search works as soon as the first notes are in).</source>
+        <translation>A indexação acabou de começar: pergunte de novo em instantes (a busca por palavras-chave funciona assim que as primeiras notas entram).</translation>
+    </message>
+    <message>
+        <source>Open a vault first (File › Open vault…).</source>
+        <translation>Abra um cofre primeiro (Arquivo › Abrir cofre…).</translation>
+    </message>
+    <message>
+        <source>Open a vault first.</source>
+        <translation>Abra um cofre primeiro.</translation>
+    </message>
+    <message>
+        <source>indexing…</source>
+        <translation>indexando…</translation>
+    </message>
+    <message>
+        <source>loading model…</source>
+        <translation>carregando o modelo…</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>pronto</translation>
+    </message>
+    <message>
+        <source>{why} The built-in ranker is used meanwhile.</source>
+        <translation>{why} Enquanto isso, usa-se o reordenador embutido.</translation>
+    </message>
+    <message>
+        <source>{why} — keyword search (BM25) still works.</source>
+        <translation>{why} — a busca por palavras-chave (BM25) continua funcionando.</translation>
     </message>
 </context>
 <context>

@@ -151,6 +151,7 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
             why=g("why"), s=g("delay")),
         Problem.INDEX_BUSY: lambda: tr("The index is being written by {who}; try again when it is done.").format(
             who=g("holder")),
+        Problem.INDEX_CLOSED: lambda: tr("The vault was closed before the index could be written."),
         Problem.MODEL_NEEDS_PACKAGE: lambda: tr("The model {what} needs a package that is not installed: "
                                                 "{install}").format(what=g("what"), install=g("install")),
         Problem.MODEL_CANNOT_LOAD: lambda: tr("Cannot load the model {model}: {why}").format(model=g("model"),

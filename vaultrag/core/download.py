@@ -77,6 +77,8 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
     class Bar(tqdm):  # type: ignore[misc]
         """Forwards the bytes of each file to `on_progress` and stops the transfer on `cancel()`."""
 
+        monitor_interval = 0  # no tqdm monitor thread: a cancelled bar is never closed and would keep it alive
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             kwargs["disable"] = True
             super().__init__(*args, **kwargs)

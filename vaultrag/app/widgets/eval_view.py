@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from vaultrag.app.controller import MIN_CALIBRATION_QUESTIONS
 from vaultrag.app.words import stage_title
-from vaultrag.core.quality.evaluate import CONTEXT
+from vaultrag.core.quality.calibration import Calibration, CalibrationOutcome, HalfRates
+from vaultrag.core.quality.evaluate import CONTEXT, EvalResult, RefusalGap
 from vaultrag.core.quality.metrics import RANK_METRICS
 from vaultrag.core.query.contracts import ranked_lists
 from vaultrag.core.query.search import PIPELINE
@@ -121,7 +120,7 @@ class EvalView(QWidget):
         eta = self.tr(", ETA {s:.0f}s").format(s=p.eta_s) if p.eta_s else ""
         self.status.setText(self.tr("evaluating: {d}/{t} questions{eta}").format(d=p.done, t=p.total, eta=eta))
 
-    def set_result(self, result: tuple[Any, Any]) -> None:
+    def set_result(self, result: tuple[EvalResult, Calibration | None]) -> None:
         ev, cal = result
         self._rows(list(ev.stages))
         for r, row in enumerate(ev.stages.values()):
@@ -131,33 +130,37 @@ class EvalView(QWidget):
                 self.table.setItem(r, c, item)
         text = self.tr("{a} answerable, {u} unanswerable, {q:.1f} questions/s").format(
             a=ev.n_answerable, u=ev.n_unanswerable, q=ev.questions_per_s)
-        if ev.refusal.get("available"):
-            text += self.tr("; AUROC {x:.3f}").format(x=ev.refusal["auroc"])
-            self.curve.points = [(t["unanswerable_passed"], t["answerable_kept_correct"]) for t in ev.refusal["table"]]
+        refusal = ev.refusal
+        if refusal.available and refusal.auroc is not None:
+            text += self.tr("; AUROC {x:.3f}").format(x=refusal.auroc)
+            self.curve.points = [(t.unanswerable_passed, t.answerable_kept_correct) for t in refusal.table]
         else:
-            text += f"; {ev.refusal['reason']}"
+            text += "; " + (self.tr("the golden set has no unanswerable questions")
+                            if refusal.reason == RefusalGap.NO_UNANSWERABLE else
+                            self.tr("no answerable question has a confidence (no vectors?)"))
             self.curve.points = []
         if cal is not None:
-            if cal.get("available"):
-                v = cal["validate"]
-                # 95 % normal-approximation half-widths: how far these rates could move with another sample
-                k, u = v["answerable_kept_correct"], v["unanswerable_passed"]
-                dk = 1.96 * math.sqrt(k * (1 - k) / max(v["n_answerable"], 1))
-                du = 1.96 * math.sqrt(u * (1 - u) / max(v["n_unanswerable"], 1))
-                rates = self.tr("validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} "
-                                "unanswerable passed").format(k=k, dk=dk, p=u, dp=du)
-                if cal.get("too_small"):
-                    text += "<br><b style='color:#b71c1c'>" + self.tr(
-                        "Not stored: {a} answerable and {u} unanswerable questions are too few to move the "
-                        "threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.").format(
-                        a=ev.n_answerable, u=ev.n_unanswerable, n=MIN_CALIBRATION_QUESTIONS, t=cal["threshold"],
-                        r=rates) + "</b>"
-                else:
-                    text += "<br>" + self.tr("Calibrated threshold {t:.3f} stored; {r}.").format(
-                        t=cal["threshold"], r=rates)
-            else:
-                text += f"<br>{cal['reason']}"
+            text += "<br>" + self._calibration_text(cal)
         if ev.skipped_lines:
             text += "<br>" + "; ".join(ev.skipped_lines[:5])
         self.status.setText(text)
         self.curve.update()
+
+    def _calibration_text(self, cal: Calibration) -> str:
+        """The calibration in words: the threshold, stored or why not, and the validate half's rates."""
+        v = cal.validate
+        if cal.threshold is None or v is None:
+            return self.tr("calibration needs unanswerable questions in the golden set")
+        rates = self._rates(v)
+        if cal.outcome == CalibrationOutcome.TOO_FEW_QUESTIONS:
+            return "<b style='color:#b71c1c'>" + self.tr(
+                "Not stored: {a} answerable and {u} unanswerable questions are too few to move the "
+                "threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.").format(
+                a=cal.n_answerable, u=cal.n_unanswerable, n=cal.min_questions, t=cal.threshold, r=rates) + "</b>"
+        return self.tr("Calibrated threshold {t:.3f} stored; {r}.").format(t=cal.threshold, r=rates)
+
+    def _rates(self, v: HalfRates) -> str:
+        # 95 % half-widths: how far these rates could move with another sample
+        return self.tr("validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} "
+                       "unanswerable passed").format(k=v.answerable_kept_correct, dk=v.kept_correct_margin,
+                                                     p=v.unanswerable_passed, dp=v.passed_margin)

@@ -7,7 +7,9 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from vaultrag.core.embed import Embedder
 from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions
@@ -22,6 +24,7 @@ from vaultrag.core.workspace import Workspace
 from vaultrag.errors import Notice, UserFacingError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 BACKOFF_S = (1, 2, 5, 10, 30, 60)
 
 
@@ -49,6 +52,7 @@ class IndexLane:
         self.listener = listener
         self._cond = threading.Condition()
         self._job: ChangeBatch | None = None
+        self._writes: list[tuple[Callable[[IndexStore], Any], Future[Any]]] = []  # see write()
         self._stop = False
         self._cancel = CancelToken()
         self._cancel.pause_embedding = lambda: self._has_job() or self.paused
@@ -69,7 +73,46 @@ class IndexLane:
             self._stop = True
             self._cancel.cancel()
             self._cond.notify_all()
-        self._thread.join(timeout)
+        if self._thread.ident is not None:
+            self._thread.join(timeout)
+        self._fail_writes()  # a lane never started (or already ended) must not leave a writer waiting
+
+    @property
+    def stopping(self) -> bool:
+        """stop() was called: the running batch is the last."""
+        return self._stop
+
+    def write(self, fn: Callable[[IndexStore], T]) -> Future[T]:
+        """Run `fn(store)` on the lane's thread with the one write connection (a calibrated threshold, …): before
+        the next reconcile, or between two embedding batches of the running one; also while paused. The future
+        holds what `fn` returned or raised; a lane that stops first fails it."""
+        future: Future[T] = Future()
+        with self._cond:
+            if self._stop:
+                future.set_exception(_closed())
+                return future
+            self._writes.append((fn, future))
+            self._cond.notify_all()
+        return future
+
+    def _take_writes(self) -> list[tuple[Callable[[IndexStore], Any], Future[Any]]]:
+        with self._cond:
+            writes, self._writes = self._writes, []
+        return writes
+
+    def _serve_writes(self, store: IndexStore) -> None:
+        """Run the queued writes on `store` (outside any transaction of the indexer's)."""
+        for fn, future in self._take_writes():
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(store))
+                except Exception as e:  # the writer's caller sees it; the lane goes on
+                    future.set_exception(e)
+
+    def _fail_writes(self, why: Exception | None = None) -> None:
+        for _, future in self._take_writes():
+            if future.set_running_or_notify_cancel():
+                future.set_exception(why or _closed())
 
     def submit(self, batch: ChangeBatch) -> None:
         """Queue a change batch (merged with any batch still waiting)."""
@@ -113,14 +156,28 @@ class IndexLane:
         failures = 0
         while True:
             with self._cond:
-                while (self._job is None or self.paused) and not self._stop:
+                while (self._job is None or self.paused) and not self._writes and not self._stop:
                     self.idle.set()
                     self._cond.wait()
                 if self._stop:
                     break
+                writes = bool(self._writes)
+            if writes:  # first, then the loop comes back for the job
+                try:
+                    store, inode = self._ensure_store(store, inode)
+                except Exception as e:  # the writer hears why; a job retries as usual on the next pass
+                    self._fail_writes(e)
+                    if store is not None:
+                        store.close()
+                    store, inode = None, None
+                else:
+                    self._serve_writes(store)
+                continue
+            with self._cond:
+                if self._job is None or self.paused:
+                    continue
                 job, self._job = self._job, None
                 repair, self._repair_next = self._repair_next, False
-            assert job is not None
             try:
                 if repair and store is not None:  # reopened below with the full check
                     store.close()
@@ -160,6 +217,7 @@ class IndexLane:
                     self._cond.wait_for(lambda: self._stop, timeout=delay)
         if store is not None:
             store.close()
+        self._fail_writes()
         self._lock.release()
         self.idle.set()
         self.listener(LaneEvent(Kind.STOPPED))
@@ -206,6 +264,8 @@ class IndexLane:
                 text_latency = time.monotonic() - first
                 self.listener(LaneEvent(Kind.APPLIED, sorted(job.paths), progress=p, text_latency_s=text_latency))
             self.listener(LaneEvent(Kind.PROGRESS, progress=p))
+            if p.phase == Phase.EMBED:  # between two embedding batches: no transaction is open
+                self._serve_writes(store)
         self.runs += 1
         if text_latency is None:  # no embedder: the text phase was the whole run
             text_latency = time.monotonic() - first
@@ -215,3 +275,7 @@ class IndexLane:
             self._awaiting_vectors.clear()
             self.listener(LaneEvent(Kind.EMBEDDED, sorted(job.paths), report=report,
                                     text_latency_s=text_latency, vector_latency_s=time.monotonic() - oldest))
+
+
+def _closed() -> UserFacingError:
+    return UserFacingError("the vault was closed before the index could be written", Problem.INDEX_CLOSED)

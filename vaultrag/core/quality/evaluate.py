@@ -1,4 +1,4 @@
-"""Evaluate a golden set on a vault: hit@k and MRR per stage, sign tests, refusal trade-off, calibration."""
+"""Evaluate a golden set on a vault: hit@k and MRR per stage, sign tests, the refusal trade-off."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,6 @@ from vaultrag.core.model import Candidate, Progress, QueryTrace, Stage
 from vaultrag.core.quality import golden, metrics
 from vaultrag.core.quality.golden import GoldenItem
 from vaultrag.core.query.search import Searcher
-from vaultrag.core.query.stages.decide import threshold_key
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import ContextStatus, Phase, StageName, StageStatus
 
@@ -38,6 +38,26 @@ class QuestionResult:
     signals: dict[str, float] = field(default_factory=dict)  # alternative confidences, for research
 
 
+class RefusalGap(StrEnum):
+    """Why an evaluation has no refusal section (the report and the window word it)."""
+
+    NO_UNANSWERABLE = "no-unanswerable-questions"
+    NO_CONFIDENCE = "no-confidence"  # no answerable question has a confidence (no vectors?)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """How well the confidence separates answerable from unanswerable questions: AUROC and the threshold table;
+    `reason` says why there is none (then `available` is False)."""
+
+    available: bool
+    reason: RefusalGap | None = None
+    auroc: float | None = None
+    n_answerable: int = 0
+    n_unanswerable: int = 0
+    table: tuple[metrics.ThresholdRow, ...] = ()
+
+
 @dataclass
 class EvalResult:
     """The whole evaluation, JSON-ready."""
@@ -50,7 +70,7 @@ class EvalResult:
     stages: dict[StageName, dict[str, float]]  # the rows: the ranked lists in pipeline order, then CONTEXT
     sign_tests: dict[str, dict[str, float]]
     failures: dict[str, int]
-    refusal: dict[str, Any]
+    refusal: Refusal
     questions_per_s: float
     skipped_lines: list[str] = field(default_factory=list)
     results: list[QuestionResult] = field(default_factory=list)
@@ -188,19 +208,18 @@ def summarize(results: list[QuestionResult], vault: str, golden_path: str, setti
                       refusal_section(results), len(results) / seconds if seconds else 0.0, skipped, results)
 
 
-def refusal_section(results: list[QuestionResult]) -> dict[str, Any]:
-    """AUROC of the confidence and the threshold table; says so when there are no unanswerable questions."""
+def refusal_section(results: list[QuestionResult]) -> Refusal:
+    """AUROC of the confidence and the threshold table; says why not when there are no unanswerable questions."""
     ans = [(r.confidence, r.top1_correct) for r in results if r.answerable and r.confidence is not None]
     una = [r.confidence for r in results if not r.answerable and r.confidence is not None]
     if not una:
-        return {"available": False, "reason": "the golden set has no unanswerable questions"}
+        return Refusal(False, RefusalGap.NO_UNANSWERABLE)
     if not ans:
-        return {"available": False, "reason": "no answerable question has a confidence (no vectors?)"}
+        return Refusal(False, RefusalGap.NO_CONFIDENCE)
     grid = sorted({round(c, 3) for c, _ in ans} | {round(c, 3) for c in una})
     step = max(1, len(grid) // 25)
-    table = [metrics.threshold_row(t, ans, una) for t in grid[::step]]
-    return {"available": True, "auroc": metrics.auroc([c for c, _ in ans], una), "n_answerable": len(ans),
-            "n_unanswerable": len(una), "table": table}
+    table = tuple(metrics.threshold_row(t, ans, una) for t in grid[::step])
+    return Refusal(True, None, metrics.auroc([c for c, _ in ans], una), len(ans), len(una), table)
 
 
 def split(results: list[QuestionResult], seed: int = SPLIT_SEED) -> tuple[list[QuestionResult], list[QuestionResult]]:
@@ -214,31 +233,3 @@ def split(results: list[QuestionResult], seed: int = SPLIT_SEED) -> tuple[list[Q
         tune += order[:half]
         validate += order[half:]
     return tune, validate
-
-
-def calibrate(results: list[QuestionResult], max_pass: float) -> dict[str, Any]:
-    """Pick on the tune half the threshold letting at most `max_pass` unanswerable through; report both halves."""
-    tune, validate = split(results)
-    una = [r.confidence for r in tune if not r.answerable and r.confidence is not None]
-    if not una:
-        return {"available": False, "reason": "calibration needs unanswerable questions in the golden set"}
-    t = metrics.pick_threshold(una, max_pass)
-
-    def row(half: list[QuestionResult]) -> dict[str, Any]:
-        a = [(r.confidence, r.top1_correct) for r in half if r.answerable and r.confidence is not None]
-        u = [r.confidence for r in half if not r.answerable and r.confidence is not None]
-        out = metrics.threshold_row(t, a, u)
-        out["n_answerable"], out["n_unanswerable"] = len(a), len(u)
-        out["top1_without_threshold"] = sum(1 for _, ok in a if ok) / (len(a) or 1)
-        return out
-
-    return {"available": True, "threshold": t, "max_pass": max_pass, "seed": SPLIT_SEED, "tune": row(tune),
-            "validate": row(validate)}
-
-
-def store_threshold(store: IndexStore, reranker_id: str, threshold: float) -> str:
-    """Keep a calibrated threshold in the index for its (embedder, reranker); returns the key it went under."""
-    key = threshold_key(store.meta("embed_model") or "", reranker_id)
-    with store.transaction():
-        store.set_meta(key, repr(threshold))
-    return key

@@ -6,7 +6,6 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 
 def first_hit(hits: Sequence[bool]) -> int | None:
@@ -82,17 +81,33 @@ def auroc(positives: Sequence[float], negatives: Sequence[float]) -> float:
     return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
 
 
+@dataclass(frozen=True)
+class ThresholdRow:
+    """What a refusal threshold does: shares of answerable questions kept with a correct top-1 and with a wrong
+    one, and of unanswerable questions passed (NaN without any)."""
+
+    threshold: float
+    answerable_kept_correct: float
+    answerable_kept_wrong: float
+    unanswerable_passed: float
+
+
 def threshold_row(t: float, answerable: Sequence[tuple[float, bool]],
-                  unanswerable: Sequence[float]) -> dict[str, Any]:
+                  unanswerable: Sequence[float]) -> ThresholdRow:
     """At threshold t: share of answerable kept with a correct top-1, kept with a wrong one, unanswerable passed."""
     n_a = len(answerable) or 1
-    return {
-        "threshold": t,
-        "answerable_kept_correct": sum(1 for c, ok in answerable if c >= t and ok) / n_a,
-        "answerable_kept_wrong": sum(1 for c, ok in answerable if c >= t and not ok) / n_a,
-        "unanswerable_passed": (sum(1 for c in unanswerable if c >= t) / len(unanswerable)
-                                if unanswerable else float("nan")),
-    }
+    return ThresholdRow(
+        t,
+        sum(1 for c, ok in answerable if c >= t and ok) / n_a,
+        sum(1 for c, ok in answerable if c >= t and not ok) / n_a,
+        sum(1 for c in unanswerable if c >= t) / len(unanswerable) if unanswerable else float("nan"),
+    )
+
+
+def margin95(share: float, n: int) -> float:
+    """The 95 % normal-approximation half-width of a share measured on n questions: how far it could move with
+    another sample of the same size."""
+    return 1.96 * math.sqrt(share * (1 - share) / max(n, 1))
 
 
 def pick_threshold(unanswerable: Sequence[float], max_pass: float) -> float:

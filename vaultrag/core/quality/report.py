@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-from vaultrag.core.quality.evaluate import EvalResult
+from vaultrag.core.quality.calibration import Calibration, CalibrationOutcome
+from vaultrag.core.quality.evaluate import EvalResult, RefusalGap
 from vaultrag.core.quality.metrics import KS, RANK_METRICS
 
+REFUSAL_GAP_TEXT = {RefusalGap.NO_UNANSWERABLE: "the golden set has no unanswerable questions",
+                    RefusalGap.NO_CONFIDENCE: "no answerable question has a confidence (no vectors?)"}
 
-def markdown(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
+
+def markdown(ev: EvalResult, calibration: Calibration | None = None) -> str:
     """The report a person reads: per-stage table, sign tests, failures, refusal."""
     lines = [f"# Evaluation of `{Path(ev.golden).name}` on `{ev.vault}`", "",
              f"{ev.n_answerable} answerable and {ev.n_unanswerable} unanswerable questions; "
@@ -28,16 +31,16 @@ def markdown(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
     lines += [f"- {k}: {v}" for k, v in sorted(ev.failures.items(), key=lambda x: -x[1])] or ["- none"]
     lines += ["", "## Refusal", ""]
     r = ev.refusal
-    if not r.get("available"):
-        lines.append(f"Not available: {r['reason']}.")
+    if not r.available or r.auroc is None:
+        lines.append(f"Not available: {REFUSAL_GAP_TEXT[r.reason or RefusalGap.NO_CONFIDENCE]}.")
     else:
-        lines += [f"AUROC of the confidence (answerable vs unanswerable): {r['auroc']:.3f} "
-                  f"({r['n_answerable']} vs {r['n_unanswerable']})", "",
+        lines += [f"AUROC of the confidence (answerable vs unanswerable): {r.auroc:.3f} "
+                  f"({r.n_answerable} vs {r.n_unanswerable})", "",
                   "| threshold | answerable kept, correct top-1 | answerable kept, wrong top-1 | unanswerable passed |",
                   "|---|---|---|---|"]
-        for t in r["table"]:
-            lines.append(f"| {t['threshold']:.3f} | {t['answerable_kept_correct']:.3f} | "
-                         f"{t['answerable_kept_wrong']:.3f} | {t['unanswerable_passed']:.3f} |")
+        for t in r.table:
+            lines.append(f"| {t.threshold:.3f} | {t.answerable_kept_correct:.3f} | "
+                         f"{t.answerable_kept_wrong:.3f} | {t.unanswerable_passed:.3f} |")
     if calibration:
         lines += ["", *calibration_lines(calibration)]
     return "\n".join(lines) + "\n"
@@ -51,27 +54,34 @@ def stage_table(ev: EvalResult) -> list[str]:
     return lines
 
 
-def calibration_lines(calibration: dict[str, Any]) -> list[str]:
-    """The calibration section: the threshold picked on the tune half, and both halves' trade-offs."""
+def calibration_lines(calibration: Calibration) -> list[str]:
+    """The calibration section: the threshold picked on the tune half, both halves' trade-offs, and whether it was
+    stored."""
+    c = calibration
     lines = ["## Calibration", ""]
-    if not calibration.get("available"):
-        return [*lines, f"Not available: {calibration['reason']}."]
-    lines += [f"Threshold {calibration['threshold']:.4f}, picked on the tune half to pass at most "
-              f"{calibration['max_pass']:.0%} of unanswerable questions (seed {calibration['seed']}).", "",
+    if c.threshold is None or c.tune is None or c.validate is None:
+        return [*lines, "Not available: calibration needs unanswerable questions in the golden set."]
+    lines += [f"Threshold {c.threshold:.4f}, picked on the tune half to pass at most "
+              f"{c.max_pass:.0%} of unanswerable questions (seed {c.seed}).", "",
               "| half | answerable | unanswerable | kept, correct top-1 | top-1 without threshold | "
               "kept, wrong top-1 | unanswerable passed |", "|---|---|---|---|---|---|---|"]
-    for half in ("tune", "validate"):
-        h = calibration[half]
-        lines.append(f"| {half} | {h['n_answerable']} | {h['n_unanswerable']} | "
-                     f"{h['answerable_kept_correct']:.3f} | {h['top1_without_threshold']:.3f} | "
-                     f"{h['answerable_kept_wrong']:.3f} | {h['unanswerable_passed']:.3f} |")
+    for name, h in (("tune", c.tune), ("validate", c.validate)):
+        lines.append(f"| {name} | {h.n_answerable} | {h.n_unanswerable} | "
+                     f"{h.answerable_kept_correct:.3f} ± {h.kept_correct_margin:.3f} | "
+                     f"{h.top1_without_threshold:.3f} | "
+                     f"{h.answerable_kept_wrong:.3f} | {h.unanswerable_passed:.3f} ± {h.passed_margin:.3f} |")
+    if c.outcome == CalibrationOutcome.TOO_FEW_QUESTIONS:
+        lines += ["", f"Not stored: {c.n_answerable} answerable and {c.n_unanswerable} unanswerable questions are "
+                      f"too few to move the threshold (at least {c.min_questions} of each are needed)."]
+    elif c.stored:
+        lines += ["", f"Stored in the index as {c.stored_as} (the validate half is the honest number)."]
     return lines
 
 
-def to_json(ev: EvalResult, calibration: dict[str, Any] | None = None) -> str:
+def to_json(ev: EvalResult, calibration: Calibration | None = None) -> str:
     data = asdict(ev)
     if calibration is not None:
-        data["calibration"] = calibration
+        data["calibration"] = asdict(calibration)
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
@@ -101,14 +111,13 @@ def plots(ev: EvalResult, out: Path) -> list[Path]:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     written.append(path)
-    if ev.refusal.get("available"):
-        table = ev.refusal["table"]
+    if ev.refusal.available and ev.refusal.auroc is not None:
+        table = ev.refusal.table
         fig, ax = plt.subplots(figsize=(7, 4))
-        ax.plot([t["unanswerable_passed"] for t in table], [t["answerable_kept_correct"] for t in table],
-                marker=".")
+        ax.plot([t.unanswerable_passed for t in table], [t.answerable_kept_correct for t in table], marker=".")
         ax.set_xlabel("share of unanswerable questions passed")
         ax.set_ylabel("share of answerable kept with a correct top-1")
-        ax.set_title(f"Refusal trade-off (AUROC {ev.refusal['auroc']:.3f})")
+        ax.set_title(f"Refusal trade-off (AUROC {ev.refusal.auroc:.3f})")
         ax.grid(alpha=0.3)
         fig.tight_layout()
         path = out / "threshold_tradeoff.png"

@@ -1,0 +1,160 @@
+"""AnswerWriter: a question asked on the query lane, then the language model's answer written on a worker."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from vaultrag.app.tasks import MainThreadBridge, QueryLane, Workers
+from vaultrag.core.query.conversation import Conversation
+from vaultrag.core.scope import Scope
+from vaultrag.errors import UserFacingError
+from vaultrag.settings import Settings
+
+if TYPE_CHECKING:
+    from vaultrag.core.llm.generator import FoundServer
+    from vaultrag.core.query.search import Asked, Searcher
+
+DETECTOR = "vaultrag-detect-llm"
+
+
+class AnswerWriter(QObject):
+    """The window's conversation: each question searched on the query lane (a follow-up rewritten first), then,
+    when a language model is set, its answer streamed from a worker; and the first run's look for a local server.
+
+    Signals: search_finished (a QueryTrace), answer_started (the model's name), answer_delta (the next piece),
+    answer_finished (the trace with the checked answer, also after Stop), answer_failed (a message),
+    local_llm_found (the FoundServers with models), failed (a message).
+    """
+
+    search_finished = Signal(object)
+    answer_started = Signal(str)
+    answer_delta = Signal(str)
+    answer_finished = Signal(object)
+    answer_failed = Signal(str)
+    local_llm_found = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, settings: Callable[[], Settings], searcher: Callable[[], Searcher], bridge: MainThreadBridge,
+                 queries: QueryLane, workers: Workers) -> None:
+        super().__init__()
+        self._settings = settings
+        self._searcher_for = searcher  # the query lane's Searcher (call it on the query lane only)
+        self.bridge = bridge
+        self.queries = queries
+        self.workers = workers
+        self.conversation = Conversation()  # the window's questions so far (follow-ups build on them)
+        self._generators: list[threading.Thread] = []  # the language model's answers being written
+        self._cancel: threading.Event | None = None  # Stop for the current answer
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings()
+
+    def ask(self, question: str, scope: Scope, k: int | None, threshold: float | None) -> None:
+        """Search on the query lane (a follow-up is rewritten first); the trace is shown at once, then a
+        configured language model writes the answer: the same pipeline's `generate` unit, run after the read
+        snapshot on a worker (`answer_*` signals), so the query lane stays free meanwhile."""
+        from vaultrag.core.query.search import conversation_pipeline
+
+        self.stop_answer()  # a new question replaces the answer being written
+        try:
+            generator = self._generator()
+        except UserFacingError as e:
+            self.failed.emit(str(e))
+            generator = None
+        earlier = Conversation(list(self.conversation.turns))  # the lane reads a copy; the window owns the original
+        cancel = threading.Event()
+        self._cancel = cancel
+
+        def delta(piece: str) -> None:  # a newer question or Stop: this answer's pieces are no longer shown
+            self.bridge.run_on_main(lambda: self.answer_delta.emit(piece) if self._cancel is cancel else None)
+
+        def work() -> Asked:
+            searcher = self._searcher_for()
+            return searcher.start(question, scope, k=k, threshold=threshold,
+                                  pipeline=conversation_pipeline(earlier, generator, delta, cancel, searcher.pipeline))
+
+        def done(asked: Asked) -> None:
+            trace = asked.trace()
+            self.conversation.add(trace, question)
+            self.search_finished.emit(trace)
+            if generator is not None and trace.prompt and not cancel.is_set():  # not stopped or replaced meanwhile
+                self._generate(asked, generator.model, cancel)
+
+        self.queries.submit("ask", work, done, self.failed.emit)
+
+    # -- the language model's answer (after the read snapshot, on its own thread: the query lane stays free) ---
+    def _generator(self) -> Any:
+        """The configured language model (a Generator), or None."""
+        from vaultrag.core.llm import registry
+
+        return registry.from_settings(self.settings)
+
+    def _generate(self, asked: Any, model: str, cancel: threading.Event) -> None:
+        """Finish `asked` (its units after the snapshot: the model's answer) on a helper thread."""
+        self.answer_started.emit(model)
+
+        def work() -> None:
+            result = asked.finish()
+            g = result.generation
+
+            def finish() -> None:
+                if self._cancel is not cancel:  # a newer question: this answer is no longer shown
+                    return
+                if g is not None and g.failure is not None:
+                    self.answer_failed.emit(g.error)
+                else:
+                    if self.conversation.turns:
+                        self.conversation.turns[-1].answer = result.answer.text
+                    self.answer_finished.emit(result)
+
+            self.bridge.run_on_main(finish)
+
+        self._generators = [t for t in self._generators if t.is_alive()]
+        thread = threading.Thread(target=work, name="vaultrag-generate")
+        self._generators.append(thread)
+        thread.start()
+
+    def stop_answer(self) -> None:
+        """Stop the answer being written (the part written so far is kept and marked stopped)."""
+        if self._cancel is not None:
+            self._cancel.set()
+
+    # -- the conversation and the first run's offer --------------------------------------------------
+    def new_conversation(self) -> None:
+        """Forget the earlier questions: the next one is read on its own."""
+        self.stop_answer()
+        self.conversation.reset()
+
+    def look_for_local_llm(self) -> bool:
+        """When no language model is set and the offer was not turned off, look for a local server on a worker
+        (each port answers or refuses within a second); `local_llm_found` brings those with a model.
+        Returns whether it looks."""
+        from vaultrag.core.llm import registry
+
+        s = self.settings
+        if s.llm_base_url.strip() or not s.llm_offer_local:
+            return False
+        if self.workers.running(DETECTOR):
+            return True
+
+        def work() -> None:
+            found = [f for f in registry.detect_local_servers(s) if f.models]  # no model: nothing to use
+            if found:
+                self.bridge.run_on_main(lambda: self._offer_found(found))
+
+        self.workers.start(DETECTOR, work)
+        return True
+
+    def _offer_found(self, found: list[FoundServer]) -> None:
+        if not self.settings.llm_base_url.strip() and self.settings.llm_offer_local:  # not set meanwhile
+            self.local_llm_found.emit(found)
+
+    def join(self, timeout: float) -> None:
+        """Wait for the answers being written (after stop_answer)."""
+        for gen in self._generators:
+            gen.join(timeout)

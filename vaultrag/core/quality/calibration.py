@@ -1,0 +1,110 @@
+"""Calibration, one use case for the window and `vaultrag calibrate`: pick the refusal threshold on a golden run's
+tune half, keep it only from enough questions, and store it through the index's one writer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from vaultrag.core.quality import metrics
+from vaultrag.core.quality.evaluate import SPLIT_SEED, QuestionResult, split
+from vaultrag.core.query.stages.decide import threshold_key
+from vaultrag.core.store.index_store import IndexStore
+
+# a threshold is stored only from at least this many answerable and this many unanswerable questions: a tiny
+# golden set would move the threshold on noise
+MIN_CALIBRATION_QUESTIONS = 15
+
+# runs a write on the index's one writer (the app's index lane; the CLI's own store) and returns its result
+IndexWriter = Callable[[Callable[[IndexStore], str]], str]
+
+
+class CalibrationOutcome(StrEnum):
+    """What became of the picked threshold."""
+
+    STORED = "stored"
+    PICKED = "picked"  # enough questions; not stored (`pick` alone: benchmarks, a dry run)
+    TOO_FEW_QUESTIONS = "too-few-questions"  # picked and reported, not stored (MIN_CALIBRATION_QUESTIONS)
+    NO_UNANSWERABLE = "no-unanswerable-questions"  # nothing to pick it on (the tune half has none)
+
+
+@dataclass(frozen=True)
+class HalfRates:
+    """One half of the golden run at the picked threshold, with 95 % half-widths (normal approximation) of the
+    two shares a person decides on."""
+
+    n_answerable: int
+    n_unanswerable: int
+    answerable_kept_correct: float
+    answerable_kept_wrong: float
+    unanswerable_passed: float
+    top1_without_threshold: float
+    kept_correct_margin: float
+    passed_margin: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A calibration's result: the threshold picked on the tune half (None when there was nothing to pick it on),
+    both halves' rates at it, and whether it was stored (under `stored_as`, an index_meta key) or why not."""
+
+    outcome: CalibrationOutcome
+    max_pass: float
+    n_answerable: int  # the whole run's questions, which the minimum counts
+    n_unanswerable: int
+    threshold: float | None = None
+    tune: HalfRates | None = None
+    validate: HalfRates | None = None
+    seed: int = SPLIT_SEED
+    min_questions: int = MIN_CALIBRATION_QUESTIONS
+    stored_as: str = ""
+
+    @property
+    def stored(self) -> bool:
+        return self.outcome == CalibrationOutcome.STORED
+
+
+def half_rates(half: Sequence[QuestionResult], t: float) -> HalfRates:
+    """What threshold `t` does on one half of a golden run."""
+    a = [(r.confidence, r.top1_correct) for r in half if r.answerable and r.confidence is not None]
+    u = [r.confidence for r in half if not r.answerable and r.confidence is not None]
+    row = metrics.threshold_row(t, a, u)
+    return HalfRates(len(a), len(u), row.answerable_kept_correct, row.answerable_kept_wrong, row.unanswerable_passed,
+                     sum(1 for _, ok in a if ok) / (len(a) or 1),
+                     metrics.margin95(row.answerable_kept_correct, len(a)),
+                     metrics.margin95(row.unanswerable_passed, len(u)))
+
+
+def pick(results: Sequence[QuestionResult], max_pass: float) -> Calibration:
+    """Pick on the tune half the threshold letting at most `max_pass` unanswerable through and report both halves;
+    nothing is stored."""
+    n_a = sum(1 for r in results if r.answerable)
+    n_u = len(results) - n_a
+    tune, validate = split(list(results))
+    una = [r.confidence for r in tune if not r.answerable and r.confidence is not None]
+    if not una:
+        return Calibration(CalibrationOutcome.NO_UNANSWERABLE, max_pass, n_a, n_u)
+    t = metrics.pick_threshold(una, max_pass)
+    enough = min(n_a, n_u) >= MIN_CALIBRATION_QUESTIONS
+    return Calibration(CalibrationOutcome.PICKED if enough else CalibrationOutcome.TOO_FEW_QUESTIONS, max_pass,
+                       n_a, n_u, t, half_rates(tune, t), half_rates(validate, t))
+
+
+def calibrate(results: Sequence[QuestionResult], max_pass: float, reranker_id: str, write: IndexWriter) -> Calibration:
+    """Pick the threshold (`pick`) and, from enough questions, store it for the index's (embedder, reranker)
+    through `write`, the index's one writer."""
+    cal = pick(results, max_pass)
+    if cal.outcome != CalibrationOutcome.PICKED or cal.threshold is None:
+        return cal
+    threshold = cal.threshold
+    key = write(lambda store: store_threshold(store, reranker_id, threshold))
+    return replace(cal, outcome=CalibrationOutcome.STORED, stored_as=key)
+
+
+def store_threshold(store: IndexStore, reranker_id: str, threshold: float) -> str:
+    """Keep a calibrated threshold in the index for its (embedder, reranker); returns the key it went under."""
+    key = threshold_key(store.meta("embed_model") or "", reranker_id)
+    with store.transaction():
+        store.set_meta(key, repr(threshold))
+    return key
