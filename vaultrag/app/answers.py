@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from vaultrag.core.query.search import Asked, Searcher
 
 DETECTOR = "vaultrag-detect-llm"
+GENERATOR = "vaultrag-generate"
 
 
 class AnswerWriter(QObject):
@@ -47,7 +48,6 @@ class AnswerWriter(QObject):
         self.queries = queries
         self.workers = workers
         self.conversation = Conversation()  # the window's questions so far (follow-ups build on them)
-        self._generators: list[threading.Thread] = []  # the language model's answers being written
         self._cancel: threading.Event | None = None  # Stop for the current answer
 
     @property
@@ -114,10 +114,7 @@ class AnswerWriter(QObject):
 
             self.bridge.run_on_main(finish)
 
-        self._generators = [t for t in self._generators if t.is_alive()]
-        thread = threading.Thread(target=work, name="vaultrag-generate")
-        self._generators.append(thread)
-        thread.start()
+        self.workers.start(GENERATOR, work)
 
     def stop_answer(self) -> None:
         """Stop the answer being written (the part written so far is kept and marked stopped)."""
@@ -153,8 +150,3 @@ class AnswerWriter(QObject):
     def _offer_found(self, found: list[FoundServer]) -> None:
         if not self.settings.llm_base_url.strip() and self.settings.llm_offer_local:  # not set meanwhile
             self.local_llm_found.emit(found)
-
-    def join(self, timeout: float) -> None:
-        """Wait for the answers being written (after stop_answer)."""
-        for gen in self._generators:
-            gen.join(timeout)

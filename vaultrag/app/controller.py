@@ -232,8 +232,8 @@ class AppController(QObject):
         self.downloads.cancel()
         self.session.close()
         self.answers.stop_answer()
-        self.answers.join(SHUTDOWN_S)
-        # the loader, the lane's closer (which fails a write the query lane may wait on), a download, the detector
+        # the loader, the lane's closer (which fails a write the query lane may wait on), a download, the answers
+        # being written, the detector
         self.workers.join(SHUTDOWN_S, exclude=QUERY_LANE)
         self.queries.stop()
         left = self.workers.join(SHUTDOWN_S)
