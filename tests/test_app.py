@@ -343,3 +343,51 @@ def test_switching_vaults_does_not_block_the_window(qtbot, window: MainWindow, d
     assert lane_stops and threading.main_thread().name not in lane_stops, "the old lane is joined off the GUI thread"
     assert calls.on_gui_thread() == [], "the GUI thread ran core work"
     assert window.c.ws.vault == other.resolve()
+
+
+def golden_file(path: Path, answerable: int, unanswerable: int) -> Path:
+    """A golden set on the demo vault with this many answerable and unanswerable questions."""
+    import json
+
+    asked = [("Qual o prazo do reembolso?", "Casa/Reembolso e cancelamentos.md"),
+             ("When does the flight to Lisbon leave?", "Travel/Lisbon trip.md"),
+             ("Como criar um ambiente virtual do Python?", "Trabalho/Python venv.md")]
+    lines = [{"question": f"{q} ({i})", "note": n} for i in range(answerable) for q, n in [asked[i % len(asked)]]]
+    lines += [{"question": f"Quem ganhou a copa do mundo de {1930 + 4 * i}?", "note": None}
+              for i in range(unanswerable)]
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    return path
+
+
+def test_calibration_is_stored_through_the_index_lane_only_from_enough_questions(qtbot, window: MainWindow,
+                                                                                 demo: Path, tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch):
+    """The window calls the core use case: 15 answerable and 15 unanswerable questions at least, the threshold
+    written by the index lane (the one writer, no second connection), then in force for the next question."""
+    import threading
+
+    from vaultrag.core.quality import calibration
+    from vaultrag.core.quality.calibration import CalibrationOutcome
+
+    open_and_wait(qtbot, window, demo)
+    writers: list[str] = []
+    store_threshold = calibration.store_threshold
+
+    def on_which_thread(store, reranker_id, threshold):  # type: ignore[no-untyped-def]  # a spy: the real write runs
+        writers.append(threading.current_thread().name)
+        return store_threshold(store, reranker_id, threshold)
+
+    monkeypatch.setattr(calibration, "store_threshold", on_which_thread)
+    view = window.evaluation
+    view.max_pass.setValue(0.2)
+    for unanswerable, outcome in ((14, CalibrationOutcome.TOO_FEW_QUESTIONS), (16, CalibrationOutcome.STORED)):
+        view.path.setText(str(golden_file(tmp_path / f"g{unanswerable}.jsonl", 20, unanswerable)))
+        with qtbot.waitSignal(window.c.eval_finished, timeout=60_000) as blocker:
+            view.calibrate.click()
+        ev, cal = blocker.args[0]
+        assert (ev.n_answerable, ev.n_unanswerable) == (20, unanswerable) and cal.outcome == outcome
+        assert cal.threshold is not None and cal.validate is not None and cal.validate.kept_correct_margin > 0
+    assert "Not stored" not in view.status.text() and f"{cal.threshold:.3f} stored" in view.status.text()
+    assert writers == ["vaultrag-index-lane"], "stored once, by the index lane"
+    trace = ask(qtbot, window, "Qual o prazo do reembolso?")
+    assert trace.decision.threshold_source == "calibrated" and trace.decision.threshold == pytest.approx(cal.threshold)
