@@ -50,7 +50,7 @@ def _no_leaked_threads():
     before = set(threading.enumerate())  # the threads themselves: a new thread may reuse an old one's ident
     yield
     leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-    assert not leaked, f"test leaked threads: {[t.name for t in leaked]}"
+    assert not leaked, f"test leaked threads: {[f'{t.name} ({type(t).__module__}.{type(t).__name__})' for t in leaked]}"
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 
 from vaultrag.core.index.vault import IGNORE_FILE
 
@@ -53,14 +54,15 @@ class VaultWatcher:
         self._pending = ChangeBatch()
         self._last_event = 0.0
         self._stop = False
-        self._observer = Observer()
-        self._observer.schedule(_Handler(self), str(self.vault), recursive=True)
+        self._observer: BaseObserver | None = None  # made in start(): watchdog's inotify observer starts a thread
         self._thread = threading.Thread(target=self._loop, name="vaultrag-debounce", daemon=True)
         self._overflow = _OverflowLog(lambda: self.request_full("event queue overflow"))
 
     def start(self) -> None:
         for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
             logging.getLogger(name).addHandler(self._overflow)
+        self._observer = Observer()
+        self._observer.schedule(_Handler(self), str(self.vault), recursive=True)
         self._observer.start()
         self._thread.start()
 
@@ -69,9 +71,11 @@ class VaultWatcher:
         with self._lock:
             self._stop = True
             self._lock.notify_all()
-        self._observer.stop()
-        self._observer.join(timeout)
-        self._thread.join(timeout)
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout)
+        if self._thread.ident is not None:
+            self._thread.join(timeout)
         for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
             logging.getLogger(name).removeHandler(self._overflow)
 
