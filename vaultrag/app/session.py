@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -23,7 +23,9 @@ from vaultrag.paths import Paths
 from vaultrag.settings import Settings
 
 if TYPE_CHECKING:
+    from vaultrag.core.health import Health
     from vaultrag.core.index.watcher import VaultWatcher
+    from vaultrag.core.quality.diagnose import Diagnosis
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.query.state import StageUnit
     from vaultrag.core.workspace import Workspace
@@ -224,7 +226,7 @@ class VaultSession(QObject):
             threshold: float | None) -> None:
         from vaultrag.core.quality.diagnose import diagnose
 
-        def work() -> Any:
+        def work() -> Diagnosis:
             searcher = self.searcher()
             assert self.ws is not None  # searcher() raised otherwise
             return diagnose(searcher, self.ws.vault, question, note, heading, scope, k, threshold)
@@ -236,7 +238,7 @@ class VaultSession(QObject):
 
         ws = self.ws
 
-        def work() -> Any:
+        def work() -> Health:
             if ws is None:
                 raise UserFacingError(self.tr("Open a vault first."))
             store, _ = ws.open_store(readonly=not check)
