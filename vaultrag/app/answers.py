@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -15,7 +15,7 @@ from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
 
 if TYPE_CHECKING:
-    from vaultrag.core.llm.generator import FoundServer
+    from vaultrag.core.llm.generator import FoundServer, Generator
     from vaultrag.core.query.search import Asked, Searcher
 
 DETECTOR = "vaultrag-detect-llm"
@@ -88,13 +88,13 @@ class AnswerWriter(QObject):
         self.queries.submit("ask", work, done, self.failed.emit)
 
     # -- the language model's answer (after the read snapshot, on its own thread: the query lane stays free) ---
-    def _generator(self) -> Any:
+    def _generator(self) -> Generator | None:
         """The configured language model (a Generator), or None."""
         from vaultrag.core.llm import registry
 
         return registry.from_settings(self.settings)
 
-    def _generate(self, asked: Any, model: str, cancel: threading.Event) -> None:
+    def _generate(self, asked: Asked, model: str, cancel: threading.Event) -> None:
         """Finish `asked` (its units after the snapshot: the model's answer) on a helper thread."""
         self.answer_started.emit(model)
 
