@@ -197,23 +197,21 @@ def test_the_model_writes_after_the_read_snapshot_and_the_trace_exists_before(st
     assert seen == [False, False] and trace.answer.kind == AnswerKind.GENERATED
 
 
-def test_a_new_backend_is_one_module_and_one_registry_line(store: IndexStore, monkeypatch: pytest.MonkeyPatch,
+def test_a_new_backend_is_one_module_and_one_registry_line(store: IndexStore, request: pytest.FixtureRequest,
                                                            capsys: pytest.CaptureFixture[str]):
-    """A test-only backend (tests/fakes.py's ScriptedGenerator) registered by one line: the factory, the
+    """A test-only backend (tests/engine_scripted.py) registered by one line: validation, the factory, the
     `ask --generate` path and the rewrite use it with no other change."""
     import argparse
 
+    from tests import engine_scripted
     from vaultrag import cli_llm
     from vaultrag.core.llm import registry
+    from vaultrag.engines import GENERATORS, GeneratorEngine
 
-    made: list[ScriptedGenerator] = []
-
-    def build(s: Settings) -> ScriptedGenerator:
-        made.append(ScriptedGenerator.from_settings(s))
-        made[-1].replies = ["What is the deadline for cancelling a refund?", "Seven business days [1]."]
-        return made[-1]
-
-    monkeypatch.setitem(registry.GENERATORS, "scripted", registry.Backend(build))  # the one registry line
+    engine_scripted.MADE.clear()
+    made = engine_scripted.MADE
+    GENERATORS.register(GeneratorEngine("scripted", "Scripted", "tests.engine_scripted"))  # the one registry line
+    request.addfinalizer(lambda: GENERATORS.unregister("scripted"))
     settings = Settings(llm_backend="scripted", llm_model="tiny-scripted")
     assert isinstance(registry.from_settings(settings), ScriptedGenerator)
     searcher = Searcher(store, settings, CountingEmbedder())

@@ -86,12 +86,10 @@ def test_a_well_typed_file_is_read_as_the_fields_types(tmp_path: Path):
     assert settings_mod.load(path) == s.replace(threshold=0.3), "what is saved reads back the same"
 
 
-def test_choices_come_from_whoever_fills_the_hook():
-    hook = Choices()
-    assert hook.options() is None, "nobody filled it: any text passes here (the owner's factory checks)"
+def test_choices_are_read_from_their_source_at_each_check():
+    assert Choices().options() is None, "no source: any text passes"
     found = {"a": "Alpha"}
-    hook.fill(lambda: found)
-    rule = Rule(choices=hook)
+    rule = Rule(choices=Choices(lambda: found))
     assert checked("engine", str, rule, "a") == "a"
     found["b"] = "Beta"  # a registry that grows is read at each check
     assert checked("engine", str, rule, "b") == "b"

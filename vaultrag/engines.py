@@ -1,5 +1,5 @@
-"""The engine registries: every embedder and reranker by its settings name, one line each, read by validation, the
-Settings dialog, the factories, the shipped thresholds and packaging.
+"""The engine registries: every embedder, reranker and generator by its settings name, one line each, read by
+validation, the Settings dialog, the factories, the shipped thresholds and packaging.
 
 Every layer reads it (settings.py, the window, the core's factories, packaging/vaultrag.spec), so it sits beside
 settings.py and imports nothing of vaultrag: the backends are named by module, imported when one is built."""
@@ -64,6 +64,13 @@ class RerankerEngine(Engine):
     thresholds: Mapping[tuple[str, str], float] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, kw_only=True)
+class GeneratorEngine(Engine):
+    """A generation backend: its module has `build(settings) -> Generator | None` (None: no server set, the
+    extractive answer stays) and may have `detect(settings) -> list[FoundServer]` (core/llm/registry.py calls
+    them)."""
+
+
 E = TypeVar("E", bound=Engine)
 
 
@@ -116,6 +123,13 @@ RERANKERS = Registry[RerankerEngine](
                    "vaultrag.core.rerankers.cross_encoder", packages=("torch", "sentence_transformers"),
                    install="pip install torch==2.13.0 'vaultrag[st]'", bundled=False, takes_model=True),
     RerankerEngine("none", "None (keep the fused order)", None, thresholds={("e5", "none"): 0.2597}),
+)
+
+
+GENERATORS = Registry[GeneratorEngine](
+    "generation backend",
+    GeneratorEngine("openai", "Any OpenAI-compatible server (Ollama, llama.cpp, LM Studio…)",
+                    "vaultrag.core.llm.openai_compat", packages=("openai",), install="pip install openai"),
 )
 
 

@@ -50,22 +50,17 @@ class Editor(StrEnum):
 class Choices:
     """The values a text setting may take, each with its name in words (English; the window translates it).
 
-    `source` says them at each check (a registry may grow); `offered`, when given, the ones the settings dialog
-    lists (those this platform can run). A registry beside this module (vaultrag/engines.py) is read directly; one
-    in the core fills an empty hook when it is imported (`fill`), since settings never import the core: until
-    then any text passes here, and that registry's factory rejects an unknown name itself.
+    `source` says them at each check (a registry may grow: vaultrag/engines.py's are read at each check);
+    `offered`, when given, the ones the settings dialog lists (those this platform can run). Without a source any
+    text passes.
     """
 
     def __init__(self, source: Callable[[], Mapping[str, str]] | None = None,
                  offered: Callable[[], Mapping[str, str]] | None = None) -> None:
         self._source, self._offered = source, offered
 
-    def fill(self, source: Callable[[], Mapping[str, str]]) -> None:
-        """Let `source` say the values and their names (a core registry calls this when it is imported)."""
-        self._source = source
-
     def options(self) -> Mapping[str, str] | None:
-        """Value → name in words, or None while nobody has filled the hook."""
+        """Value → name in words, or None without a source."""
         return self._source() if self._source is not None else None
 
     def offered(self) -> Mapping[str, str] | None:
@@ -75,7 +70,7 @@ class Choices:
 
 EMBEDDERS = Choices(lambda: {e.name: e.words for e in engines.EMBEDDERS},
                     offered=lambda: {e.name: e.words for e in engines.EMBEDDERS if e.available()})
-GENERATORS = Choices()  # filled by the generator registry (vaultrag/core/llm/registry.py)
+GENERATORS = Choices(lambda: {g.name: g.words for g in engines.GENERATORS})
 LANGUAGES = Choices(lambda: {"": "System", "en": "English", "pt": "Português"})
 
 
@@ -147,8 +142,8 @@ class Settings:
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
                               "Whole parent section", recorded=True)
     # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)
-    llm_backend: str = _f("openai", "Generation backend (a name in core/llm/registry.py): openai, any "
-                          "OpenAI-compatible server.", choices=GENERATORS)
+    llm_backend: str = _f("openai", "Generation backend (a name in vaultrag/engines.py's GENERATORS): "
+                          "openai, any OpenAI-compatible server.", choices=GENERATORS)
     llm_base_url: str = _f("", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no "
                            "language model, the answer is the best passage.", Group.LLM, "Server address")
     llm_model: str = _f("", "Model name as the server lists it at /v1/models.", Group.LLM, "Model")

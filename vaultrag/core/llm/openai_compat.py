@@ -75,7 +75,7 @@ class Failure:
         return LLMError(self.kind, self.words(cfg))
 
 
-def from_settings(s: Settings) -> OpenAICompatible | None:
+def build(s: Settings) -> OpenAICompatible | None:
     """The configured server, or None when no server is set (the extractive answer stays)."""
     if not s.llm_base_url.strip():
         return None
@@ -103,7 +103,7 @@ def named_ports(ports: Sequence[int]) -> tuple[tuple[str, int], ...]:
     return tuple((names.get(p, "OpenAI-compatible server"), p) for p in ports)
 
 
-def detect_local_servers(s: Settings, host: str = "127.0.0.1") -> list[FoundServer]:
+def detect(s: Settings, host: str = "127.0.0.1") -> list[FoundServer]:
     """The OpenAI-compatible servers answering on this machine's ports named in `llm_detect_ports`."""
     found = []
     for name, port in named_ports(s.llm_detect_ports):
