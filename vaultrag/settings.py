@@ -113,8 +113,8 @@ class Settings:
                            "Chunk size (tokens)", positive=True, reopen=True)
     # embedding
     embedder: str = _f(DEFAULT_EMBEDDER, "The model that turns notes and questions into vectors (the list "
-                       "shows the ones this computer can run); a change re-embeds the vault.", Group.MODELS, "Embedding model", choices=EMBEDDERS,
-                       reopen=True, recorded=True)
+                       "shows the ones this computer can run); a change re-embeds the vault.", Group.MODELS,
+                       "Embedding model", choices=EMBEDDERS, reopen=True, recorded=True)
     st_model: str = _f("", "sentence-transformers model: a hub id or a local folder (embedder = st).", Group.MODELS,
                        "sentence-transformers model", reopen=True)
     query_prefix: str = _f("", "Prefix added to questions for the st backend (e.g. 'query: ' for e5 models).",
@@ -136,14 +136,14 @@ class Settings:
                              "Context budget (tokens)", positive=True, recorded=True)
     threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.",
                                  Group.SEARCH, "Refusal threshold")
-    reranker: str = _f("builtin", "What re-orders the candidates before the answer: the built-in ranker "
-                       "(offline, milliseconds), none, or a cross-encoder (a hub id or a folder).",
+    reranker: str = _f("builtin", "What re-orders the candidates before the answer (the list shows each "
+                       "choice).",
                        Group.MODELS, "Reranker", recorded=True, editor=Editor.RERANKER)
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
                               "Whole parent section", recorded=True)
     # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)
-    llm_backend: str = _f("openai", "Generation backend (a name in vaultrag/engines.py's GENERATORS): "
-                          "openai, any OpenAI-compatible server.", choices=GENERATORS)
+    llm_backend: str = _f("openai", "The generation backend that writes answers (a name in "
+                          "vaultrag/engines.py's GENERATORS).", choices=GENERATORS)
     llm_base_url: str = _f("", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no "
                            "language model, the answer is the best passage.", Group.LLM, "Server address")
     llm_model: str = _f("", "Model name as the server lists it at /v1/models.", Group.LLM, "Model")

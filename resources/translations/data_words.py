@@ -30,7 +30,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Settings", "Embedding batch"),
     QT_TRANSLATE_NOOP("Settings", "Chunks embedded per batch (one transaction each)."),
     QT_TRANSLATE_NOOP("Settings", "Reranker"),
-    QT_TRANSLATE_NOOP("Settings", "What re-orders the candidates before the answer: the built-in ranker (offline, milliseconds), none, or a cross-encoder (a hub id or a folder)."),
+    QT_TRANSLATE_NOOP("Settings", "What re-orders the candidates before the answer (the list shows each choice)."),
     QT_TRANSLATE_NOOP("Settings", "e5 (multilingual, default)"),
     QT_TRANSLATE_NOOP("Settings", "USE (fast)"),
     QT_TRANSLATE_NOOP("Settings", "sentence-transformers (any model)"),

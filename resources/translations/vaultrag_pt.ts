@@ -1263,8 +1263,8 @@
         <translation>Candidatos tirados da busca vetorial (KNN).</translation>
     </message>
     <message>
-        <source>What re-orders the candidates before the answer: the built-in ranker (offline, milliseconds), none, or a cross-encoder (a hub id or a folder).</source>
-        <translation>O que reordena os candidatos antes da resposta: o ordenador embutido (offline, milissegundos), nenhum, ou um cross-encoder (um id do hub ou uma pasta).</translation>
+        <source>What re-orders the candidates before the answer (the list shows each choice).</source>
+        <translation>O que reordena os candidatos antes da resposta (a lista mostra cada opção).</translation>
     </message>
     <message>
         <source>Whole parent section</source>
