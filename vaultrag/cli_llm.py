@@ -13,9 +13,11 @@ from vaultrag.errors import UserFacingError
 
 if TYPE_CHECKING:
     from vaultrag.core.llm.generator import ConnectionTest
+    from vaultrag.core.query.search import Searcher
+    from vaultrag.core.scope import Scope
 
 
-def ask_generating(args: argparse.Namespace, searcher: Any, scope: Any) -> int:
+def ask_generating(args: argparse.Namespace, searcher: Searcher, scope: Scope) -> int:
     """`ask` with a conversation (--after) and/or the language model (--generate); 1 when the model failed."""
     from vaultrag.core.llm import registry
     from vaultrag.core.query.conversation import Conversation

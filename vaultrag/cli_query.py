@@ -17,10 +17,12 @@ from vaultrag.errors import BadQuestion
 
 if TYPE_CHECKING:
     from vaultrag.core.quality.diagnose import Diagnosis
+    from vaultrag.core.quality.evaluate import GoldenRun
+    from vaultrag.core.query.search import Searcher
     from vaultrag.core.store.index_store import IndexStore
 
 
-def open_searcher(args: argparse.Namespace, one_question: bool = False) -> Any:
+def open_searcher(args: argparse.Namespace, one_question: bool = False) -> Searcher:
     """A Searcher over the vault's index with the configured models (read-only connection); `one_question`
     picks the models that load fastest over those that answer many questions fastest."""
     from vaultrag.core import embed, rerank
@@ -111,7 +113,7 @@ def register(sub: Any) -> None:
     register_why(sub)
 
 
-def _golden_run(args: argparse.Namespace) -> tuple[Any, Any]:
+def _golden_run(args: argparse.Namespace) -> tuple[Searcher, GoldenRun]:
     """Ask the golden file's questions (a seeded, stratified sample of --limit), with a progress bar."""
     import sys
 

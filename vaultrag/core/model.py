@@ -333,7 +333,7 @@ class QueryTrace:
     prompt: str
     prompt_tokens: dict[str, int]
     answer: Answer
-    timings_ms: dict[Timing, float]
+    timings_ms: dict[Timing | StageName, float]
     index_state: IndexState
     warnings: list[QueryWarning] = field(default_factory=list)
     version: int = TRACE_VERSION

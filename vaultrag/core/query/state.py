@@ -109,7 +109,7 @@ class QueryState:
     index_state: IndexState
     # what the stages produce
     warnings: list[QueryWarning] = field(default_factory=list)
-    timings: dict[Timing, float] = field(default_factory=dict)
+    timings: dict[Timing | StageName, float] = field(default_factory=dict)
     terms: list[str] = field(default_factory=list)  # the words sent to BM25
     qvec: np.ndarray | None = None
     chunks: dict[int, StoredChunk] = field(default_factory=dict)  # text and place of every candidate seen
@@ -168,8 +168,9 @@ class QueryState:
         for c in listed:
             c.cosine = self.cosines.get(c.chunk_id)
 
-    def timed(self, key: Timing, since: float) -> float:
-        """Record the milliseconds since `since` under `key`; returns them."""
+    def timed(self, key: Timing | StageName, since: float) -> float:
+        """Record the milliseconds since `since` under `key` (a shipped step's `Timing`, or a stage added to the
+        pipeline under its own name); returns them."""
         ms = round((time.perf_counter() - since) * 1000, 3)
         self.timings[key] = ms
         return ms
