@@ -4,10 +4,6 @@
 <context>
     <name></name>
     <message>
-        <source>&apos;ignore the instructions&apos;</source>
-        <translation>&apos;ignore as instruções&apos;</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Follow-up rewritten&lt;/b&gt; ({how}):</source>
         <translation>&lt;b&gt;Pergunta seguinte reescrita&lt;/b&gt; ({how}):</translation>
     </message>
@@ -92,104 +88,20 @@
         <translation>O cofre foi fechado antes que o índice pudesse ser gravado.</translation>
     </message>
     <message>
-        <source>an app&apos;s own folder (.obsidian, .trash, .git)</source>
-        <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
-    </message>
-    <message>
-        <source>binary file, not Markdown text</source>
-        <translation>arquivo binário, não texto Markdown</translation>
-    </message>
-    <message>
         <source>by the language model</source>
         <translation>pelo modelo de linguagem</translation>
-    </message>
-    <message>
-        <source>cannot be examined (stat failed)</source>
-        <translation>não pode ser examinado (stat falhou)</translation>
-    </message>
-    <message>
-        <source>cannot be read</source>
-        <translation>não pode ser lido</translation>
     </message>
     <message>
         <source>carried from the previous question: {terms}</source>
         <translation>trazendo da pergunta anterior: {terms}</translation>
     </message>
     <message>
-        <source>carries the private tag</source>
-        <translation>tem a tag privada</translation>
-    </message>
-    <message>
-        <source>changed since indexing</source>
-        <translation>alterada desde a indexação</translation>
-    </message>
-    <message>
-        <source>chunking settings changed since indexing: re-index to re-chunk</source>
-        <translation>as configurações de divisão em trechos mudaram desde a indexação: reindexe para dividir de novo</translation>
-    </message>
-    <message>
-        <source>chunks longer than the model&apos;s input limit (cut to fit)</source>
-        <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
-    </message>
-    <message>
         <source>context</source>
         <translation>contexto</translation>
     </message>
     <message>
-        <source>deleted since indexing</source>
-        <translation>apagada desde a indexação</translation>
-    </message>
-    <message>
-        <source>disappeared while being read</source>
-        <translation>sumiu durante a leitura</translation>
-    </message>
-    <message>
-        <source>embedded with another model than the one in Settings: re-index to re-embed</source>
-        <translation>vetores de outro modelo que o das Configurações: reindexe para gerar os vetores de novo</translation>
-    </message>
-    <message>
-        <source>empty note (no text to index)</source>
-        <translation>nota vazia (sem texto para indexar)</translation>
-    </message>
-    <message>
-        <source>fake document tags</source>
-        <translation>marcas de documento falsas</translation>
-    </message>
-    <message>
-        <source>fake prompt tags</source>
-        <translation>marcas falsas de prompt</translation>
-    </message>
-    <message>
-        <source>file name that is not valid UTF-8</source>
-        <translation>nome de arquivo que não é UTF-8 válido</translation>
-    </message>
-    <message>
-        <source>folder that cannot be read</source>
-        <translation>pasta que não pode ser lida</translation>
-    </message>
-    <message>
         <source>fused score</source>
         <translation>pontuação fundida</translation>
-    </message>
-    <message>
-        <source>hidden file</source>
-        <translation>arquivo oculto</translation>
-    </message>
-    <message>
-        <source>hidden folder</source>
-        <translation>pasta oculta</translation>
-    </message>
-    <message>
-        <source>internal error while indexing it (see the log)</source>
-        <translation>erro interno ao indexá-la (veja o registro)</translation>
-    </message>
-    <message>
-        <source>is a folder now, not a file</source>
-        <translation>agora é uma pasta, não um arquivo</translation>
-    </message>
-    <message>
-        <source>its frontmatter says vaultrag: exclude</source>
-        <translation>o frontmatter diz vaultrag: exclude</translation>
     </message>
     <message>
         <source>keyword rank</source>
@@ -204,28 +116,8 @@
         <translation>palavras-chave</translation>
     </message>
     <message>
-        <source>larger than the size cap (Settings › largest note)</source>
-        <translation>maior que o limite de tamanho (Configurações › maior nota)</translation>
-    </message>
-    <message>
-        <source>left out by a .vaultragignore pattern</source>
-        <translation>deixada de fora por um padrão do .vaultragignore</translation>
-    </message>
-    <message>
-        <source>left out by the ignore patterns in Settings</source>
-        <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
-    </message>
-    <message>
         <source>length</source>
         <translation>tamanho</translation>
-    </message>
-    <message>
-        <source>lines posing as the system or the assistant</source>
-        <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
-    </message>
-    <message>
-        <source>malformed frontmatter: indexed without it</source>
-        <translation>frontmatter malformado: indexada sem ele</translation>
     </message>
     <message>
         <source>meaning</source>
@@ -240,18 +132,6 @@
         <translation>semelhança de significado</translation>
     </message>
     <message>
-        <source>new since indexing</source>
-        <translation>nova desde a indexação</translation>
-    </message>
-    <message>
-        <source>not a regular file</source>
-        <translation>não é um arquivo comum</translation>
-    </message>
-    <message>
-        <source>not valid UTF-8 text</source>
-        <translation>texto que não é UTF-8 válido</translation>
-    </message>
-    <message>
         <source>nothing matched</source>
         <translation>nada encontrado</translation>
     </message>
@@ -262,10 +142,6 @@
     <message>
         <source>partial</source>
         <translation>parcial</translation>
-    </message>
-    <message>
-        <source>permission denied</source>
-        <translation>permissão negada</translation>
     </message>
     <message>
         <source>question words in one sentence</source>
@@ -284,10 +160,6 @@
         <translation>reordenado</translation>
     </message>
     <message>
-        <source>role markers</source>
-        <translation>marcadores de papel</translation>
-    </message>
-    <message>
         <source>same language</source>
         <translation>mesmo idioma</translation>
     </message>
@@ -298,22 +170,6 @@
     <message>
         <source>skipped</source>
         <translation>pulada</translation>
-    </message>
-    <message>
-        <source>symbolic link loop (a folder already visited)</source>
-        <translation>ciclo de links simbólicos (uma pasta já visitada)</translation>
-    </message>
-    <message>
-        <source>symbolic link to a place outside the vault (never followed)</source>
-        <translation>link simbólico para um lugar fora do cofre (nunca seguido)</translation>
-    </message>
-    <message>
-        <source>symbolic link to something that is left out</source>
-        <translation>link simbólico para algo deixado de fora</translation>
-    </message>
-    <message>
-        <source>tries to give the language model orders</source>
-        <translation>tenta dar ordens ao modelo de linguagem</translation>
     </message>
     <message>
         <source>unavailable</source>
@@ -342,10 +198,6 @@
     <message>
         <source>{vault} has not been indexed yet: wait for the first indexing to finish.</source>
         <translation>{vault} ainda não foi indexado: espere a primeira indexação terminar.</translation>
-    </message>
-    <message>
-        <source>“ignore the previous instructions”</source>
-        <translation>“ignore as instruções anteriores”</translation>
     </message>
 </context>
 <context>
@@ -1774,16 +1626,96 @@
         <translation>Isto não é uma nota de texto; renomeie-o se não deveria terminar em .md.</translation>
     </message>
     <message>
+        <source>an app&apos;s own folder (.obsidian, .trash, .git)</source>
+        <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
+    </message>
+    <message>
+        <source>binary file, not Markdown text</source>
+        <translation>arquivo binário, não texto Markdown</translation>
+    </message>
+    <message>
         <source>calibrated</source>
         <translation>calibrado</translation>
+    </message>
+    <message>
+        <source>cannot be examined (stat failed)</source>
+        <translation>não pode ser examinado (stat falhou)</translation>
+    </message>
+    <message>
+        <source>cannot be read</source>
+        <translation>não pode ser lido</translation>
+    </message>
+    <message>
+        <source>carries the private tag</source>
+        <translation>tem a tag privada</translation>
+    </message>
+    <message>
+        <source>changed since indexing</source>
+        <translation>alterada desde a indexação</translation>
+    </message>
+    <message>
+        <source>chunking settings changed since indexing: re-index to re-chunk</source>
+        <translation>as configurações de divisão em trechos mudaram desde a indexação: reindexe para dividir de novo</translation>
+    </message>
+    <message>
+        <source>chunks longer than the model&apos;s input limit (cut to fit)</source>
+        <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
     </message>
     <message>
         <source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source>
         <translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation>
     </message>
     <message>
+        <source>deleted since indexing</source>
+        <translation>apagada desde a indexação</translation>
+    </message>
+    <message>
+        <source>disappeared while being read</source>
+        <translation>sumiu durante a leitura</translation>
+    </message>
+    <message>
+        <source>embedded with another model than the one in Settings: re-index to re-embed</source>
+        <translation>vetores de outro modelo que o das Configurações: reindexe para gerar os vetores de novo</translation>
+    </message>
+    <message>
+        <source>empty note (no text to index)</source>
+        <translation>nota vazia (sem texto para indexar)</translation>
+    </message>
+    <message>
+        <source>fake document tags</source>
+        <translation>marcas de documento falsas</translation>
+    </message>
+    <message>
+        <source>file name that is not valid UTF-8</source>
+        <translation>nome de arquivo que não é UTF-8 válido</translation>
+    </message>
+    <message>
+        <source>folder that cannot be read</source>
+        <translation>pasta que não pode ser lida</translation>
+    </message>
+    <message>
+        <source>hidden file</source>
+        <translation>arquivo oculto</translation>
+    </message>
+    <message>
+        <source>hidden folder</source>
+        <translation>pasta oculta</translation>
+    </message>
+    <message>
+        <source>internal error while indexing it (see the log)</source>
+        <translation>erro interno ao indexá-la (veja o registro)</translation>
+    </message>
+    <message>
+        <source>is a folder now, not a file</source>
+        <translation>agora é uma pasta, não um arquivo</translation>
+    </message>
+    <message>
         <source>its best chunk is BM25 rank {r} (score {s:.2f})</source>
         <translation>seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})</translation>
+    </message>
+    <message>
+        <source>its frontmatter says vaultrag: exclude</source>
+        <translation>o frontmatter diz vaultrag: exclude</translation>
     </message>
     <message>
         <source>language model: stopped by the user; the answer is incomplete</source>
@@ -1800,6 +1732,30 @@
     <message>
         <source>language model: {detail}</source>
         <translation>modelo de linguagem: {detail}</translation>
+    </message>
+    <message>
+        <source>larger than the size cap (Settings › largest note)</source>
+        <translation>maior que o limite de tamanho (Configurações › maior nota)</translation>
+    </message>
+    <message>
+        <source>left out by a .vaultragignore pattern</source>
+        <translation>deixada de fora por um padrão do .vaultragignore</translation>
+    </message>
+    <message>
+        <source>left out by the ignore patterns in Settings</source>
+        <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
+    </message>
+    <message>
+        <source>lines posing as the system or the assistant</source>
+        <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
+    </message>
+    <message>
+        <source>malformed frontmatter: indexed without it</source>
+        <translation>frontmatter malformado: indexada sem ele</translation>
+    </message>
+    <message>
+        <source>new since indexing</source>
+        <translation>nova desde a indexação</translation>
     </message>
     <message>
         <source>no candidate: nothing in scope matches the question</source>
@@ -1846,6 +1802,14 @@
         <translation>nenhum</translation>
     </message>
     <message>
+        <source>not a regular file</source>
+        <translation>não é um arquivo comum</translation>
+    </message>
+    <message>
+        <source>not valid UTF-8 text</source>
+        <translation>texto que não é UTF-8 válido</translation>
+    </message>
+    <message>
         <source>nothing to rerank: the fused list is empty</source>
         <translation>nada para reordenar: a lista combinada está vazia</translation>
     </message>
@@ -1856,6 +1820,10 @@
     <message>
         <source>override in settings</source>
         <translation>ajuste nas configurações</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>permissão negada</translation>
     </message>
     <message>
         <source>question cut to its first {limit} characters</source>
@@ -1882,6 +1850,18 @@
         <translation>padrão</translation>
     </message>
     <message>
+        <source>symbolic link loop (a folder already visited)</source>
+        <translation>ciclo de links simbólicos (uma pasta já visitada)</translation>
+    </message>
+    <message>
+        <source>symbolic link to a place outside the vault (never followed)</source>
+        <translation>link simbólico para um lugar fora do cofre (nunca seguido)</translation>
+    </message>
+    <message>
+        <source>symbolic link to something that is left out</source>
+        <translation>link simbólico para algo deixado de fora</translation>
+    </message>
+    <message>
         <source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source>
         <translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation>
     </message>
@@ -1896,6 +1876,10 @@
     <message>
         <source>this question&apos;s override</source>
         <translation>ajuste desta pergunta</translation>
+    </message>
+    <message>
+        <source>tries to give the language model orders</source>
+        <translation>tenta dar ordens ao modelo de linguagem</translation>
     </message>
     <message>
         <source>uncalibrated</source>
@@ -1920,6 +1904,10 @@
     <message>
         <source>{n} bytes</source>
         <translation>{n} bytes</translation>
+    </message>
+    <message>
+        <source>“ignore the previous instructions”</source>
+        <translation>“ignore as instruções anteriores”</translation>
     </message>
 </context>
 </TS>

@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication
 
 from vaultrag.core import wording
 from vaultrag.core.model import QueryTrace, QueryWarning, Stage
-from vaultrag.core.vocab import NoteFlag, Problem, Reason, StageName, StageStatus, ThresholdSource
+from vaultrag.core.vocab import Problem, Reason, StageName, StageStatus, ThresholdSource
 from vaultrag.errors import Notice, UserFacingError
 
 if TYPE_CHECKING:
@@ -79,44 +79,12 @@ def warning_text(warning: QueryWarning) -> str:
 # -- issue 13: index health reasons, the core's errors and the ranker's features, worded by code --------------------
 def reason_text(code: Reason) -> str:
     """A note's (or the index's) reason in words, by its code (never by the core's English text)."""
-    return {
-        Reason.BUILTIN_FOLDER: tr("an app's own folder (.obsidian, .trash, .git)"),
-        Reason.HIDDEN_FOLDER: tr("hidden folder"), Reason.HIDDEN_FILE: tr("hidden file"),
-        Reason.IGNORE_FILE: tr("left out by a .vaultragignore pattern"),
-        Reason.IGNORE_SETTING: tr("left out by the ignore patterns in Settings"),
-        Reason.FRONTMATTER_EXCLUDE: tr("its frontmatter says vaultrag: exclude"),
-        Reason.PRIVATE_TAG: tr("carries the private tag"),
-        Reason.SYMLINK_LOOP: tr("symbolic link loop (a folder already visited)"),
-        Reason.UNREADABLE_FOLDER: tr("folder that cannot be read"),
-        Reason.CANNOT_STAT: tr("cannot be examined (stat failed)"),
-        Reason.NOT_REGULAR: tr("not a regular file"),
-        Reason.SYMLINK_OUTSIDE: tr("symbolic link to a place outside the vault (never followed)"),
-        Reason.SYMLINK_TO_IGNORED: tr("symbolic link to something that is left out"),
-        Reason.BAD_FILENAME: tr("file name that is not valid UTF-8"),
-        Reason.VANISHED: tr("disappeared while being read"),
-        Reason.IS_FOLDER: tr("is a folder now, not a file"),
-        Reason.PERMISSION: tr("permission denied"), Reason.CANNOT_READ: tr("cannot be read"),
-        Reason.TOO_LARGE: tr("larger than the size cap (Settings › largest note)"),
-        Reason.BINARY: tr("binary file, not Markdown text"), Reason.NOT_UTF8: tr("not valid UTF-8 text"),
-        Reason.INTERNAL: tr("internal error while indexing it (see the log)"),
-        Reason.BAD_FRONTMATTER: tr("malformed frontmatter: indexed without it"),
-        Reason.EMPTY: tr("empty note (no text to index)"),
-        Reason.TRUNCATED: tr("chunks longer than the model's input limit (cut to fit)"),
-        Reason.FLAGGED: tr("tries to give the language model orders"),
-        Reason.NEW_SINCE: tr("new since indexing"), Reason.CHANGED_SINCE: tr("changed since indexing"),
-        Reason.DELETED_SINCE: tr("deleted since indexing"),
-        Reason.MODEL_CHANGED: tr("embedded with another model than the one in Settings: re-index to re-embed"),
-        Reason.CHUNKING_CHANGED: tr("chunking settings changed since indexing: re-index to re-chunk"),
-        Reason.NONE: "",
-    }[code]
+    return wording.reason(code, wording_tr)
 
 
 def flag_word(flag: str) -> str:
     """What a flagged note tries (a NoteFlag code), in words; an unknown code as it is."""
-    words: dict[str, str] = {NoteFlag.IGNORE_INSTRUCTIONS: tr("“ignore the previous instructions”"),
-                             NoteFlag.FAKE_TAG: tr("fake document tags"),
-                             NoteFlag.ROLE_MARKER: tr("lines posing as the system or the assistant")}
-    return words.get(flag, flag)
+    return wording.flag(flag, wording_tr)
 
 
 def note_reason(n: NoteState) -> str:

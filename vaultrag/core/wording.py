@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from vaultrag.core.vocab import (
     DecisionReason,
+    NoteFlag,
     Reason,
     StageName,
     StageReason,
@@ -321,3 +322,48 @@ def evidence_lines(ev: Evidence, tr: Translate = english,
     for hit in ev.in_lists:
         out.append((stage_title(hit.stage), tr(LIST_RANK).format(r=hit.rank, s=score_text(hit.score))))
     return out
+
+
+# -- a note's (or the index's) reason, by its code: the health lists, `status --list` ----------------------------
+REASON = {
+        Reason.BUILTIN_FOLDER: T("an app's own folder (.obsidian, .trash, .git)"),
+        Reason.HIDDEN_FOLDER: T("hidden folder"), Reason.HIDDEN_FILE: T("hidden file"),
+        Reason.IGNORE_FILE: T("left out by a .vaultragignore pattern"),
+        Reason.IGNORE_SETTING: T("left out by the ignore patterns in Settings"),
+        Reason.FRONTMATTER_EXCLUDE: T("its frontmatter says vaultrag: exclude"),
+        Reason.PRIVATE_TAG: T("carries the private tag"),
+        Reason.SYMLINK_LOOP: T("symbolic link loop (a folder already visited)"),
+        Reason.UNREADABLE_FOLDER: T("folder that cannot be read"),
+        Reason.CANNOT_STAT: T("cannot be examined (stat failed)"),
+        Reason.NOT_REGULAR: T("not a regular file"),
+        Reason.SYMLINK_OUTSIDE: T("symbolic link to a place outside the vault (never followed)"),
+        Reason.SYMLINK_TO_IGNORED: T("symbolic link to something that is left out"),
+        Reason.BAD_FILENAME: T("file name that is not valid UTF-8"),
+        Reason.VANISHED: T("disappeared while being read"),
+        Reason.IS_FOLDER: T("is a folder now, not a file"),
+        Reason.PERMISSION: T("permission denied"), Reason.CANNOT_READ: T("cannot be read"),
+        Reason.TOO_LARGE: T("larger than the size cap (Settings › largest note)"),
+        Reason.BINARY: T("binary file, not Markdown text"), Reason.NOT_UTF8: T("not valid UTF-8 text"),
+        Reason.INTERNAL: T("internal error while indexing it (see the log)"),
+        Reason.BAD_FRONTMATTER: T("malformed frontmatter: indexed without it"),
+        Reason.EMPTY: T("empty note (no text to index)"),
+        Reason.TRUNCATED: T("chunks longer than the model's input limit (cut to fit)"),
+        Reason.FLAGGED: T("tries to give the language model orders"),
+        Reason.NEW_SINCE: T("new since indexing"), Reason.CHANGED_SINCE: T("changed since indexing"),
+        Reason.DELETED_SINCE: T("deleted since indexing"),
+        Reason.MODEL_CHANGED: T("embedded with another model than the one in Settings: re-index to re-embed"),
+        Reason.CHUNKING_CHANGED: T("chunking settings changed since indexing: re-index to re-chunk"),
+}
+FLAG = {NoteFlag.IGNORE_INSTRUCTIONS: T("“ignore the previous instructions”"),
+        NoteFlag.FAKE_TAG: T("fake document tags"),
+        NoteFlag.ROLE_MARKER: T("lines posing as the system or the assistant")}
+
+
+def reason(code: Reason, tr: Translate = english) -> str:
+    """A skip, failure or health reason in words (empty for no reason)."""
+    return tr(REASON[code]) if code != Reason.NONE else ""
+
+
+def flag(code: str, tr: Translate = english) -> str:
+    """What a flagged note tries (a NoteFlag code), in words; an unknown code as it is."""
+    return tr(FLAG[NoteFlag(code)]) if code in FLAG else code

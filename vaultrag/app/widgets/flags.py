@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from vaultrag.app.words import tr
+from vaultrag.app.words import flag_word, tr
 from vaultrag.core.model import QueryTrace
-from vaultrag.core.vocab import NoteFlag
 
 WARNING_SIGN = "⚠"
 WARNING_COLOUR = "#b45309"
 
 
 def flag_words(codes: list[str]) -> str:
-    """The flags of one note in words ('fake prompt tags, role markers')."""
-    words: dict[str, str] = {NoteFlag.IGNORE_INSTRUCTIONS: tr("'ignore the instructions'"),
-                             NoteFlag.FAKE_TAG: tr("fake prompt tags"), NoteFlag.ROLE_MARKER: tr("role markers")}
-    return ", ".join(words.get(c, c) for c in codes)  # StrEnum keys: a code looks up as its string
+    """The flags of one note in words ('fake document tags, lines posing as the system or the assistant'), worded by core/wording.py."""
+    return ", ".join(flag_word(c) for c in codes)
 
 
 def flag_warning(note: str, codes: list[str]) -> str:
