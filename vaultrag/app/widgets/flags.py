@@ -10,7 +10,7 @@ WARNING_COLOUR = "#b45309"
 
 
 def flag_words(codes: list[str]) -> str:
-    """The flags of one note in words ('fake document tags, lines posing as the system or the assistant'), worded by core/wording.py."""
+    """The flags of one note in words, from core/wording.py ('fake document tags, …')."""
     return ", ".join(flag_word(c) for c in codes)
 
 
