@@ -87,7 +87,9 @@ def main() -> None:
         lines += ["", "| sign test (hit@1) | wins | losses | p |", "|---|---|---|---|"]
         for cmp_, s in ev["sign_tests"].items():
             lines.append(f"| {cmp_} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
-        lines += ["", f"Failures by stage: {ev['failures'] or 'none'}. Speed: {ev['questions_per_s']:.1f} "
+        # the why-not verdict codes (core/vocab.py Verdict) of the stage that lost the gold, most frequent first
+        lost = ", ".join(f"{code} {n}" for code, n in sorted(ev["failures"].items(), key=lambda cn: -cn[1]))
+        lines += ["", f"Failures by stage: {lost or 'none'}. Speed: {ev['questions_per_s']:.1f} "
                   "questions/s after indexing.", ""]
 
     # confidence measures: AUROC per set, and how a threshold tuned on one set transfers

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,10 +11,11 @@ from tests.conftest import write
 from tests.fakes import CountingEmbedder
 from vaultrag.core import wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
-from vaultrag.core.quality.diagnose import diagnose
+from vaultrag.core.quality import evaluate
+from vaultrag.core.quality.diagnose import UNRELATED_WHEN, diagnose
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import ContextStatus, DecisionReason, Reason, Verdict
+from vaultrag.core.vocab import ContextStatus, DecisionReason, Reason, StageName, Verdict
 from vaultrag.settings import Settings
 
 Q = "When is the garden watering schedule?"
@@ -54,6 +56,7 @@ def test_excluded_by_private_tag_and_by_ignore_file(setup):
     d = why(setup, "secret.md")
     assert (d.verdict, d.layer, d.evidence.rule, d.evidence.code) == (Verdict.EXCLUDED, 0, "private tag #private",
                                                                      Reason.PRIVATE_TAG)
+    assert d.stages == (), "layer 0 (the vault and the index) names no pipeline stage"
     assert "private tag" in said(d)[1]
     d = why(setup, "drafts/d.md")
     message, advice = said(d)
@@ -110,7 +113,7 @@ def test_pushed_out_by_k(setup):
 
 def test_cut_by_threshold(setup):
     d = why(setup, "garden/g3.md", threshold=0.999)
-    assert d.verdict == "below-threshold" and d.evidence.threshold == 0.999
+    assert d.verdict == "below-threshold" and d.evidence.threshold == 0.999 and d.stages == (StageName.DECIDE,)
     assert d.evidence.decision == DecisionReason.BELOW_THRESHOLD
     assert f"at most {d.evidence.confidence:.3f}" in said(d)[1]
 
@@ -132,6 +135,7 @@ def test_reached_the_prompt(setup):
     top = Searcher(store, s, embedder).ask(Q).context[0]
     d = diagnose(Searcher(store, s, embedder), vault, Q, top.note)
     assert d.verdict == "reached-prompt" and d.layer == 3 and d.evidence.document == 1 and "[1]" in said(d)[0]
+    assert d.stages == (StageName.PROMPT,)
 
 
 def test_a_diagnosis_embeds_the_question_once(setup):
@@ -148,3 +152,29 @@ def test_the_window_s_k_and_threshold_apply_to_one_diagnosis(setup):
     d = diagnose(searcher, vault, Q, second.note, k=1, threshold=-1.0)
     assert d.verdict == "below-k" and d.evidence.k == 1
     assert searcher.settings.k == Settings().k, "the searcher's own settings are untouched"
+
+
+def test_why_and_the_evaluation_name_the_same_stage(setup, tmp_path: Path):
+    """One classifier (`dropped.dropped_at`) for both: each gold note the evaluation lost carries the verdict code
+    `vaultrag why` gives that note (why may say `unrelated` where the evaluation, without the index-wide search,
+    says not-in-candidates or fused-out), and names the stages that lost it."""
+    vault, store, embedder = setup
+    notes = [f"garden/g{i}.md" for i in range(6)]
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("\n".join(json.dumps({"question": Q, "gold_note": n}) for n in notes), encoding="utf-8")
+    seen = set()
+    for settings in (Settings(bm25_n=2, vector_n=2, k=1), Settings(context_tokens=80, k=5)):
+        searcher = Searcher(store, settings, embedder)
+        run = evaluate.run_golden(searcher, golden)
+        for r, note in zip(run.results, notes, strict=True):
+            d = diagnose(searcher, vault, Q, note, threshold=float("-inf"))  # as the evaluation asks
+            if r.failure is None:
+                assert d.verdict == Verdict.REACHED_PROMPT, (note, d)
+                continue
+            assert r.failure == d.verdict or (d.verdict == Verdict.UNRELATED and r.failure in UNRELATED_WHEN)
+            seen.add(r.failure)
+            trace = searcher.ask(Q, threshold=float("-inf"))
+            expected = {Verdict.NOT_IN_CANDIDATES: (StageName.BM25, StageName.VECTOR),
+                        Verdict.BELOW_K: (trace.final_stage,), Verdict.CUT_BY_BUDGET: (StageName.CONTEXT,)}
+            assert d.stages == expected[d.verdict], d
+    assert seen == {Verdict.NOT_IN_CANDIDATES, Verdict.BELOW_K, Verdict.CUT_BY_BUDGET}

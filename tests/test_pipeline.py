@@ -11,9 +11,11 @@ import pytest
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
+from vaultrag.core import wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.model import Answer, Stage
 from vaultrag.core.quality import evaluate, report
+from vaultrag.core.quality.diagnose import diagnose
 from vaultrag.core.query.contracts import PipelineError
 from vaultrag.core.query.conversation import Conversation, RewriteStage
 from vaultrag.core.query.search import PIPELINE, Searcher, conversation_pipeline
@@ -22,7 +24,7 @@ from vaultrag.core.query.stages.rerank import RerankStage
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import match_expression
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import AnswerKind, StageName, StageStatus
+from vaultrag.core.vocab import AnswerKind, StageName, StageStatus, Verdict
 from vaultrag.settings import Settings
 
 
@@ -216,3 +218,40 @@ def test_a_rewrite_or_a_generate_unit_without_its_needs_fails_when_built(store: 
     with pytest.raises(PipelineError, match="Bare declares no `requires`"):
         Searcher(store, Settings(), None, pipeline=(*PIPELINE, Bare()))  # type: ignore[arg-type]
     assert conversation_pipeline(Conversation(), model)[0].name == StageName.REWRITE  # the shipped one is fine
+
+
+def test_a_note_only_an_added_list_found_was_a_candidate(store: IndexStore, vault: Path, tmp_path: Path, qtbot):
+    """"Why not this note?" and the evaluation read every first-level list, not only bm25 and vector: a note only
+    the title list found was a candidate, lost at fusion (one classifier, `dropped.dropped_at`, for both)."""
+    pipeline = (*PIPELINE[:2], TitleMatch(), *PIPELINE[2:])
+    searcher = Searcher(store, Settings(bm25_n=1, vector_n=1), CountingEmbedder(), pipeline=pipeline)
+    trace = searcher.ask("deadline", threshold=-1)
+    notes = {name: {c.note for c in stage.candidates} for name, stage in trace.stages.items()}
+    assert notes[TITLE] == {"taxes.md"} and "taxes.md" not in notes[StageName.BM25] | notes[StageName.VECTOR]
+    assert "taxes.md" not in notes[StageName.FUSED]  # cut to the larger of bm25_n and vector_n: one
+    d = diagnose(searcher, vault, "deadline", "taxes.md", threshold=-1)
+    assert (d.verdict, d.stages) == (Verdict.FUSED_OUT, (StageName.FUSED,))
+    title = d.evidence.listed(TITLE)
+    assert title is not None and title.rank == 1
+    # a note no list found: every first-level list lost it, the added one too
+    d = diagnose(searcher, vault, "deadline", "refund.md", threshold=-1)
+    assert (d.verdict, d.stages) == (Verdict.NOT_IN_CANDIDATES, ("bm25", "vector", "title"))
+    # the evaluation's failure is the same code, and its report, JSON and words carry it
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("\n".join(json.dumps({"question": "deadline", "gold_note": n})
+                                for n in ("taxes.md", "refund.md", "calendar.md")), encoding="utf-8")
+    run = evaluate.run_golden(searcher, golden)
+    assert [r.failure for r in run.results] == [Verdict.FUSED_OUT, Verdict.NOT_IN_CANDIDATES, None]
+    ev = evaluate.summarize(run.results, "v", str(golden), {}, run.seconds, run.skipped_lines, run.inputs)
+    assert ev.failures == {Verdict.FUSED_OUT: 1, Verdict.NOT_IN_CANDIDATES: 1}
+    assert json.loads(report.to_json(ev))["failures"] == {"fused-out": 1, "not-in-candidates": 1}
+    assert "- `fused-out`: 1\n- `not-in-candidates`: 1\n" in report.markdown(ev)
+    assert wording.failures(ev.failures) == ("Where the gold was lost: Dropped when the lists were fused: 1; "
+                                             "Not among the candidates: 1")
+    from vaultrag.app.widgets.eval_view import EvalView
+
+    view = EvalView()  # the window's evaluation words the same codes
+    qtbot.addWidget(view)
+    view.set_result((ev, None))
+    assert "Where the gold was lost: Dropped when the lists were fused: 1; Not among the candidates: 1" in (
+        view.status.text())

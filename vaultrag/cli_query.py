@@ -215,7 +215,8 @@ def cmd_why(args: argparse.Namespace) -> int:
 def why_text(d: Diagnosis) -> str:
     """A diagnosis in words: the verdict, what happened, what to do, and the evidence as labelled lines."""
     words = wording.diagnosis(d)
-    out = [f"{d.note}: {words.title} (layer {d.layer}, stage {d.stage})", textwrap.fill(words.message, WIDTH),
+    where = f", stage {'+'.join(d.stages)}" if d.stages else ""
+    out = [f"{d.note}: {words.title} (layer {d.layer}{where})", textwrap.fill(words.message, WIDTH),
            textwrap.fill("What to do: " + words.advice, WIDTH)]
     out += [f"  {label}: {value}" for label, value in wording.evidence_lines(d.evidence)]
     return "\n".join(out)

@@ -220,4 +220,6 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "“ignore the previous instructions”"),
     QT_TRANSLATE_NOOP("Wording", "fake document tags"),
     QT_TRANSLATE_NOOP("Wording", "lines posing as the system or the assistant"),
+    QT_TRANSLATE_NOOP("Wording", "Where the gold was lost: {counts}"),
+    QT_TRANSLATE_NOOP("Wording", "Where the gold was lost: nowhere"),
 )

@@ -1626,6 +1626,14 @@
         <translation>Isto não é uma nota de texto; renomeie-o se não deveria terminar em .md.</translation>
     </message>
     <message>
+        <source>Where the gold was lost: nowhere</source>
+        <translation>Onde a resposta esperada se perdeu: em lugar nenhum</translation>
+    </message>
+    <message>
+        <source>Where the gold was lost: {counts}</source>
+        <translation>Onde a resposta esperada se perdeu: {counts}</translation>
+    </message>
+    <message>
         <source>an app&apos;s own folder (.obsidian, .trash, .git)</source>
         <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
     </message>

@@ -13,7 +13,10 @@ from vaultrag.core.vocab import Problem, Reason, StageName, StageStatus, Thresho
 from vaultrag.errors import Notice, UserFacingError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from vaultrag.core.health import NoteState
+    from vaultrag.core.vocab import Verdict
 
 
 def tr(text: str) -> str:
@@ -158,3 +161,8 @@ def feature_name(name: str) -> str:
     }
     stage = stage_words().get(StageName(name))
     return stage[1] if stage else names.get(name, name)
+
+
+def failures_text(counts: Mapping[Verdict, int]) -> str:
+    """An evaluation's failures (where the gold was lost, by why-not verdict) in the window's language."""
+    return wording.failures(counts, wording_tr)

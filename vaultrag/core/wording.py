@@ -10,7 +10,7 @@ strings; a translation keeps their fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -367,3 +367,16 @@ def reason(code: Reason, tr: Translate = english) -> str:
 def flag(code: str, tr: Translate = english) -> str:
     """What a flagged note tries (a NoteFlag code), in words; an unknown code as it is."""
     return tr(FLAG[NoteFlag(code)]) if code in FLAG else code
+
+
+# -- where an evaluation lost the gold (the evaluation's failures, counted by why-not verdict) ------------------
+LOST = T("Where the gold was lost: {counts}")
+LOST_NONE = T("Where the gold was lost: nowhere")
+
+
+def failures(counts: Mapping[Verdict, int], tr: Translate = english) -> str:
+    """An evaluation's failures in words, most frequent first: each verdict's title and its count."""
+    if not counts:
+        return tr(LOST_NONE)
+    parts = [f"{tr(TITLE[Verdict(v)])}: {n}" for v, n in sorted(counts.items(), key=lambda vn: -vn[1])]
+    return tr(LOST).format(counts="; ".join(parts))

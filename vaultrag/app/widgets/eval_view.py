@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from vaultrag.app.words import stage_title
+from vaultrag.app.words import failures_text, stage_title
 from vaultrag.core.quality.calibration import Calibration, CalibrationOutcome, HalfRates
 from vaultrag.core.quality.evaluate import CONTEXT, EvalResult, RefusalGap
 from vaultrag.core.quality.metrics import RANK_METRICS
@@ -139,6 +139,7 @@ class EvalView(QWidget):
                             if refusal.reason == RefusalGap.NO_UNANSWERABLE else
                             self.tr("no answerable question has a confidence (no vectors?)"))
             self.curve.points = []
+        text += "<br>" + failures_text(ev.failures)
         if cal is not None:
             text += "<br>" + self._calibration_text(cal)
         if ev.skipped_lines:

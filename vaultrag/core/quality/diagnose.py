@@ -10,11 +10,11 @@ from pathlib import Path
 
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.model import QueryTrace, StoredChunk
+from vaultrag.core.quality.dropped import dropped_at
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.query.terms import match_expression, query_terms
 from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import (
-    ContextStatus,
     DecisionReason,
     NoteStatus,
     Reason,
@@ -98,7 +98,9 @@ class Diagnosis:
     note: str
     verdict: Verdict
     layer: int  # 0 = the vault/index, 1 = retrieval and refusal, 3 = it reached the model
-    stage: str  # vault | index | bm25+vector | fusion | rerank | threshold | budget | prompt
+    # the stages that lost it (`dropped.Dropped`): every first-level list (not in candidates, unrelated), the list
+    # that left it out (fused out), decide, context (cut by budget), the final list (below k), prompt; () in layer 0
+    stages: tuple[StageName, ...] = ()
     evidence: Evidence = Evidence()
 
 
@@ -124,28 +126,28 @@ def diagnose(searcher: Searcher, vault: str | os.PathLike[str], question: str, n
         skip = next((s for s in scanned.skipped if s.path == note or (s.path.endswith("/")
                                                                       and note.startswith(s.path))), None)
         if row is not None:
-            return Diagnosis(note, Verdict.EXCLUDED, 0, "vault", Evidence(Reason(row.reason_code), row.reason))
+            return Diagnosis(note, Verdict.EXCLUDED, 0, evidence=Evidence(Reason(row.reason_code), row.reason))
         if skip is not None:
-            return Diagnosis(note, Verdict.EXCLUDED, 0, "vault", Evidence(skip.code, skip.detail, folder=skip.path))
+            return Diagnosis(note, Verdict.EXCLUDED, 0, evidence=Evidence(skip.code, skip.detail, folder=skip.path))
         if not disk.is_file():
             close = tuple(_closest(note, [f.path for f in scanned.notes]))
-            return Diagnosis(note, Verdict.NOT_IN_VAULT, 0, "vault", Evidence(closest=close))
-        return Diagnosis(note, Verdict.NOT_INDEXED, 0, "index")
+            return Diagnosis(note, Verdict.NOT_IN_VAULT, 0, evidence=Evidence(closest=close))
+        return Diagnosis(note, Verdict.NOT_INDEXED, 0)
     if row.status == NoteStatus.FAILED:
-        return Diagnosis(note, Verdict.FAILED, 0, "index", Evidence(Reason(row.reason_code), row.reason))
+        return Diagnosis(note, Verdict.FAILED, 0, evidence=Evidence(Reason(row.reason_code), row.reason))
     try:
         st = disk.stat()
         if (st.st_mtime_ns, st.st_size) != (row.mtime_ns, row.size):
-            return Diagnosis(note, Verdict.STALE, 0, "index", Evidence(indexed_size=row.size, disk_size=st.st_size))
+            return Diagnosis(note, Verdict.STALE, 0, evidence=Evidence(indexed_size=row.size, disk_size=st.st_size))
     except OSError:
-        return Diagnosis(note, Verdict.STALE, 0, "index", Evidence(indexed_size=row.size))
+        return Diagnosis(note, Verdict.STALE, 0, evidence=Evidence(indexed_size=row.size))
     chunks = store.note_chunks(row.id)
     if heading:
         chunks = [c for c in chunks if heading in c.heading_path]
     if not chunks:
-        return Diagnosis(note, Verdict.NO_CHUNKS, 0, "index",
-                         Evidence(Reason(row.reason_code) if row.reason_code else None, row.reason,
-                                  heading=heading or ""))
+        return Diagnosis(note, Verdict.NO_CHUNKS, 0,
+                         evidence=Evidence(Reason(row.reason_code) if row.reason_code else None, row.reason,
+                                           heading=heading or ""))
     # -- layer 1: retrieval and refusal -----------------------------------------------------------
     trace = searcher.ask(question, scope, k=k, threshold=threshold)
     ids = [c.id for c in chunks]
@@ -217,31 +219,25 @@ UNRELATED_WHEN = (Verdict.NOT_IN_CANDIDATES, Verdict.FUSED_OUT)
 def _verdict(trace: QueryTrace, note: str, ids: list[int], ev: Evidence) -> Diagnosis:
     d = trace.decision
     k = trace.settings["k"]
-    retrieval: tuple[Verdict, str] | None = None
     final = trace.final_stage
-    if ev.listed(StageName.BM25) is None and ev.listed(StageName.VECTOR) is None:
-        retrieval = (Verdict.NOT_IN_CANDIDATES, "bm25+vector")
-    elif ev.listed(final) is None:
-        retrieval = (Verdict.FUSED_OUT, "fusion")
-    if retrieval is not None:
-        verdict, stage = retrieval
-        if verdict in UNRELATED_WHEN and ev.bm25 is None:
+    dropped = dropped_at(trace, ids)
+    verdict, stages = dropped.verdict, dropped.stages
+    if verdict in UNRELATED_WHEN:
+        if ev.bm25 is None:
             verdict = Verdict.UNRELATED
         n = len(trace.stages[StageName.BM25].candidates) or trace.settings["bm25_n"]
-        return Diagnosis(note, verdict, 1, stage, replace(ev, bm25_n=n, vector_n=trace.settings["vector_n"]))
+        return Diagnosis(note, verdict, 1, stages, replace(ev, bm25_n=n, vector_n=trace.settings["vector_n"]))
+    if verdict == Verdict.BELOW_THRESHOLD:
+        return Diagnosis(note, verdict, 1, stages,
+                         replace(ev, decision=d.reason, confidence=d.confidence, threshold=d.threshold))
     hit = ev.listed(final)
     assert hit is not None
-    rank = hit.rank
-    if not d.answered:
-        return Diagnosis(note, Verdict.BELOW_THRESHOLD, 1, "threshold",
-                         replace(ev, decision=d.reason, confidence=d.confidence, threshold=d.threshold))
-    statuses = {trace.context_status.get(i) for i in ids}
-    included = [doc for doc in trace.context if set(doc.chunk_ids) & set(ids)]
-    placed = replace(ev, final_stage=final, rank=rank, k=k)
-    if included:
-        return Diagnosis(note, Verdict.REACHED_PROMPT, 3, "prompt", replace(placed, document=included[0].index))
-    if ContextStatus.CUT_BY_BUDGET in statuses:
-        return Diagnosis(note, Verdict.CUT_BY_BUDGET, 1, "budget",
+    placed = replace(ev, final_stage=final, rank=hit.rank, k=k)
+    if verdict == Verdict.REACHED_PROMPT:
+        included = next(doc for doc in trace.context if set(doc.chunk_ids) & set(ids))
+        return Diagnosis(note, verdict, 3, stages, replace(placed, document=included.index))
+    if verdict == Verdict.CUT_BY_BUDGET:
+        return Diagnosis(note, verdict, 1, stages,
                          replace(placed, budget=trace.prompt_tokens.get("budget"),
-                               documents_tokens=trace.prompt_tokens.get("documents", 0)))
-    return Diagnosis(note, Verdict.BELOW_K, 1, "rerank", placed)
+                                 documents_tokens=trace.prompt_tokens.get("documents", 0)))
+    return Diagnosis(note, verdict, 1, stages, placed)

@@ -12,12 +12,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from vaultrag.core.model import Candidate, Progress, QueryTrace, Stage
+from vaultrag.core.model import Progress, QueryTrace
 from vaultrag.core.quality import golden, metrics
+from vaultrag.core.quality.dropped import dropped_at, passed_on
 from vaultrag.core.quality.golden import GoldenItem
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import ContextStatus, Phase, StageName, StageStatus
+from vaultrag.core.vocab import Phase, StageName, Verdict
 
 # the rows of every evaluation: the trace's ranked lists in pipeline order, then the documents of the prompt
 CONTEXT = StageName.CONTEXT
@@ -34,7 +35,7 @@ class QuestionResult:
     ranks: dict[StageName, int | None]  # first-hit rank per ranked list of the trace, then CONTEXT
     confidence: float | None
     top1_correct: bool
-    failure: str = ""  # for answerable questions whose gold never reached the context
+    failure: Verdict | None = None  # answerable questions whose gold never reached the context: where it was lost
     signals: dict[str, float] = field(default_factory=dict)  # alternative confidences, for research
 
 
@@ -69,7 +70,7 @@ class EvalResult:
     n_unanswerable: int
     stages: dict[StageName, dict[str, float]]  # the rows: the ranked lists in pipeline order, then CONTEXT
     sign_tests: dict[str, dict[str, float]]
-    failures: dict[str, int]
+    failures: dict[Verdict, int]  # where the gold was lost (`dropped.dropped_at`), per verdict
     refusal: Refusal
     questions_per_s: float
     skipped_lines: list[str] = field(default_factory=list)
@@ -100,13 +101,6 @@ def load_for(store: IndexStore, path: str | Path, limit: int | None = None) -> t
     return golden.sample(usable, limit, SPLIT_SEED), errors
 
 
-def passed_on(trace: QueryTrace, stage: Stage) -> list[Candidate]:
-    """A list's candidates; a skipped list fed by one other counts as that list (no reranker: the fused order)."""
-    if stage.status == StageStatus.SKIPPED and len(stage.inputs) == 1 and stage.inputs[0] in trace.stages:
-        return passed_on(trace, trace.stages[stage.inputs[0]])
-    return stage.candidates
-
-
 def stage_lists(trace: QueryTrace) -> dict[StageName, list[tuple[str, int, int, list[int]]]]:
     """Per ranked list of the trace (in pipeline order) and for the prompt's documents (CONTEXT), the ranked
     (note, char_start, char_end, chunk ids) list the metrics read."""
@@ -130,22 +124,6 @@ def confidence_signals(trace: QueryTrace) -> dict[str, float]:
     return out
 
 
-def classify_failure(trace: QueryTrace, hit_ids: set[int], k: int) -> str:
-    """Which stage dropped the gold for an answerable question (the diagnosis layers, from the trace)."""
-    retrieved = [s for s in trace.stages.values() if not s.inputs]  # bm25, vector, … (no list fed them)
-    if not any(c.chunk_id in hit_ids for s in retrieved for c in s.candidates):
-        return "not in candidates"
-    ranks = [c.rank for c in trace.final if c.chunk_id in hit_ids]
-    if not ranks:
-        return "fused out"
-    statuses = {trace.context_status.get(c.chunk_id) for c in trace.final if c.chunk_id in hit_ids}
-    if ContextStatus.CUT_BY_BUDGET in statuses:
-        return "cut by budget"
-    if min(ranks) > k:
-        return "reranked below k"
-    return "other"
-
-
 def run(searcher: Searcher, items: list[GoldenItem], on_progress: Callable[[Progress], None] | None = None,
         cancel: Callable[[], bool] | None = None,
         inputs: dict[StageName, list[StageName]] | None = None) -> Iterator[QuestionResult]:
@@ -166,9 +144,9 @@ def run(searcher: Searcher, items: list[GoldenItem], on_progress: Callable[[Prog
         ranks = {name: metrics.first_hit([any(c in hit_ids for c in cids) for *_, cids in lst])
                  for name, lst in lists.items()}
         top1 = bool(trace.final) and trace.final[0].chunk_id in hit_ids
-        failure = ""
+        failure = None
         if item.answerable and ranks[CONTEXT] is None:
-            failure = classify_failure(trace, hit_ids, trace.settings["k"])
+            failure = dropped_at(trace, hit_ids).verdict
         yield QuestionResult(item.line, item.question, item.answerable, ranks, trace.decision.confidence, top1,
                              failure, confidence_signals(trace))
         if on_progress:
@@ -203,7 +181,7 @@ def summarize(results: list[QuestionResult], vault: str, golden_path: str, setti
     pairs += [(a, b) for b in names for a in feeds.get(b, ()) if (a, b) not in pairs and a in stages]
     signs = {f"{a} -> {b}": metrics.sign_test([r.ranks[a] == 1 for r in answerable],
                                               [r.ranks[b] == 1 for r in answerable]) for a, b in pairs}
-    failures = dict(Counter(r.failure for r in answerable if r.failure))
+    failures = dict(Counter(f for f in (r.failure for r in answerable) if f is not None))
     return EvalResult(vault, golden_path, settings, len(answerable), len(unanswerable), stages, signs, failures,
                       refusal_section(results), len(results) / seconds if seconds else 0.0, skipped, results)
 

@@ -28,7 +28,8 @@ def markdown(ev: EvalResult, calibration: Calibration | None = None) -> str:
     for name, s in ev.sign_tests.items():
         lines.append(f"| {name} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
     lines += ["", "## Where the gold was lost (answerable questions not in the final context)", ""]
-    lines += [f"- {k}: {v}" for k, v in sorted(ev.failures.items(), key=lambda x: -x[1])] or ["- none"]
+    # the why-not verdict codes (`vaultrag why` words each one; core/wording.py imports quality, not the reverse)
+    lines += [f"- `{k}`: {v}" for k, v in sorted(ev.failures.items(), key=lambda x: -x[1])] or ["- none"]
     lines += ["", "## Refusal", ""]
     r = ev.refusal
     if not r.available or r.auroc is None:
