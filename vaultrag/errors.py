@@ -27,6 +27,9 @@ class Problem(StrEnum):
     DOWNLOAD_UNREACHABLE = "download-unreachable"  # repo, why
     DOWNLOAD_STOPPED = "download-stopped"  # repo, why
     DOWNLOAD_CANCELLED = "download-cancelled"  # repo
+    ENGINE_UNKNOWN = "engine-unknown"  # setting, name, choices: a settings value no registry knows
+    ENGINE_NOT_ON_PLATFORM = "engine-not-on-platform"  # what: an engine with no build for this platform
+    LLM_NO_MODEL = "llm-no-model"  # where: a language model server is set but no model
 
 
 class UserFacingError(Exception):
@@ -53,6 +56,14 @@ class Notice:
 
     def __str__(self) -> str:
         return self.text
+
+
+def engine_missing(message: str, *, name: str, available: bool, install: str) -> ModelUnavailable:
+    """An engine whose package is missing (or that has no build for this platform), coded for a window;
+    `message` is its English (`Engine.missing`)."""
+    if not available:
+        return ModelUnavailable(message, Problem.ENGINE_NOT_ON_PLATFORM, what=name)
+    return ModelUnavailable(message, Problem.MODEL_NEEDS_PACKAGE, what=name, install=install)
 
 
 class VaultNotFound(UserFacingError):

@@ -8,6 +8,10 @@
         <translation>&lt;b&gt;Pergunta seguinte reescrita&lt;/b&gt; ({how}):</translation>
     </message>
     <message>
+        <source>A language model server is set ({where}) but no model: choose the model in Settings.</source>
+        <translation>Há um servidor de modelo de linguagem definido ({where}), mas nenhum modelo: escolha o modelo nas Configurações.</translation>
+    </message>
+    <message>
         <source>Cannot load the model {model}: {why}</source>
         <translation>Não foi possível carregar o modelo {model}: {why}</translation>
     </message>
@@ -74,6 +78,10 @@
     <message>
         <source>The model {what} needs a package that is not installed: {install}</source>
         <translation>O modelo {what} precisa de um pacote que não está instalado: {install}</translation>
+    </message>
+    <message>
+        <source>The setting {setting} names {name}, which this version does not know: choose one of {choices} in Settings.</source>
+        <translation>A configuração {setting} indica {name}, que esta versão não conhece: escolha um de {choices} nas Configurações.</translation>
     </message>
     <message>
         <source>The vault folder {path} cannot be read (permission denied).</source>
@@ -198,6 +206,10 @@
     <message>
         <source>{vault} has not been indexed yet: wait for the first indexing to finish.</source>
         <translation>{vault} ainda não foi indexado: espere a primeira indexação terminar.</translation>
+    </message>
+    <message>
+        <source>{what} has no build for this platform: choose another one in Settings.</source>
+        <translation>{what} não tem versão para esta plataforma: escolha outro nas Configurações.</translation>
     </message>
 </context>
 <context>
@@ -1314,12 +1326,20 @@
         <translation>Escreva texto sob ele: títulos sozinhos não são indexados.</translation>
     </message>
     <message>
+        <source>Answers from a language model need the openai client library: pip install &apos;vaultrag[llm]&apos; (or pip install openai).</source>
+        <translation>Respostas de um modelo de linguagem precisam da biblioteca cliente openai: pip install &apos;vaultrag[llm]&apos; (ou pip install openai).</translation>
+    </message>
+    <message>
         <source>Best keyword match</source>
         <translation>Melhor trecho por palavras-chave</translation>
     </message>
     <message>
         <source>Best meaning match</source>
         <translation>Melhor trecho por significado</translation>
+    </message>
+    <message>
+        <source>Cannot reach a language model server at {where}: is it running? (Ollama: `ollama serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check llm_base_url.</source>
+        <translation>Não foi possível contatar um servidor de modelo de linguagem em {where}: ele está em execução? (Ollama: `ollama serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: inicie o servidor dele.) Verifique llm_base_url.</translation>
     </message>
     <message>
         <source>Changed since it was indexed</source>
@@ -1380,6 +1400,10 @@
     <message>
         <source>Give your user read permission on the folder.</source>
         <translation>Dê ao seu usuário permissão de leitura na pasta.</translation>
+    </message>
+    <message>
+        <source>HTTP {status} for its model list</source>
+        <translation>HTTP {status} para a sua lista de modelos</translation>
     </message>
     <message>
         <source>Heading {heading} of the note produced no chunks.</source>
@@ -1546,12 +1570,20 @@
         <translation>Divida a nota ou aumente max_note_bytes nas configurações.</translation>
     </message>
     <message>
+        <source>The answer from {where} broke off in the middle ({detail}): it may be incomplete; the part received is kept. Try again.</source>
+        <translation>A resposta de {where} foi interrompida no meio ({detail}): pode estar incompleta; a parte recebida é mantida. Tente de novo.</translation>
+    </message>
+    <message>
         <source>The folder is a link back into the vault; it is indexed where it really lives.</source>
         <translation>A pasta é um link de volta para dentro do cofre; ela é indexada onde realmente está.</translation>
     </message>
     <message>
         <source>The index is stale for this note: re-index (the watcher does it on save).</source>
         <translation>O índice está desatualizado para esta nota: reindexe (o observador faz isso ao salvar).</translation>
+    </message>
+    <message>
+        <source>The language model server at {where} sent nothing for {timeout} s. It may still be loading the model: try again, or raise llm_timeout.</source>
+        <translation>O servidor de modelo de linguagem em {where} não enviou nada por {timeout} s. Talvez ainda esteja carregando o modelo: tente de novo ou aumente llm_timeout.</translation>
     </message>
     <message>
         <source>The link points at a note a rule leaves out: change that rule to index it.</source>
@@ -1612,6 +1644,18 @@
     <message>
         <source>The reranker moved it up from fused rank {a} to {b}.</source>
         <translation>O reordenador a subiu da posição combinada {a} para {b}.</translation>
+    </message>
+    <message>
+        <source>The server at {where} does not know the model {model!r}. `vaultrag llm models` lists the ones it has.</source>
+        <translation>O servidor em {where} não conhece o modelo {model!r}. `vaultrag llm models` lista os que ele tem.</translation>
+    </message>
+    <message>
+        <source>The server at {where} failed (HTTP {status}): {detail}</source>
+        <translation>O servidor em {where} falhou (HTTP {status}): {detail}</translation>
+    </message>
+    <message>
+        <source>The server at {where} refused the API key (HTTP {status}). Put the key in the environment variable named by llm_api_key_env, or in the OS keyring under &apos;vaultrag&apos;.</source>
+        <translation>O servidor em {where} recusou a chave de API (HTTP {status}). Coloque a chave na variável de ambiente indicada por llm_api_key_env ou no chaveiro do sistema, em &apos;vaultrag&apos;.</translation>
     </message>
     <message>
         <source>The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set.</source>
@@ -1718,6 +1762,10 @@
         <translation>agora é uma pasta, não um arquivo</translation>
     </message>
     <message>
+        <source>its /models reply is not a model list</source>
+        <translation>a sua resposta em /models não é uma lista de modelos</translation>
+    </message>
+    <message>
         <source>its best chunk is BM25 rank {r} (score {s:.2f})</source>
         <translation>seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})</translation>
     </message>
@@ -1780,6 +1828,10 @@
     <message>
         <source>no embedding model loaded: keyword search only</source>
         <translation>nenhum modelo de vetores carregado: só busca por palavras-chave</translation>
+    </message>
+    <message>
+        <source>no end of answer from the server</source>
+        <translation>o servidor não terminou a resposta</translation>
     </message>
     <message>
         <source>no model</source>
@@ -1912,6 +1964,10 @@
     <message>
         <source>{n} bytes</source>
         <translation>{n} bytes</translation>
+    </message>
+    <message>
+        <source>{where} answers, but has no OpenAI-compatible API there ({detail}). The address usually ends in /v1, e.g. http://localhost:11434/v1.</source>
+        <translation>{where} responde, mas não tem ali uma API compatível com a OpenAI ({detail}). O endereço geralmente termina em /v1, por exemplo http://localhost:11434/v1.</translation>
     </message>
     <message>
         <source>“ignore the previous instructions”</source>

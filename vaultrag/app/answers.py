@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from vaultrag.app.tasks import MainThreadBridge, QueryLane, Workers
+from vaultrag.app.words import llm_failure_text, user_message
 from vaultrag.core.query.conversation import Conversation
 from vaultrag.core.scope import Scope
 from vaultrag.errors import UserFacingError
@@ -64,7 +65,7 @@ class AnswerWriter(QObject):
         try:
             generator = self._generator()
         except UserFacingError as e:
-            self.failed.emit(str(e))
+            self.failed.emit(user_message(e))
             generator = None
         earlier = Conversation(list(self.conversation.turns))  # the lane reads a copy; the window owns the original
         cancel = threading.Event()
@@ -106,7 +107,7 @@ class AnswerWriter(QObject):
                 if self._cancel is not cancel:  # a newer question: this answer is no longer shown
                     return
                 if g is not None and g.failure is not None:
-                    self.answer_failed.emit(g.error)
+                    self.answer_failed.emit(llm_failure_text(g.failure, g.failure_details))
                 else:
                     if self.conversation.turns:
                         self.conversation.turns[-1].answer = result.answer.text

@@ -16,6 +16,7 @@ from vaultrag.app.downloads import Downloads
 from vaultrag.app.evaluation import Evaluation
 from vaultrag.app.session import EmbedderFactory, VaultSession, real_embedder
 from vaultrag.app.tasks import QUERY_LANE, MainThreadBridge, QueryLane, Workers
+from vaultrag.app.words import user_message
 from vaultrag.core.embed import Embedder
 from vaultrag.core.index.lane import IndexLane
 from vaultrag.core.model import Candidate
@@ -93,7 +94,7 @@ class AppController(QObject):
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
         except UserFacingError as e:  # a broken settings file: say so once, run on defaults
-            message = str(e)
+            message = user_message(e)
             self.bridge.run_on_main(lambda: self.failed.emit(message))
         current = lambda: self.settings  # noqa: E731  (the parts read the settings in force)
         self.session = VaultSession(self.paths, current, self.bridge, self.queries, self.workers,

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 
 from vaultrag.core import wording
+from vaultrag.core.llm.generator import LLMError
 from vaultrag.core.model import QueryTrace, QueryWarning, Stage
-from vaultrag.core.vocab import Problem, Reason, StageName, StageStatus, ThresholdSource
+from vaultrag.core.vocab import LLMFailure, Problem, Reason, StageName, StageStatus, ThresholdSource
 from vaultrag.errors import Notice, UserFacingError
 
 if TYPE_CHECKING:
@@ -53,18 +54,8 @@ def source_word(source: ThresholdSource) -> str:
     return wording.threshold_source(source, wording_tr)
 
 
-def filling(trace: QueryTrace) -> str:
-    """'vectors still filling: 10 of 40 chunks…' when the index is not fully embedded, else ''."""
-    done, total = trace.index_state.chunks_embedded, trace.index_state.chunks
-    if done >= total:
-        return ""
-    return wording_tr(wording.FILLING).format(done=done, total=total)
-
-
 def stage_note(trace: QueryTrace, stage: Stage) -> str:
     """Why a stage was skipped, partial or unavailable, in words by its reason code; else its details."""
-    if stage.status == StageStatus.PARTIAL and filling(trace):
-        return filling(trace)
     if stage.status == StageStatus.OK:
         return ""
     return wording.stage_reason(trace, stage, wording_tr) or stage.note
@@ -138,7 +129,19 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
             repo=g("repo"), why=g("why")),
         Problem.DOWNLOAD_CANCELLED: lambda: tr("Download of {repo} cancelled; the files it finished are kept for "
                                                "next time.").format(repo=g("repo")),
+        Problem.ENGINE_UNKNOWN: lambda: tr("The setting {setting} names {name}, which this version does not know: "
+                                           "choose one of {choices} in Settings.").format(
+            setting=g("setting"), name=g("name"), choices=g("choices")),
+        Problem.ENGINE_NOT_ON_PLATFORM: lambda: tr("{what} has no build for this platform: choose another one in "
+                                                   "Settings.").format(what=g("what")),
+        Problem.LLM_NO_MODEL: lambda: tr("A language model server is set ({where}) but no model: choose the model "
+                                         "in Settings.").format(where=g("where")),
     }[problem]()
+
+
+def llm_failure_text(kind: LLMFailure, details: dict[str, str]) -> str:
+    """A language model failure in the window's language, from its code and details (the core's templates)."""
+    return wording.llm_failure(kind, details, wording_tr)
 
 
 def user_message(error: UserFacingError | Notice | str) -> str:
@@ -146,6 +149,8 @@ def user_message(error: UserFacingError | Notice | str) -> str:
     core's English when it has no code (or is already text)."""
     if isinstance(error, str):
         return error
+    if isinstance(error, LLMError):
+        return llm_failure_text(error.kind, error.details)
     problem = error.problem
     return problem_text(problem, error.details) if problem is not None else str(error)
 

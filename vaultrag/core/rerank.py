@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from vaultrag.core.model import Stage, StoredChunk
-from vaultrag.core.vocab import Problem, StageName
+from vaultrag.core.vocab import StageName
 from vaultrag.engines import RerankerEngine, reranker_engine
-from vaultrag.errors import ModelUnavailable
+from vaultrag.errors import engine_missing
 
 if TYPE_CHECKING:
     from vaultrag.settings import Settings
@@ -82,5 +82,5 @@ def from_settings(settings: Settings, models_dir: Path | None = None) -> Reranke
     try:
         return cast(RerankerBackend, entry.load()).build(settings, models_dir)
     except ImportError as e:  # the backend's package (torch, sentence-transformers…) is missing
-        raise ModelUnavailable(entry.missing("reranker", e), Problem.MODEL_NEEDS_PACKAGE, what=entry.name,
-                               install=entry.install) from e
+        raise engine_missing(entry.missing("reranker", e), name=entry.name, available=entry.available(),
+                             install=entry.install) from e

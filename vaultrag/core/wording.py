@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from vaultrag.core.vocab import (
     DecisionReason,
+    LLMFailure,
     NoteFlag,
     Reason,
     StageName,
@@ -109,8 +110,45 @@ def warning(w: QueryWarning, tr: Translate = english) -> str:
     """One of a question's warnings in words."""
     return tr(WARNING[w.code]).format(
         limit=w.limit, done=w.done, total=w.total, model=w.model, index_model=w.index_model or tr(NO_MODEL),
-        detail=w.detail, answer_language=language_name(w.answer_language, tr),
+        detail=llm_failure(w.failure, w.details, tr) if w.failure is not None and w.details else w.detail,
+        answer_language=language_name(w.answer_language, tr),
         question_language=language_name(w.question_language, tr))
+
+
+# -- language model failures -------------------------------------------------------------------------------------
+# {where} the server's address, {model}, {timeout} seconds, {status} the HTTP code, {detail} what the transport or
+# the server said (shown, never read): the failure's details (`llm_failure_details`)
+LLM_FAILURE = {
+    LLMFailure.NOT_INSTALLED: T("Answers from a language model need the openai client library: pip install "
+                                "'vaultrag[llm]' (or pip install openai)."),
+    LLMFailure.SERVER_DOWN: T("Cannot reach a language model server at {where}: is it running? (Ollama: `ollama "
+                              "serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check "
+                              "llm_base_url."),
+    LLMFailure.BAD_URL: T("{where} answers, but has no OpenAI-compatible API there ({detail}). The address usually "
+                          "ends in /v1, e.g. http://localhost:11434/v1."),
+    LLMFailure.BAD_MODEL: T("The server at {where} does not know the model {model!r}. `vaultrag llm models` lists the "
+                            "ones it has."),
+    LLMFailure.AUTH: T("The server at {where} refused the API key (HTTP {status}). Put the key in the environment "
+                       "variable named by llm_api_key_env, or in the OS keyring under 'vaultrag'."),
+    LLMFailure.TIMEOUT: T("The language model server at {where} sent nothing for {timeout} s. It may still be "
+                          "loading the model: try again, or raise llm_timeout."),
+    LLMFailure.STREAM_CUT: T("The answer from {where} broke off in the middle ({detail}): it may be incomplete; the "
+                             "part received is kept. Try again."),
+    LLMFailure.SERVER_ERROR: T("The server at {where} failed (HTTP {status}): {detail}"),
+}
+# the details the backend words itself (the rest is the server's or the transport's own text, shown as it is)
+LLM_NO_MODEL_LIST = T("its /models reply is not a model list")
+LLM_NO_END = T("no end of answer from the server")
+LLM_HTTP_MODEL_LIST = T("HTTP {status} for its model list")
+LLM_DETAILS = (LLM_NO_MODEL_LIST, LLM_NO_END, LLM_HTTP_MODEL_LIST)
+
+
+def llm_failure(kind: LLMFailure, details: Mapping[str, str], tr: Translate = english) -> str:
+    """A language model failure in words, from its code and details (where, model, timeout, status, detail)."""
+    d = {k: details.get(k, "") for k in ("where", "model", "timeout", "status", "detail")}
+    if d["detail"] in LLM_DETAILS:
+        d["detail"] = tr(d["detail"]).format(status=d["status"])
+    return tr(LLM_FAILURE[kind]).format(**d)
 
 
 # -- stages ------------------------------------------------------------------------------------------------------

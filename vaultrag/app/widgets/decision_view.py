@@ -6,9 +6,8 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
 
-from vaultrag.app.words import decision_reason, filling, source_word, warning_text
+from vaultrag.app.words import decision_reason, source_word, warning_text
 from vaultrag.core.model import Candidate, QueryTrace
-from vaultrag.core.vocab import WarningCode
 
 
 class DecisionView(QTextBrowser):
@@ -30,9 +29,8 @@ class DecisionView(QTextBrowser):
             parts.append(self.tr("threshold {t:.3f} ({s})").format(t=d.threshold, s=source_word(d.threshold_source)))
         if d.margin is not None:
             parts.append(self.tr("margin {m:+.3f}").format(m=d.margin))
-        # filling() says the vectors-filling warning (and says it whenever the index was not fully embedded)
-        notes = [filling(trace)] if filling(trace) else []
-        notes += [warning_text(w) for w in trace.warnings if w.code != WarningCode.VECTORS_FILLING]
+        # exactly the core's warnings, worded by code (the CLI prints the same ones)
+        notes = [warning_text(w) for w in trace.warnings]
         warn = "".join(f"<br><i style='color:#8a5a00'>{escape(w)}</i>" for w in notes)
         self.setHtml(" · ".join(parts) + f"<br>{escape(decision_reason(trace))}{warn}")
 

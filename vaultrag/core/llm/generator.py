@@ -20,8 +20,8 @@ SAMPLE_CHARS = 80
 class LLMError(UserFacingError):
     """A language model failure outside an answer (listing models, settings) with its code (`kind`)."""
 
-    def __init__(self, kind: LLMFailure, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, kind: LLMFailure, message: str, **details: object) -> None:
+        super().__init__(message, None, **details)  # details: what words it (`wording.llm_failure`)
         self.kind = kind
 
 
@@ -51,7 +51,8 @@ class ConnectionTest:
     latency_ms: float | None = None
     sample: str = ""
     failure: LLMFailure | None = None
-    error: str = ""  # the failure in words, for people
+    error: str = ""  # the failure in English words, for people
+    details: dict[str, str] = field(default_factory=dict)  # what words the failure (`wording.llm_failure`)
 
     @property
     def ok(self) -> bool:
@@ -107,7 +108,8 @@ def connection_test(generator: Generator) -> ConnectionTest:
     got = generator.generate([Message("user", TEST_PROMPT)], temperature=0.0, max_tokens=TEST_MAX_TOKENS)
     r = got.record
     if r.failure is not None:
-        return ConnectionTest(generator.model, generator.address, failure=r.failure, error=r.error)
+        return ConnectionTest(generator.model, generator.address, failure=r.failure, error=r.error,
+                              details=r.failure_details)
     line = next((s.strip() for s in got.text.splitlines() if s.strip()), "")
     sample = line if len(line) <= SAMPLE_CHARS else line[: SAMPLE_CHARS - 1] + "…"
     return ConnectionTest(generator.model, generator.address, latency_ms=r.total_ms, sample=sample)

@@ -1,7 +1,7 @@
 """The OpenAI-compatible backend (Ollama, llama.cpp's server, LM Studio, vLLM, hosted APIs): the openai client, lazy.
 
 The only module that knows the openai client and `LLMConfig`. Failures are classified from exception types and
-HTTP status codes (never from the server's message text) and worded once, in FAILURE_WORDS.
+HTTP status codes (never from the server's message text), each worded by its code in core/wording.py.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from vaultrag.core import wording
 from vaultrag.core.llm.generator import ConnectionTest, FoundServer, Generated, LLMError, Message, connection_test
 from vaultrag.core.model import Generation
 from vaultrag.core.vocab import GenerationStatus, LLMFailure
@@ -24,28 +25,6 @@ KEYRING_SERVICE = "vaultrag"
 NO_KEY = "not-needed"  # local servers take any key; the client library insists on one
 LIST_TIMEOUT_S = 10.0
 DETECT_TIMEOUT_S = 0.5
-
-# Each failure in words, once: {where} the server, {model}, {timeout}, {status} the HTTP code, {detail} what the
-# transport or the server said (shown, never read)
-FAILURE_WORDS: dict[LLMFailure, str] = {
-    LLMFailure.NOT_INSTALLED: "Answers from a language model need the openai client library: pip install "
-                              "'vaultrag[llm]' (or pip install openai).",
-    LLMFailure.SERVER_DOWN: "Cannot reach a language model server at {where}: is it running? (Ollama: `ollama serve`; "
-                            "llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check "
-                            "llm_base_url.",
-    LLMFailure.BAD_URL: "{where} answers, but has no OpenAI-compatible API there ({detail}). The address usually ends "
-                        "in /v1, e.g. http://localhost:11434/v1.",
-    LLMFailure.BAD_MODEL: "The server at {where} does not know the model {model!r}. `vaultrag llm models` lists the "
-                          "ones it has.",
-    LLMFailure.AUTH: "The server at {where} refused the API key (HTTP {status}). Put the key in the environment "
-                     "variable named by llm_api_key_env, or in the OS keyring under 'vaultrag'.",
-    LLMFailure.TIMEOUT: "The language model server at {where} sent nothing for {timeout:g} s. It may still be loading "
-                        "the model: try again, or raise llm_timeout.",
-    LLMFailure.STREAM_CUT: "The answer from {where} broke off in the middle ({detail}): it may be incomplete; the "
-                           "part received is kept. Try again.",
-    LLMFailure.SERVER_ERROR: "The server at {where} failed (HTTP {status}): {detail}",
-}
-
 
 @dataclass(frozen=True)
 class LLMConfig:
@@ -67,12 +46,16 @@ class Failure:
     status: int | None = None
     detail: str = ""
 
+    def details(self, cfg: LLMConfig) -> dict[str, str]:
+        """What its words need (`wording.llm_failure`): a window words them in its own language."""
+        return {"where": cfg.base_url, "model": cfg.model, "timeout": f"{cfg.timeout:g}",
+                "status": "" if self.status is None else str(self.status), "detail": self.detail}
+
     def words(self, cfg: LLMConfig) -> str:
-        return FAILURE_WORDS[self.kind].format(where=cfg.base_url, model=cfg.model, timeout=cfg.timeout,
-                                               status=self.status, detail=self.detail)
+        return wording.llm_failure(self.kind, self.details(cfg))
 
     def error(self, cfg: LLMConfig) -> LLMError:
-        return LLMError(self.kind, self.words(cfg))
+        return LLMError(self.kind, self.words(cfg), **self.details(cfg))
 
 
 def build(s: Settings) -> OpenAICompatible | None:
@@ -207,14 +190,14 @@ class OpenAICompatible:
             if status in (401, 403):
                 raise Failure(LLMFailure.AUTH, status).error(self.config) from e
             if status == 404:
-                raise Failure(LLMFailure.BAD_URL, status, f"HTTP {status} for its model list").error(self.config) from e
+                raise Failure(LLMFailure.BAD_URL, status, wording.LLM_HTTP_MODEL_LIST).error(self.config) from e
             raise Failure(LLMFailure.SERVER_ERROR, status, str(getattr(e, "message", e))).error(self.config) from e
         except (openai.APIError, ValueError) as e:
             found = _transport_failure(e)
             if found is not None:
                 raise found.error(self.config) from e
             # not JSON, or not a model list: something else listens there
-            raise Failure(LLMFailure.BAD_URL, detail="its /models reply is not a model list").error(self.config) from e
+            raise Failure(LLMFailure.BAD_URL, detail=wording.LLM_NO_MODEL_LIST).error(self.config) from e
         finally:
             client.close()  # its connection pool: a long-lived process (the window) asks again and again
 
@@ -278,7 +261,7 @@ class OpenAICompatible:
             stream.close()
             client.close()
         if status == GenerationStatus.COMPLETE and finish is None:
-            return run.failed(Failure(LLMFailure.STREAM_CUT, detail="no end of answer from the server"))
+            return run.failed(Failure(LLMFailure.STREAM_CUT, detail=wording.LLM_NO_END))
         if finish == "length":
             status = GenerationStatus.CAPPED
         record = run.record(status)
@@ -326,4 +309,5 @@ class _Run:
         record = self.record(GenerationStatus.FAILED)
         record.failure = failure.kind
         record.error = failure.words(self.cfg)
+        record.failure_details = failure.details(self.cfg)
         return Generated(self.text, record)

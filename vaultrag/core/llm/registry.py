@@ -6,7 +6,7 @@ from typing import Protocol, cast
 
 from vaultrag.core.llm.generator import FoundServer, Generator
 from vaultrag.engines import GENERATORS, GeneratorEngine
-from vaultrag.errors import UserFacingError
+from vaultrag.errors import Problem, UserFacingError, engine_missing
 from vaultrag.settings import Settings
 
 
@@ -20,7 +20,8 @@ def _backend(engine: GeneratorEngine) -> Backend:
     try:
         return cast(Backend, engine.load())
     except ImportError as e:
-        raise UserFacingError(engine.missing("generation backend", e)) from e
+        raise engine_missing(engine.missing("generation backend", e), name=engine.name, available=engine.available(),
+                             install=engine.install) from e
 
 
 def from_settings(s: Settings, need_model: bool = True) -> Generator | None:
@@ -28,11 +29,14 @@ def from_settings(s: Settings, need_model: bool = True) -> Generator | None:
     listed."""
     engine = GENERATORS.get(s.llm_backend)
     if engine is None:
-        raise UserFacingError(f"Unknown llm_backend {s.llm_backend!r}: use {GENERATORS.names()}.")
+        raise UserFacingError(f"Unknown llm_backend {s.llm_backend!r}: use {GENERATORS.names()}.",
+                              Problem.ENGINE_UNKNOWN, setting="llm_backend", name=s.llm_backend,
+                              choices=", ".join(e.name for e in GENERATORS))
     generator = _backend(engine).build(s)
     if generator is not None and need_model and not generator.model:
         raise UserFacingError(f"A language model is set ({generator.address}) but no model: set llm_model "
-                              f"(`vaultrag llm models` lists the server's models).")
+                              f"(`vaultrag llm models` lists the server's models).", Problem.LLM_NO_MODEL,
+                              where=generator.address)
     return generator
 
 

@@ -115,7 +115,8 @@ class RewriteStage:
         if self.generator is not None:
             question, failed = self._by_model(self.generator, original, q.language)
             if failed is not None:
-                q.warnings.append(QueryWarning(WarningCode.REWRITE_FAILED, failure=failed.failure, detail=failed.error))
+                q.warnings.append(QueryWarning(WarningCode.REWRITE_FAILED, failure=failed.failure,
+                                            detail=failed.error, details=failed.failure_details))
             else:
                 method = RewriteMethod.MODEL
         if not question:

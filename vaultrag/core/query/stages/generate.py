@@ -23,7 +23,8 @@ def generate(prompt: str, context: list[ContextDoc], language: str, generator: G
     got = generator.generate([Message("user", prompt)], on_delta, cancel)
     record = got.record
     if record.failure is not None:
-        return None, record, [QueryWarning(WarningCode.LLM_FAILED, failure=record.failure, detail=record.error)]
+        return None, record, [QueryWarning(WarningCode.LLM_FAILED, failure=record.failure, detail=record.error,
+                                                  details=record.failure_details)]
     warnings: list[QueryWarning] = []
     text = got.text.strip()
     kind = AnswerKind.REFUSAL if citations.is_refusal(citations.CITATION.sub("", text)) else AnswerKind.GENERATED
