@@ -138,6 +138,60 @@ def test_the_query_lane_stays_free_while_the_model_writes_and_a_new_question_sto
     assert done.args[0].generation.status == GenerationStatus.STOPPED
 
 
+@pytest.fixture
+def portuguese() -> Iterator[None]:
+    from PySide6.QtWidgets import QApplication
+
+    from vaultrag.app.main import _install_translator
+
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    assert translator is not None
+    yield
+    app.removeTranslator(translator)
+
+
+def test_a_language_model_failure_speaks_the_window_language(qtbot, portuguese: None, window: MainWindow,
+                                                             server: ScriptedServer):
+    """The failure's words come from its code and details (core/wording.py), translated: a refused key (HTTP 401)
+    and a refused connection read in Portuguese, with the server's address in them."""
+    from tests.test_app_window import english_left
+
+    view, c = window.view, window.c  # type: ignore[attr-defined]
+    server.mode, server.status = "status", 401
+    with qtbot.waitSignal(c.answer_failed, timeout=30_000) as failed:
+        c.ask("Qual o prazo do reembolso?", window_scope(), None, None)
+    said = failed.args[0]
+    assert "recusou a chave de API (HTTP 401)" in said and server.base_url in said
+    assert english_left([("401", said)], [server.base_url, "llm_api_key_env", "vaultrag"]) == []
+    down = f"http://127.0.0.1:{free_port()}/v1"
+    c.save_settings(c.settings.replace(llm_base_url=down))
+    with qtbot.waitSignal(c.answer_failed, timeout=30_000) as failed:
+        c.ask("Qual o prazo do reembolso?", window_scope(), None, None)
+    said = failed.args[0]
+    assert "Não foi possível contatar um servidor de modelo de linguagem em " + down in said
+    assert view.errors[-1] == said
+
+
+def test_a_missing_generation_backend_reaches_the_window_worded_by_its_code(qtbot, portuguese: None,
+                                                                           window: MainWindow,
+                                                                           request: pytest.FixtureRequest):
+    """A backend whose package does not import: the window says so in its language (the error's Problem code
+    and details), not in the core's English."""
+    from vaultrag.engines import GENERATORS, GeneratorEngine
+
+    GENERATORS.register(GeneratorEngine("absent", "Absent", "vaultrag_absent_backend",
+                                        packages=("vaultrag_absent_backend",), install="pip install absent"))
+    request.addfinalizer(lambda: GENERATORS.unregister("absent"))
+    c = window.c
+    c.save_settings(c.settings.replace(llm_backend="absent"))
+    with qtbot.waitSignal(c.failed, timeout=30_000) as failed:
+        c.ask("Qual o prazo do reembolso?", window_scope(), None, None)
+    said = failed.args[0]
+    assert said == "O modelo absent precisa de um pacote que não está instalado: pip install absent"
+    assert window.error.text() == said
+
+
 def window_scope():
     from vaultrag.core.scope import Scope
 

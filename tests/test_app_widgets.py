@@ -265,3 +265,30 @@ def test_a_failed_check_says_what_to_do_before_sqlites_details(qtbot):
     assert text.index("Re-index") < text.index("13 chunks but 12 FTS rows &lt;x&gt;"), "the remedy first, escaped"
     panel.set_health(Health("v", "i.sqlite", counts, "m", "m", [], problems=[]))
     assert "check: ok" in panel.summary.text() and "Re-index" not in panel.summary.text()
+
+
+def test_the_decision_view_shows_exactly_the_core_warnings(qtbot):
+    """The window words the core's warnings and invents none: with an index still filling but no embedder (the
+    vector stage unavailable) it says 'keyword search only', not 'vectors filling'; with the core's filling warning
+    it says that warning's own numbers, not the index state's."""
+    from vaultrag.app.widgets.decision_view import DecisionView
+    from vaultrag.core import wording
+    from vaultrag.core.model import QueryWarning
+    from vaultrag.core.vocab import WarningCode
+
+    view = DecisionView()
+    qtbot.addWidget(view)
+    t = trace(Answer(AnswerKind.EXTRACTIVE, "x"), [cand(1, 1)])
+    t.index_state = IndexState("m", chunks=40, chunks_embedded=10, notes=1)
+    t.warnings = [QueryWarning(WarningCode.NO_EMBEDDER)]
+    view.set_trace(t)
+    shown = view.toPlainText()
+    assert wording.warning(t.warnings[0]) in shown
+    assert "filling" not in shown and "10 of 40" not in shown, "a warning the core did not give"
+    t.warnings = [QueryWarning(WarningCode.VECTORS_FILLING, done=12, total=40)]
+    view.set_trace(t)
+    shown = view.toPlainText()
+    assert "12 of 40" in shown and "10 of 40" not in shown and shown.count("filling") == 1
+    t.warnings = []
+    view.set_trace(t)
+    assert "filling" not in view.toPlainText()

