@@ -85,7 +85,7 @@ class SupportVerdict(StrEnum):
 
 class LLMFailure(StrEnum):
     """Why a language model did not give (all of) an answer: classified from exception types and HTTP codes, each
-    worded once by its backend (`FAILURE_WORDS` in `core/llm/openai_compat.py`)."""
+    worded once in `core/wording.py` (`LLM_FAILURE`) from the details the failure carries."""
 
     NOT_INSTALLED = "not-installed"  # the openai client library is missing
     SERVER_DOWN = "server-down"  # nothing listens at the base URL
