@@ -160,30 +160,47 @@ def test_the_controller_downloads_with_progress_signals(local_hub: LocalHub, qtb
 def test_download_again_right_after_a_failure_is_not_refused(local_hub: LocalHub, qtbot, tmp_path: Path):
     """The failed download's thread may still be returning when its signal arrives; Download again must start."""
     import threading
-    import time
 
     from vaultrag.app.controller import AppController
 
     c = AppController(tmp_path / "home")
     post = c.bridge.run_on_main
+    join = c.downloads.workers.join
+    lingered, release = threading.Event(), threading.Event()
 
-    lingered = threading.Event()
-
-    def slow_post(fn):  # type: ignore[no-untyped-def]
-        post(fn)
-        if threading.current_thread().name == "vaultrag-model-download" and not lingered.is_set():
+    def lingering_post(fn):  # type: ignore[no-untyped-def]
+        # nothing listens at the first endpoint, so the download thread's first post is how it failed: after it,
+        # the thread stays until Download again is asked for (set before posting: the main thread may act at once)
+        lingers = threading.current_thread().name == "vaultrag-model-download" and not lingered.is_set()
+        if lingers:
             lingered.set()
-            time.sleep(0.5)  # the failed thread lingers after saying how it ended (once: not on every progress post)
+        post(fn)
+        if lingers:
+            assert release.wait(60), "the test never released the failed download's thread"
 
-    c.bridge.run_on_main = slow_post  # type: ignore[method-assign]
+    alive_when_asked_again: list[bool] = []
+
+    def join_after_release(timeout=30.0, name=None, exclude=""):  # type: ignore[no-untyped-def]
+        if name == "vaultrag-model-download" and lingered.is_set() and not release.is_set():
+            # Download again has passed its "already running" check: was the first thread still there?
+            alive_when_asked_again.append(c.downloads.running())
+            release.set()
+        return join(timeout, name, exclude)
+
+    c.bridge.run_on_main = lingering_post  # type: ignore[method-assign]
+    c.downloads.workers.join = join_after_release  # type: ignore[method-assign]
     try:
-        with qtbot.waitSignal(c.model_download_failed, timeout=60_000) as failed:
+        with qtbot.waitSignal(c.model_download_failed, timeout=60_000):
             c.download_cross_encoder(REPO, endpoint="http://127.0.0.1:9")  # nothing listens there
-        assert "already running" not in failed.args[0]
+        assert lingered.is_set(), "the failure came from the download's thread, not a refusal to start"
         assert c.downloads.running(), "the first thread is still returning"
-        with qtbot.waitSignal(c.model_download_finished, timeout=60_000):
+        with qtbot.assertNotEmitted(c.model_download_failed), qtbot.waitSignal(c.model_download_finished,
+                                                                                timeout=60_000):
             c.download_cross_encoder(REPO, endpoint=local_hub.url)
+            # it got past the "already running" check to the join, while the first thread still lingered
+            assert alive_when_asked_again == [True], "Download again was refused"
     finally:
+        release.set()
         c.shutdown()
 
 
