@@ -146,14 +146,17 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, real_window: MainWindow,
 def test_a_custom_pipeline_runs_end_to_end_in_the_window(qtbot, window: MainWindow, demo: Path):
     """A pipeline with a ranked list of its own and no reranker: every pane shows its trace (the stage tables
     used to expect the four shipped lists and raised KeyError on any other)."""
+    from tests.pipelines import with_unit, without
     from tests.test_pipeline import TITLE, TitleMatch
     from vaultrag.core.query.search import PIPELINE
     from vaultrag.core.vocab import StageName
 
-    window.c.pipeline = (*PIPELINE[:2], TitleMatch(), *(u for u in PIPELINE[2:] if u.name != StageName.RERANKED))
+    window.c.pipeline = with_unit(without(PIPELINE, StageName.RERANKED), TitleMatch(), after=StageName.VECTOR)
     open_and_wait(qtbot, window, demo)
     trace = ask(qtbot, window, "Qual o prazo do reembolso?")
-    assert list(trace.stages) == ["bm25", "vector", "title", "fused"] and trace.final_stage == "fused"
+    stages = list(trace.stages)
+    assert stages[stages.index(StageName.VECTOR) + 1] == TITLE and StageName.RERANKED not in stages
+    assert trace.final_stage == StageName.FUSED
     assert trace.answer.note == "Casa/Reembolso e cancelamentos.md"
     stages = window.inspector.panes["candidates"]
     assert list(stages.tables) == list(trace.stages)
