@@ -14,6 +14,8 @@ from tests.conftest import DEMO_VAULT
 from tests.llama_server import LlamaServer, server_missing
 from vaultrag.core.vocab import AnswerKind
 
+CAP = 4  # tokens: greedy SmolLM2-135M says 8 about the flight (it echoes the question), so the cap always cuts it
+
 pytestmark = pytest.mark.skipif(bool(server_missing()), reason=server_missing() or "ok")
 
 
@@ -34,8 +36,10 @@ def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, 
     home.mkdir()
     shutil.copytree(DEMO_VAULT, vault)
     assert run(home, "index", str(vault)).returncode == 0
+    # greedy decoding (temperature 0) and a cap far below what the model says to this question: the outcome is
+    # fixed, so the test names it instead of accepting either one
     (home / "settings.toml").write_text(f'llm_base_url = "{llama_server}"\nllm_model = "smollm2-135m"\n'
-                                        "llm_max_tokens = 96\nllm_temperature = 0\nllm_timeout = 120\n",
+                                        f"llm_max_tokens = {CAP}\nllm_temperature = 0\nllm_timeout = 120\n",
                                         encoding="utf-8")
     r = run(home, "llm", "models")
     assert r.returncode == 0 and "smollm2-135m" in r.stdout.split()
@@ -48,15 +52,15 @@ def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, 
     assert r.returncode == 0, r.stderr
     trace = json.loads(r.stdout)
     g = trace["generation"]
-    assert g["status"] in ("complete", "capped") and g["failure"] is None
-    assert trace["answer"]["kind"] in ("generated", "refusal") and trace["answer"]["text"].strip()
+    assert g["status"] == "capped" and g["failure"] is None
+    assert trace["answer"]["kind"] == "generated" and trace["answer"]["text"].strip()
     assert trace["answer"]["model"] == "smollm2-135m" and trace["answer"]["sentences"]
     assert 0 < g["ttft_ms"] <= g["total_ms"] and g["completion_tokens"] > 0 and g["tokens_per_s"] > 0
     # llama-cpp-python's server (pinned in the llm-server extra) ignores `stream_options.include_usage`: no usage
     # arrives, so the prompt's tokens are unknown and the completion's are the streamed pieces (each ≥ 1 token,
     # so never more than the cap)
     assert g["tokens_counted_by"] == "stream" and g["prompt_tokens"] is None
-    assert g["completion_tokens"] <= 96
+    assert g["completion_tokens"] <= CAP
     print(f"\nSmolLM2-135M: first token {g['ttft_ms']:.0f} ms, total {g['total_ms']:.0f} ms, "
           f"{g['completion_tokens']} tokens, {g['tokens_per_s']} tokens/s")
 
@@ -88,10 +92,11 @@ def test_a_real_server_streams_a_real_answer_into_the_window(qtbot, llama_server
         qtbot.waitUntil(lambda: view.stop.isVisible() and view.stream_text() != "", timeout=120_000)
     final = done.args[0]
     assert len(streamed) > 3 and "".join(streamed).strip() == final.answer.text.strip()
-    assert final.answer.kind in (AnswerKind.GENERATED, AnswerKind.REFUSAL) and final.answer.model == "smollm2-135m"
+    # greedy decoding: the same question always gets the same short answer (8 tokens), within the cap of 96
+    assert final.answer.kind == AnswerKind.GENERATED and final.answer.model == "smollm2-135m"
+    assert final.generation.status == "complete"
     assert not view.stop.isVisible() and view.renders >= 1
-    if final.answer.kind == AnswerKind.GENERATED:
-        assert "smollm2-135m" in view.kind.text()
+    assert "smollm2-135m" in view.kind.text()
     shown = view.browser.toPlainText()
     assert final.answer.sentences and final.answer.sentences[0].text.split()[0] in shown
     w.close()
