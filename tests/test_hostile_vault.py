@@ -17,7 +17,7 @@ from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.indexer import Indexer, IndexOptions, fit_to_model, run_to_end
 from vaultrag.core.index.markdown import parse
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import Reason
+from vaultrag.core.vocab import Problem, Reason
 
 GOOD = "# Good note {n}\n\nThe harbour opens at dawn for boat number {n}. Fishermen sell sardines on the quay.\n"
 
@@ -180,7 +180,9 @@ def test_index_lane_survives_an_unexpected_error_and_says_so(vault: Path, home: 
         deadline = time.monotonic() + 20
         while not any(e.kind == "error" for e in events) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert any(e.kind == "error" and "fake embedder failure" in e.message for e in events)
+        # said as the retry notice's code, carrying the fake's own exception (not the lane's English sentence)
+        assert any(e.kind == "error" and e.notice is not None and e.notice.problem == Problem.INDEX_RETRYING
+                   and "fake embedder failure" in e.notice.details["why"] for e in events)
         embedder.fail_after = None
         while not any(e.kind == "embedded" for e in events) and time.monotonic() < deadline:
             time.sleep(0.05)
