@@ -14,7 +14,7 @@ from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.rerankers.builtin import LearnedRanker
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.errors import ModelUnavailable
+from vaultrag.errors import ModelUnavailable, Problem
 from vaultrag.settings import Settings
 
 
@@ -87,7 +87,8 @@ def test_a_cross_encoders_scores_of_the_prefixed_text_decide_the_order(tiny_cros
 
 @pytest.mark.st
 def test_a_missing_cross_encoder_is_a_clear_error(tmp_path: Path):
-    with pytest.raises(ModelUnavailable, match="Cannot load cross-encoder folder"):
+    with pytest.raises(ModelUnavailable) as failed:
         rerank.from_settings(Settings(reranker=str(tmp_path)))
+    assert failed.value.problem == Problem.MODEL_CANNOT_LOAD and failed.value.details["model"] == str(tmp_path)
     assert rerank.from_settings(Settings(reranker="none")) is None
     assert rerank.from_settings(Settings(reranker=" NONE ")) is None, "the names are read in any case"
