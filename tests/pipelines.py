@@ -1,4 +1,4 @@
-"""Custom pipelines built from the shipped one by unit name, so a stage added to `PIPELINE` changes no test's meaning."""
+"""Custom pipelines built from the shipped one by unit name: a stage added to `PIPELINE` changes no test's meaning."""
 
 from __future__ import annotations
 

@@ -203,7 +203,8 @@ def test_a_rewrite_or_a_generate_unit_without_its_needs_fails_when_built(store: 
     model = ScriptedGenerator("an answer")
     # a rewrite after the retrievers: they would have searched the question before it was rewritten
     with pytest.raises(PipelineError, match=r"rewrite changes 'question' after .*\bbm25, vector\b.* read it"):
-        Searcher(store, Settings(), None, pipeline=with_unit(PIPELINE, RewriteStage(Conversation()), after=StageName.VECTOR))
+        late_rewrite = with_unit(PIPELINE, RewriteStage(Conversation()), after=StageName.VECTOR)
+        Searcher(store, Settings(), None, pipeline=late_rewrite)
     # generate with no prompt to send
     no_prompt = without(PIPELINE, StageName.PROMPT)
     with pytest.raises(PipelineError, match=r"generate requires 'prompt', which no unit before it provides"):

@@ -21,7 +21,7 @@ from tests.index_probe import kill_when
 from vaultrag.core.index.lane import IndexLane, LaneEvent
 from vaultrag.core.index.watcher import ChangeBatch, VaultWatcher
 from vaultrag.core.store.db import CorruptIndex
-from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.store.index_store import CheckCode, Finding, IndexStore
 from vaultrag.core.vocab import LaneEventKind, Problem
 from vaultrag.core.workspace import Workspace
 from vaultrag.errors import IndexOutdated
@@ -95,8 +95,8 @@ class Live:
         """Whether an event matching `predicate` arrived, waiting up to `timeout` seconds for one."""
         return self.until(lambda: any(predicate(e) for e in self.events), timeout)
 
-    def check(self) -> list[str]:
-        """The index file's full check (what is damaged, in words)."""
+    def check(self) -> list[Finding]:
+        """The index file's full check (what is damaged: each finding's code, and its words)."""
         store = IndexStore.open(self.ws.index_path)
         try:
             return store.check()
@@ -260,7 +260,7 @@ def _repaired(e: LaneEvent) -> bool:
 
 def test_reindex_checks_the_whole_index_and_repairs_what_is_damaged(live: Live, vault: Path):
     _drop_one_fts_row(live.ws.index_path)
-    assert any("FTS rows" in p for p in live.check())
+    assert CheckCode.FTS_ROWS in {p.code for p in live.check()}  # (FTS5's own integrity check fails too)
     live.lane.reconcile()  # an ordinary run leaves the damage: only the counts of changed notes are looked at
     live.settle()
     assert not live.saw(_repaired)

@@ -102,6 +102,6 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         versions={"schema": store.schema_version(), "chunker": store.meta("chunker_version") or "",
                   "app": __version__},
         notes=notes,
-        problems=store.check() if check else None,
+        problems=[*store.check()] if check else None,
         warnings=scanned.problems,
     )

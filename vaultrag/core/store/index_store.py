@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,35 @@ from vaultrag.core.store.fts import DeferredFts
 from vaultrag.core.store.reads import QueryReads
 from vaultrag.core.vocab import NoteStatus, Reason
 from vaultrag.errors import IndexOutdated
+
+
+class CheckCode(StrEnum):
+    """What a consistency problem found by `IndexStore.check` is about (its English is the finding's text)."""
+
+    INTEGRITY = "sqlite-integrity"
+    FTS_INTEGRITY = "fts-integrity"
+    FTS_ROWS = "fts-rows"  # chunks and FTS rows differ in number
+    ORPHAN_CHUNKS = "orphan-chunks"
+    VECTOR_ROWS = "vector-rows"  # chunks marked embedded and int8 vector rows differ in number
+    EXACT_VECTOR_ROWS = "exact-vector-rows"  # int8 and float32 vectors differ in number
+    STRAY_VECTORS = "stray-vectors"
+    MISSING_VECTORS = "missing-vectors"
+    DUPLICATE_POSITIONS = "duplicate-positions"
+
+
+class Finding(str):
+    """One consistency problem: the English words (the string itself, as the CLI and the health panel show it)
+    with its code, so a caller or a test tells the problems apart without reading the words."""
+
+    code: CheckCode
+
+    def __new__(cls, code: CheckCode, text: str) -> Finding:
+        finding = super().__new__(cls, text)
+        finding.code = code
+        return finding
+
+    def __reduce__(self) -> tuple[type[Finding], tuple[CheckCode, str]]:  # copy and pickle keep the code
+        return Finding, (self.code, str(self))
 
 
 @dataclass(frozen=True)
@@ -477,43 +507,45 @@ class IndexStore(QueryReads):
             done.append(f"rebuilt the full-text index from the chunks ({fts_rows} FTS rows for {chunks} chunks)")
         return done
 
-    def check(self) -> list[str]:
+    def check(self) -> list[Finding]:
         """Consistency problems (empty when healthy): SQLite and FTS5 integrity, chunk/FTS/vector counts."""
-        problems = []
+        problems: list[Finding] = []
         result = self.db.execute("pragma integrity_check").fetchone()[0]
         if result != "ok":
-            problems.append(f"sqlite integrity_check: {result}")
+            problems.append(Finding(CheckCode.INTEGRITY, f"sqlite integrity_check: {result}"))
         try:
             self.db.execute("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
         except Exception as e:  # FTS5 reports corruption as an exception
-            problems.append(f"FTS5 integrity-check failed: {e}")
+            problems.append(Finding(CheckCode.FTS_INTEGRITY, f"FTS5 integrity-check failed: {e}"))
         q = self.db.execute
         fts_rows = q("select count(*) from chunks_fts_docsize").fetchone()[0]
         chunks = q("select count(*) from chunks").fetchone()[0]
         if fts_rows != chunks:
-            problems.append(f"{chunks} chunks but {fts_rows} FTS rows")
+            problems.append(Finding(CheckCode.FTS_ROWS, f"{chunks} chunks but {fts_rows} FTS rows"))
         orphans = q("select count(*) from chunks where note_id not in (select id from notes)").fetchone()[0]
         if orphans:
-            problems.append(f"{orphans} chunks belong to no note")
+            problems.append(Finding(CheckCode.ORPHAN_CHUNKS, f"{orphans} chunks belong to no note"))
         if self.has_vec_table():
             vec_rows = q("select count(*) from chunks_vec").fetchone()[0]
             embedded = q("select count(*) from chunks where embedded = 1").fetchone()[0]
             if vec_rows != embedded:
-                problems.append(f"{embedded} chunks marked embedded but {vec_rows} vector rows")
+                problems.append(Finding(CheckCode.VECTOR_ROWS,
+                                        f"{embedded} chunks marked embedded but {vec_rows} vector rows"))
             exact_rows = q("select count(*) from chunk_vectors").fetchone()[0]
             if exact_rows != vec_rows:
-                problems.append(f"{vec_rows} int8 vectors but {exact_rows} float32 vectors")
+                problems.append(Finding(CheckCode.EXACT_VECTOR_ROWS,
+                                        f"{vec_rows} int8 vectors but {exact_rows} float32 vectors"))
             stray = q("select count(*) from chunks_vec where chunk_id not in (select id from chunks)").fetchone()[0]
             if stray:
-                problems.append(f"{stray} vectors belong to no chunk")
+                problems.append(Finding(CheckCode.STRAY_VECTORS, f"{stray} vectors belong to no chunk"))
             missing = q(
                 "select count(*) from chunks where embedded = 1 and id not in (select chunk_id from chunks_vec)"
             ).fetchone()[0]
             if missing:
-                problems.append(f"{missing} embedded chunks have no vector")
+                problems.append(Finding(CheckCode.MISSING_VECTORS, f"{missing} embedded chunks have no vector"))
         dups = q(
             "select count(*) from (select note_id, ordinal from chunks group by 1, 2 having count(*) > 1)"
         ).fetchone()[0]
         if dups:
-            problems.append(f"{dups} duplicate (note, ordinal) chunk positions")
+            problems.append(Finding(CheckCode.DUPLICATE_POSITIONS, f"{dups} duplicate (note, ordinal) chunk positions"))
         return problems
