@@ -97,6 +97,8 @@ def test_a_note_that_shares_the_words_but_is_outside_both_lists_is_not_in_candid
     assert d.verdict == Verdict.NOT_IN_CANDIDATES and d.evidence.bm25 is not None  # tied with the others: rank 1
     assert d.evidence.missing_words == () and d.evidence.in_lists == ()
     message, advice = said(d)
+    # the verdict's English words for the two retrieval lists the evidence has typed fields for (bm25, vector): the
+    # exact sentence IS what this line pins (the code is checked above); a new retrieval list would add its own
     assert f"Not in the BM25 top-1 nor the vector top-1: its best chunk is BM25 rank {d.evidence.bm25.rank}" in message
     assert "raise the candidate counts" in advice
 
