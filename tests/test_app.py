@@ -342,6 +342,7 @@ def test_switching_vaults_does_not_block_the_window(qtbot, window: MainWindow, d
         threading.current_thread().name), stop(lane, *a, **k))[1])
     with qtbot.waitSignal(window.c.index_changed, timeout=SLOW_MS, check_params_cb=lambda e: e.kind == "embedded"):
         window.open_vault(other)  # the old lane stops on a helper thread, mid-batch
+    qtbot.waitUntil(lambda: bool(lane_stops), timeout=SLOW_MS)  # the closer may reach it after the new vault is done
     calls.recording = False
     assert lane_stops and threading.main_thread().name not in lane_stops, "the old lane is joined off the GUI thread"
     assert calls.on_gui_thread() == [], "the GUI thread ran core work"

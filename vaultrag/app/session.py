@@ -194,13 +194,14 @@ class VaultSession(QObject):
         from vaultrag.core import rerank
         from vaultrag.core.query.search import Searcher
 
-        if self.ws is None:
+        ws = self.ws  # read once: the GUI thread may close the vault while this runs on the query lane
+        if ws is None:
             raise UserFacingError(self.tr("Open a vault first (File › Open vault…)."))
         settings = self.settings
-        key = (id(self.ws), id(self.embedder), settings, id(self.pipeline))
+        key = (id(ws), id(self.embedder), settings, id(self.pipeline))
         if self._searcher is None or self._searcher_key != key:
             self._drop_searcher()
-            if not self.ws.index_path.exists():
+            if not ws.index_path.exists():
                 raise UserFacingError(self.tr("Indexing has just started: ask again in a moment (keyword search "
                                               "works as soon as the first notes are in)."))
             try:
@@ -210,7 +211,7 @@ class VaultSession(QObject):
                 self.bridge.run_on_main(lambda: self.failed.emit(
                     self.tr("{why} The built-in ranker is used meanwhile.").format(why=user_message(error))))
                 reranker = rerank.from_settings(settings.replace(reranker="builtin"))
-            store, _ = self.ws.open_store(readonly=True)
+            store, _ = ws.open_store(readonly=True)
             units = {} if self.pipeline is None else {"pipeline": self.pipeline}
             self._searcher = Searcher(store, settings, self.embedder, reranker, **units)
             self._searcher_key = key
