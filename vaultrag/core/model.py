@@ -21,6 +21,7 @@ from vaultrag.core.vocab import (
     SupportVerdict,
     ThresholdSource,
     Timing,
+    Verdict,
     WarningCode,
 )
 
@@ -346,3 +347,82 @@ class QueryTrace:
     def document_of(self, chunk_id: int) -> ContextDoc | None:
         """The prompt document that holds `chunk_id` (included or merged), if any."""
         return next((d for d in self.context if chunk_id in d.chunk_ids), None)
+
+
+# -- "why not this note?" (core/quality/diagnose.py makes them; core/wording.py words them) ---------------------
+@dataclass(frozen=True)
+class Hit:
+    """The best of the note's chunks in a ranking over the whole index: its rank and score (a cosine for vectors)."""
+
+    chunk_id: int
+    rank: int
+    score: float
+
+
+@dataclass(frozen=True)
+class ListHit(Hit):
+    """The best of the note's chunks in one of the question's ranked lists."""
+
+    stage: StageName
+
+
+@dataclass(frozen=True)
+class RankChange:
+    """How the reranker moved the note's best chunk, and the features that moved it most (part − the mean)."""
+
+    chunk_id: int
+    fused_rank: int
+    reranked_rank: int
+    features: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def up(self) -> bool:
+        return self.reranked_rank < self.fused_rank
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the diagnosis saw; only the fields its verdict needs are set."""
+
+    # layer 0: the vault and the index
+    code: Reason | None = None  # excluded, failed: the rule's or the failure's code
+    rule: str = ""  # excluded, failed: its details in the core's words (a pattern, a tag, an error)
+    folder: str = ""  # excluded: the left-out folder that holds the note
+    closest: tuple[str, ...] = ()  # not-in-vault: the closest paths in the vault
+    indexed_size: int | None = None  # stale
+    disk_size: int | None = None  # stale: None when the note was deleted or moved
+    heading: str = ""  # no-chunks: the heading asked about
+    # layer 1: retrieval and refusal
+    bm25: Hit | None = None  # over the whole index; None when no chunk holds a question word
+    vector: Hit | None = None  # over the whole index (score = cosine); None without vectors
+    missing_words: tuple[str, ...] = ()  # the question's words the note never uses
+    in_lists: tuple[ListHit, ...] = ()  # where it stood in the question's own lists
+    rank_change: RankChange | None = None
+    bm25_n: int | None = None  # not-in-candidates, unrelated: the candidate counts
+    vector_n: int | None = None
+    table_row: bool = False  # its best chunk is a table row
+    decision: DecisionReason | None = None  # below-threshold: why the question was refused
+    confidence: float | None = None  # below-threshold
+    threshold: float | None = None
+    final_stage: StageName | None = None  # the list the context was made from
+    rank: int | None = None  # its rank in that list
+    k: int | None = None
+    document: int | None = None  # reached-prompt: its document's number
+    budget: int | None = None  # cut-by-budget: the token budget and the documents' tokens
+    documents_tokens: int | None = None
+
+    def listed(self, stage: StageName | str) -> ListHit | None:
+        return next((h for h in self.in_lists if h.stage == stage), None)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The verdict for one (question, note): which layer and stage lost it, and the evidence."""
+
+    note: str
+    verdict: Verdict
+    layer: int  # 0 = the vault/index, 1 = retrieval and refusal, 3 = it reached the model
+    # the stages that lost it (`dropped.Dropped`): every first-level list (not in candidates, unrelated), the list
+    # that left it out (fused out), decide, context (cut by budget), the final list (below k), prompt; () in layer 0
+    stages: tuple[StageName, ...] = ()
+    evidence: Evidence = Evidence()

@@ -27,8 +27,7 @@ from vaultrag.core.vocab import (
 )
 
 if TYPE_CHECKING:
-    from vaultrag.core.model import Decision, QueryTrace, QueryWarning, Stage
-    from vaultrag.core.quality.diagnose import Diagnosis, Evidence, RankChange
+    from vaultrag.core.model import Decision, Diagnosis, Evidence, QueryTrace, QueryWarning, RankChange, Stage
 
 Translate = Callable[[str], str]
 CONTEXT = "Wording"  # the translation context of these templates
