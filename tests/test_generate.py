@@ -127,6 +127,20 @@ def test_a_follow_up_carries_the_previous_terms_and_scope(store: IndexStore):
     assert fresh.rewrite is not None and fresh.rewrite.method == RewriteMethod.NONE
 
 
+def test_a_refused_question_does_not_seed_the_next_rewrite(store: IndexStore):
+    searcher, conv = Searcher(store, Settings(), CountingEmbedder()), Conversation()
+    refused = searcher.ask("how does the refund work", threshold=2.0, pipeline=conversation_pipeline(conv, None))
+    assert not refused.decision.answered
+    conv.add(refused)
+    follow = searcher.ask("and the deadline for cancelling?", threshold=-1, pipeline=conversation_pipeline(conv, None))
+    assert follow.rewrite is not None and follow.rewrite.method == RewriteMethod.NONE
+    assert follow.question == "and the deadline for cancelling?" and "refund" not in follow.question
+    answered = searcher.ask("how does the refund work", threshold=-1, pipeline=conversation_pipeline(conv, None))
+    conv.add(answered)
+    again = searcher.ask("and the deadline for cancelling?", threshold=-1, pipeline=conversation_pipeline(conv, None))
+    assert again.rewrite is not None and again.rewrite.method == RewriteMethod.TERMS, "an answered one still does"
+
+
 def test_the_model_rewrites_a_follow_up_when_one_is_set(store: IndexStore, server: ScriptedServer):
     searcher, conv = Searcher(store, Settings(), CountingEmbedder()), Conversation()
     conv.add(searcher.ask("how does the refund work", threshold=-1, pipeline=conversation_pipeline(conv, None)))

@@ -41,6 +41,7 @@ class Turn:
     question: str
     scope: Scope
     answer: str = ""
+    refused: bool = False  # no note answered it: a follow-up does not build on it
 
 
 @dataclass
@@ -58,7 +59,7 @@ class Conversation:
         """Record a finished question (its standalone form is what later follow-ups build on)."""
         original = trace.rewrite.original if trace.rewrite else (asked or trace.question)
         scope = Scope(trace.scope.get("folders", []), trace.scope.get("tags", []), trace.scope.get("notes", []))
-        self.turns.append(Turn(original, trace.question, scope, trace.answer.text))
+        self.turns.append(Turn(original, trace.question, scope, trace.answer.text, not trace.decision.answered))
         del self.turns[: -self.max_turns]
 
     def reset(self) -> None:
@@ -107,7 +108,9 @@ class RewriteStage:
         t = time.perf_counter()
         original = q.question
         prev = self.conversation.last
-        if prev is None or not is_follow_up(original):
+        # a refused question found nothing to build on: carrying its terms would answer the follow-up from whatever
+        # passage matches them ("e de chocolate?" after a refused cake question), so it is read on its own
+        if prev is None or prev.refused or not is_follow_up(original):
             q.rewrite = Rewrite(original, original, RewriteMethod.NONE, ms=_ms(t))
             return
         method, carried = RewriteMethod.TERMS, list[str]()
