@@ -51,6 +51,12 @@ def build_private(vault: Path, outside: Path) -> dict[str, str]:
     cases["bom"] = canary("bom")
     note("tag-with-yaml-error", "yamlerr.md", "---\ntags: [private]\ntitle: [unclosed\n---\n# T\n\nCANARY\n")
     note("list-exclude", "listex.md", "---\nvaultrag: [exclude]\n---\n# L\n\nCANARY here\n")
+    # a frontmatter too large to parse (73 kB of other keys) must not hide the exclusion before or after them
+    padding = "".join(f"key{n}: {'x' * 60}\n" for n in range(1200))
+    note("tag-before-huge-frontmatter", "hugetag.md", f"---\ntags: [private]\n{padding}---\n# H\n\nCANARY\n")
+    note("exclude-after-huge-frontmatter", "hugeex.md", f"---\n{padding}vaultrag: exclude\n---\n# H\n\nCANARY\n")
+    # a tag list that does not parse even alone still names the private tag
+    note("broken-tag-list", "brokentags.md", "---\ntags: [private, {oops\ntitle: T\n---\n# B\n\nCANARY\n")
     note("ignored-folder", "secret/s.md", "# S\n\nCANARY in an ignored folder\n")
     note("outside-file", "../outside/passwd.md", "# P\n\nCANARY outside the vault\n")
     note("outside-folder", "../outside/dir/o.md", "# O\n\nCANARY in an outside folder\n")
@@ -111,9 +117,10 @@ def test_hostile_vault_through_the_cli(home: Path, hostile: tuple[Path, Path, di
         assert "outside the vault" in excluded[path]
     for path in ("link-to-secret.md", "linkdir/"):
         assert "symlink to secret" in excluded[path]
-    for path in ("bom.md", "yamlerr.md"):
-        assert "private tag" in excluded[path]
-    assert "vaultrag: exclude" in excluded["listex.md"]
+    for path in ("bom.md", "yamlerr.md", "hugetag.md", "brokentags.md"):
+        assert "private tag" in excluded[path], path
+    for path in ("listex.md", "hugeex.md"):
+        assert "vaultrag: exclude" in excluded[path], path
 
     index_files = list((home / "indexes").iterdir())
     raw = b"".join(p.read_bytes() for p in index_files if p.is_file())

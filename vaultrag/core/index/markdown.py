@@ -64,6 +64,10 @@ MAX_FRONTMATTER_CHARS = 64_000  # far above any real frontmatter; bounds the YAM
 MAX_YAML_ALIASES = 32
 MAX_YAML_NODES = 20_000  # values counted as if every alias were expanded (defuses "billion laughs")
 TOP_KEY = re.compile(r"^[^\s#-][^:\n]*:", re.M)
+# the keys that decide whether a note is indexed at all: read even from a frontmatter too large or too broken to
+# parse, so that such a frontmatter never makes a note less private
+PRIVACY_KEYS = frozenset({"tags", "tag", "vaultrag"})
+FLAG_WORD = re.compile(r"[^\s\[\]{}(),:'\"]+")
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -104,15 +108,24 @@ def _load(raw: str) -> Any:
     return data
 
 
-def _salvage(raw: str) -> dict[str, Any]:
-    """The top-level keys that parse on their own, from a frontmatter that fails as a whole: a YAML error in one
-    field must not hide another field's `tags: [private]` or `vaultrag: exclude`."""
+def _salvage(raw: str, only: frozenset[str] | None = None) -> dict[str, Any]:
+    """The top-level keys that parse on their own (only those in `only`, when given), from a frontmatter that
+    fails as a whole: a YAML error in one field must not hide another field's `tags: [private]` or
+    `vaultrag: exclude`. A privacy key that cannot be parsed even alone keeps its words (fail closed)."""
     starts = [m.start() for m in TOP_KEY.finditer(raw)] + [len(raw)]
     out: dict[str, Any] = {}
     for a, b in itertools.pairwise(starts):
+        block = raw[a:b]
+        key = block.split(":", 1)[0].strip().strip("'\"")
+        if only is not None and key.lower() not in only:
+            continue
         try:
-            part = _load(raw[a:b])
+            if len(block) > MAX_FRONTMATTER_CHARS:
+                raise ValueError("too large")
+            part = _load(block)
         except Exception:
+            if key.lower() in PRIVACY_KEYS:  # `tags: [private, {` still says private
+                out[key] = FLAG_WORD.findall(block.split(":", 1)[1])
             continue
         if isinstance(part, dict):
             out.update({str(k): v for k, v in part.items()})
@@ -121,7 +134,9 @@ def _salvage(raw: str) -> dict[str, Any]:
 
 def _frontmatter(raw: str) -> tuple[dict[str, Any], str]:
     if len(raw) > MAX_FRONTMATTER_CHARS:
-        return {}, f"frontmatter larger than {MAX_FRONTMATTER_CHARS:,} characters ignored"
+        return (_salvage(raw, PRIVACY_KEYS),
+                f"frontmatter larger than {MAX_FRONTMATTER_CHARS:,} characters ignored (its tags and vaultrag keys "
+                "are read)")
     try:
         data = _load(raw) if raw.strip() else {}
     except Exception as e:
