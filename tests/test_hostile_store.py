@@ -145,3 +145,24 @@ def test_vector_damage_is_repaired_and_re_embedded(home: Path, vault: Path, kind
     assert store.counts()["chunks_embedded"] == store.counts()["chunks"]
     assert store.db.execute("select count(*) from chunks_vec").fetchone()[0] == store.counts()["chunks"]
     store.close()
+
+
+@pytest.mark.parametrize("kind", sorted(DAMAGE))
+def test_status_check_only_reads_and_reports_each_kind_of_damage(home: Path, vault: Path, kind: str, cli):
+    make_vault(vault)
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    indexes = home / "indexes"
+    db = next(p for p in indexes.iterdir() if p.suffix == ".sqlite")
+    DAMAGE[kind](db)
+    before = {p.name: (p.read_bytes() if p.is_file() else None) for p in indexes.iterdir() if p.suffix == ".sqlite"}
+    names = sorted(p.name for p in indexes.iterdir() if "corrupt" in p.name or p.suffix == ".sqlite")
+
+    r = cli(home, "status", str(vault), "--check")
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    assert "check: ok" not in r.stdout and "is rebuilt" not in r.stdout + r.stderr
+    assert ("check FAILED" in r.stdout) or ("index" in r.stderr and "rebuild" in r.stderr), r.stdout + r.stderr
+    after = {p.name: (p.read_bytes() if p.is_file() else None) for p in indexes.iterdir() if p.suffix == ".sqlite"}
+    assert after == before, "the check changed the index file"
+    assert sorted(p.name for p in indexes.iterdir() if "corrupt" in p.name or p.suffix == ".sqlite") == names
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0  # the writer mends it, as before
+    assert cli(home, "status", str(vault), "--check").returncode == 0

@@ -80,7 +80,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)
-    store, _ = ws.open_store(readonly=not args.check)
+    store, _ = ws.open_store(readonly=True)  # a check only reads: damage is reported, `index` mends it
     try:
         h = health(store, str(ws.vault), ws.settings, check=args.check)
     finally:
