@@ -78,6 +78,8 @@ DAMAGE: dict[str, Callable[[Path], str]] = {
     "deleted-fts-rows": sql(["insert into chunks_fts(chunks_fts, rowid, prefix, lead, body) select 'delete', id, "
                              "prefix, lead, body from chunks where id % 3 = 0"]),
     "deleted-note-rows": sql(["delete from notes where id % 5 = 0"]),
+    "deleted-chunk-rows": sql(["delete from chunks"]),  # every chunk row lost: the notes look unchanged
+    "deleted-one-chunk-in-six": sql(["delete from chunks where id % 6 = 0"]),
     "duplicate-chunk-positions": sql([
         "insert into chunks(note_id, ordinal, heading_path, prefix, lead, body, char_start, char_end, line_start, "
         "line_end, token_count, content_hash) select note_id, ordinal, heading_path, prefix, lead, body, char_start, "
@@ -90,6 +92,7 @@ def test_index_repairs_or_rebuilds_each_kind_of_damage(home: Path, vault: Path, 
     make_vault(vault)
     r = cli(home, "index", str(vault), "--no-embed")
     assert r.returncode == 0, r.stderr
+    chunks = json.loads(cli(home, "status", str(vault), "--json").stdout)["counts"]["chunks"]
     db = next(p for p in (home / "indexes").iterdir() if p.suffix == ".sqlite")
     expect = DAMAGE[kind](db)
 
@@ -104,6 +107,7 @@ def test_index_repairs_or_rebuilds_each_kind_of_damage(home: Path, vault: Path, 
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
     h = json.loads(r.stdout)
     assert h["problems"] == [] and h["counts"]["notes_indexed"] == NOTES and not h["notes"]["stale"]
+    assert h["counts"]["chunks"] == chunks, "every chunk is back"
     r = cli(home, "ask", str(vault), "lighthouse 7 tides", "--json")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
 

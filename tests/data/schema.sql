@@ -1,4 +1,4 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count
 -- index chunks_hash on chunks
 CREATE INDEX chunks_hash on chunks(content_hash);
 -- index chunks_note on chunks
@@ -97,7 +97,7 @@ CREATE TABLE notes(
             frontmatter text not null default '{}',
             status text not null,               -- indexed | excluded | failed
             reason text not null default '',
-            indexed_at real, reason_code text not null default '', language text not null default '', flags text not null default '[]');
+            indexed_at real, reason_code text not null default '', language text not null default '', flags text not null default '[]', chunk_count integer not null default -1);
 -- table sqlite_sequence on sqlite_sequence
 CREATE TABLE sqlite_sequence(name,seq);
 -- table vector_stats on vector_stats

@@ -272,6 +272,7 @@ class Indexer:
             if chunk.content_hash in cached:
                 store.put_vector(chunk_id, cached[chunk.content_hash], note_id, folder)
                 report.chunks_reused += 1
+        store.count_chunks(note_id)
 
     # -- phase 2: embeddings ------------------------------------------------------------------------
     def _embed_phase(self, report: IndexReport, cancel: CancelToken) -> Generator[Progress, None, None]:

@@ -22,6 +22,10 @@ from vaultrag.core.store.reads import QueryReads
 from vaultrag.core.vocab import NoteStatus, Reason
 from vaultrag.errors import IndexOutdated
 
+# an indexed note whose chunks are not the number it was given (-1: not counted yet)
+MISCOUNTED = ("n.status = 'indexed' and n.chunk_count >= 0 and "
+              "n.chunk_count != (select count(*) from chunks c where c.note_id = n.id)")
+
 
 class CheckCode(StrEnum):
     """What a consistency problem found by `IndexStore.check` is about (its English is the finding's text)."""
@@ -35,6 +39,7 @@ class CheckCode(StrEnum):
     STRAY_VECTORS = "stray-vectors"
     MISSING_VECTORS = "missing-vectors"
     DUPLICATE_POSITIONS = "duplicate-positions"
+    LOST_CHUNKS = "lost-chunks"  # a note has fewer (or more) chunks than it was given
 
 
 class Finding(str):
@@ -291,6 +296,11 @@ class IndexStore(QueryReads):
             ids = self.db.execute("select id from chunks where note_id = ?", (note_id,)).fetchall()
             self.db.executemany("update chunks_vec set folder = ? where chunk_id = ?", [(folder, i) for (i,) in ids])
 
+    def count_chunks(self, note_id: int) -> None:
+        """Record how many chunks the note now has (what `check` compares with, to find lost chunk rows)."""
+        self.db.execute("update notes set chunk_count = (select count(*) from chunks where note_id = ?) where id = ?",
+                        (note_id, note_id))
+
     def delete_note_chunks(self, path: str) -> None:
         """Remove the chunks of the note at `path` (FTS rows and vectors follow by trigger)."""
         self.db.execute("delete from chunks where note_id in (select id from notes where path = ?)", (path,))
@@ -467,10 +477,16 @@ class IndexStore(QueryReads):
         if orphans:
             q("delete from chunks where note_id not in (select id from notes)")
             done.append(f"deleted {orphans} chunk(s) of notes that had lost their row (they are re-indexed)")
+        miscounted = [r[0] for r in q(f"select id from notes n where {MISCOUNTED}")]
+        for note_id in miscounted:  # re-read from the note (vectors come back from the cache by the chunks' hashes)
+            q("delete from chunks where note_id = ?", (note_id,))
+            q("update notes set mtime_ns = 0, content_hash = '', chunk_count = -1 where id = ?", (note_id,))
+        if miscounted:
+            done.append(f"re-chunking {len(miscounted)} note(s) that had lost chunks")
         dups = [r[0] for r in q("select distinct note_id from chunks group by note_id, ordinal having count(*) > 1")]
         for note_id in dups:
             q("delete from chunks where note_id = ?", (note_id,))
-            q("update notes set mtime_ns = 0, content_hash = '' where id = ?", (note_id,))
+            q("update notes set mtime_ns = 0, content_hash = '', chunk_count = -1 where id = ?", (note_id,))
         if dups:
             done.append(f"re-chunking {len(dups)} note(s) with duplicate chunk positions")
         if self.has_vec_table():
@@ -546,6 +562,10 @@ class IndexStore(QueryReads):
             ).fetchone()[0]
             if missing:
                 problems.append(Finding(CheckCode.MISSING_VECTORS, f"{missing} embedded chunks have no vector"))
+        lost = q(f"select count(*) from notes n where {MISCOUNTED}").fetchone()[0]
+        if lost:
+            problems.append(Finding(CheckCode.LOST_CHUNKS, f"{lost} note(s) lost chunks (or have more than they were "
+                                                           "given)"))
         dups = q(
             "select count(*) from (select note_id, ordinal from chunks group by 1, 2 having count(*) > 1)"
         ).fetchone()[0]

@@ -118,6 +118,12 @@ def _note_flags(db: Connection) -> None:
     # written before this migration are re-read on the next run (chunks are diffed by hash: no re-embedding)
     db.execute("alter table notes add column flags text not null default '[]'")
     db.execute("update notes set mtime_ns = 0, content_hash = '' where status = 'indexed'")
+def _note_chunk_count(db: Connection) -> None:
+    # how many chunks each indexed note was given: lost chunk rows (a damaged file, a stray delete) are otherwise
+    # invisible, since the note's hash is unchanged and every later run skips it. Existing notes count what they have
+    db.execute("alter table notes add column chunk_count integer not null default -1")
+    db.execute("update notes set chunk_count = (select count(*) from chunks c where c.note_id = notes.id) "
+               "where status = 'indexed'")
 
 
 MIGRATIONS: list[Migration] = [
@@ -131,6 +137,7 @@ MIGRATIONS: list[Migration] = [
     ("0007_quantized_vectors", vectors.migrate_float_table),
     # the int8 table split into shards searched on parallel connections (store/shards.py)
     ("0008_sharded_vectors", vectors.migrate_to_shards),
+    ("0009_note_chunk_count", _note_chunk_count),
 ]
 
 
