@@ -170,3 +170,18 @@ def test_status_check_only_reads_and_reports_each_kind_of_damage(home: Path, vau
     assert sorted(p.name for p in indexes.iterdir() if "corrupt" in p.name or p.suffix == ".sqlite") == names
     assert cli(home, "index", str(vault), "--no-embed").returncode == 0  # the writer mends it, as before
     assert cli(home, "status", str(vault), "--check").returncode == 0
+
+
+def test_questions_work_on_an_index_that_lost_note_rows_before_index_mends_it(home: Path, vault: Path, cli):
+    make_vault(vault)
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    db = next(p for p in (home / "indexes").iterdir() if p.suffix == ".sqlite")
+    sql(["delete from notes where id % 2 = 0"])(db)
+    for question in ("lighthouse 7 tides", "quarterly planning budget", "note"):
+        r = cli(home, "ask", str(vault), question, "--json", "--threshold", "-1")
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        trace = json.loads(r.stdout)
+        ranks = [c["rank"] for c in trace["stages"]["bm25"]["candidates"]]
+        assert ranks == list(range(1, len(ranks) + 1)), "the ranks stay 1, 2, 3… without the lost notes' chunks"
+    r = cli(home, "status", str(vault), "--check")
+    assert r.returncode != 0 and "chunks belong to no note" in r.stdout, r.stdout

@@ -140,6 +140,8 @@ class QueryState:
         missing = [cid for cid, _ in hits if cid not in self.chunks]
         if missing:
             self.chunks.update(self.store.stored_chunks(missing))
+        # a chunk whose note row is lost (a damaged index, mended by the next `index`) has nothing to show: skipped
+        hits = [(cid, score) for cid, score in hits if cid in self.chunks]
         out = []
         for rank, (cid, score) in enumerate(hits, 1):
             c = self.chunks[cid]
