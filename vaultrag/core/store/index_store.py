@@ -16,12 +16,17 @@ import numpy as np
 
 from vaultrag.core.model import Chunk
 from vaultrag.core.store import migrations, vectors
-from vaultrag.core.store.db import Connection, bump_generation, connect
+from vaultrag.core.store.db import Connection, CorruptIndex, bump_generation, connect
+from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.fts import DeferredFts
 from vaultrag.core.store.reads import QueryReads
 from vaultrag.core.vocab import NoteStatus, Reason
 from vaultrag.errors import IndexOutdated
 
+# the tables every migrated index has (the vector tables come with the first vectors)
+REQUIRED_TABLES = frozenset({"_migrations", "notes", "chunks", "chunks_fts", "index_meta", "embed_cache", "note_tags",
+                             "vector_stats"})
+SQLITE_ERROR = 1  # SQLite's generic result code: a malformed statement or a schema that does not fit it
 # an indexed note whose chunks are not the number it was given (-1: not counted yet)
 MISCOUNTED = ("n.status = 'indexed' and n.chunk_count >= 0 and "
               "n.chunk_count != (select count(*) from chunks c where c.note_id = n.id)")
@@ -115,10 +120,23 @@ class IndexStore(QueryReads):
                 if migrations.pending(db):
                     raise IndexOutdated(f"The index {path} is missing or outdated: run `vaultrag index` first.")
             else:
-                ran = migrations.apply(db)
+                try:
+                    ran = migrations.apply(db)
+                except DbError as e:
+                    # a plain SQL error while migrating ("table index_meta already exists"): the record of what
+                    # was applied no longer matches the tables (an emptied _migrations). Busy, full or read-only
+                    # errors have codes of their own and stay what they are
+                    if getattr(e, "sqlite_errorcode", None) != SQLITE_ERROR:
+                        raise
+                    raise CorruptIndex(f"The index file {path} does not match its own record of changes ({e}).",
+                                       why=str(e)) from e
                 if "0006_secure_delete" in ran and "0001_initial" not in ran:
                     # pages freed before secure delete was on may still hold deleted text: rewrite the file once
                     db.execute("vacuum")
+            lost = sorted(REQUIRED_TABLES - {r[0] for r in db.execute("select name from sqlite_master")})
+            if lost:
+                raise CorruptIndex(f"The index file {path} has lost its table(s) {', '.join(lost)}.",
+                                   why=f"no table {', '.join(lost)}")
         except BaseException:
             db.close()
             raise
