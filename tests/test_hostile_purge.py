@@ -49,6 +49,8 @@ def test_purged_text_is_gone_from_the_file_and_wal(vault: Path, tmp_path: Path, 
     reader = IndexStore.open(db, readonly=True)  # as in the app: an idle reader keeps the WAL file alive
     run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
     assert store.check() == []
+    orphaned = "select count(*) from embed_cache where content_hash not in (select content_hash from chunks)"
+    assert store.db.execute(orphaned).fetchone()[0] == 0, "vectors of removed text stay in the cache"
     raw = raw_bytes(db)
     reader.close()
     store.close()

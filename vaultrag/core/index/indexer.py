@@ -204,6 +204,8 @@ class Indexer:
                 if store.has_note(r.id, r.path):
                     store.delete_note(r.id)
                     report.notes_deleted += 1
+            if store.chunks_dropped and not cancel.cancelled:
+                store.prune_vector_cache()
         yield rate.progress(Phase.TEXT, len(scanned.notes))
 
     @property

@@ -109,6 +109,7 @@ class IndexStore(QueryReads):
         self.db = db
         self.path = path
         self.readonly = readonly
+        self.chunks_dropped = False  # since the last prune_vector_cache: whose cached vectors may be orphaned
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], readonly: bool = False) -> IndexStore:
@@ -322,11 +323,13 @@ class IndexStore(QueryReads):
     def delete_note_chunks(self, path: str) -> None:
         """Remove the chunks of the note at `path` (FTS rows and vectors follow by trigger)."""
         self.db.execute("delete from chunks where note_id in (select id from notes where path = ?)", (path,))
+        self.chunks_dropped = True
 
     def delete_note(self, note_id: int) -> None:
         """Remove a note with its chunks, FTS rows (trigger) and vectors (trigger)."""
         self.db.execute("delete from chunks where note_id = ?", (note_id,))
         self.db.execute("delete from notes where id = ?", (note_id,))
+        self.chunks_dropped = True
 
     # -- chunks ---------------------------------------------------------------------------------
     def chunk_rows(self, note_id: int) -> list[ChunkRow]:
@@ -357,6 +360,15 @@ class IndexStore(QueryReads):
 
     def delete_chunks(self, ids: Iterable[int]) -> None:
         self.db.executemany("delete from chunks where id = ?", [(i,) for i in ids])
+        self.chunks_dropped = True
+
+    def prune_vector_cache(self) -> int:
+        """Delete the cached vectors no chunk holds any more (a vector made from a removed or now private text is
+        private too); returns how many. The cache still serves a text that moves within one run, and a model
+        switched back (its vectors stay while their chunks do)."""
+        cur = self.db.execute("delete from embed_cache where content_hash not in (select content_hash from chunks)")
+        self.chunks_dropped = False
+        return int(cur.rowcount)
 
     def pending_chunks(self, limit: int) -> list[tuple[int, str, str, int, str]]:
         """Chunks without a vector: (id, search text, content hash, note id, folder), newest first, so a note
