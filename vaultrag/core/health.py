@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from vaultrag import __version__
 from vaultrag.core import embed
@@ -103,5 +104,14 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
                   "app": __version__},
         notes=notes,
         problems=[*store.check()] if check else None,
-        warnings=scanned.problems,
+        warnings=[*scanned.problems, *_aside_copies(store.path)],
     )
+
+
+def _aside_copies(index: Path | None) -> list[str]:
+    """A damaged index moved aside still holds note text: say where, and when it goes."""
+    from vaultrag.core.store.db import aside_copies
+
+    return [f"a damaged copy of the index is kept until the rebuild completes: {c.name} "
+            f"({c.stat().st_size / 1e6:.1f} MB)" for c in (aside_copies(index) if index is not None else [])
+            if c.is_file()]

@@ -104,7 +104,8 @@ class Workspace:
 
     def _rebuilt(self, message: str, why: object) -> tuple[IndexStore, Notice]:
         aside = move_aside(self.index_path, "corrupt")
-        message = f"{message} It was moved to {aside.name} and the index is rebuilt from the notes."
+        message = (f"{message} It was moved to {aside.name} and the index is rebuilt from the notes (the copy is "
+                   "deleted once the rebuild is complete).")
         log.warning(message)
         store = IndexStore.open(self.index_path)
         with store.transaction():

@@ -17,6 +17,7 @@ from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.index.prepare import Prepared, PrepareOptions, prepare_all
 from vaultrag.core.model import IndexReport, Progress
+from vaultrag.core.store.db import drop_aside_copies
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
 from vaultrag.core.vocab import NoteStatus, Phase, Reason
 from vaultrag.paths import check_vault
@@ -206,6 +207,10 @@ class Indexer:
                     report.notes_deleted += 1
             if store.chunks_dropped and not cancel.cancelled:
                 store.prune_vector_cache()
+            if not cancel.cancelled and store.path is not None:
+                # every note is read again: a damaged copy moved aside before the rebuild has nothing left to give
+                for copy in drop_aside_copies(store.path):
+                    log.info("deleted %s, the damaged index this one was rebuilt from the notes to replace", copy)
         yield rate.progress(Phase.TEXT, len(scanned.notes))
 
     @property

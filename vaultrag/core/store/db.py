@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,29 @@ def is_corruption(e: BaseException) -> bool:
     the message. An error SQLite did not raise (no code) is not damage."""
     code = getattr(e, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF in CORRUPTION_CODES
+
+
+def aside_copies(path: str | os.PathLike[str], tag: str = "corrupt") -> list[Path]:
+    """The copies `move_aside` made of the index at `path` (without their -wal/-shm files), oldest first; a folder
+    found where the index should be was moved aside too."""
+    p = Path(path)
+    found = [q for q in p.parent.glob(f"{p.name}.{tag}-*") if q.name.rpartition("-")[2].isdigit()]
+    return sorted(found, key=lambda q: int(q.name.rpartition("-")[2]))
+
+
+def drop_aside_copies(path: str | os.PathLike[str], tag: str = "corrupt") -> list[Path]:
+    """Delete the copies of a damaged index once it is rebuilt from the notes: they hold the text of notes that
+    may have been excluded since (and nothing the notes cannot give again). A folder stays (vaultrag never wrote
+    it), its -wal/-shm files (the index's own) go. Returns what was deleted."""
+    gone = []
+    for copy in aside_copies(path, tag):
+        for side in (copy.with_name(copy.name + "-wal"), copy.with_name(copy.name + "-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                side.unlink()
+        if copy.is_file():
+            copy.unlink()
+            gone.append(copy)
+    return gone
 
 
 def move_aside(path: str | os.PathLike[str], tag: str) -> Path:
