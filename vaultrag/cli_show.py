@@ -15,11 +15,17 @@ MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document", SupportVerdict
         SupportVerdict.BAD_CITATION: "cites a document that is not in the prompt"}
 
 
+def flag_lines(trace: QueryTrace) -> list[str]:
+    """A warning for each note in the prompt that tries to give the language model orders."""
+    notes = dict.fromkeys(d.note for d in trace.context if trace.flagged.get(d.note))
+    return [f"warning: {wording.flagged_note(n, trace.flagged[n])}" for n in notes]
+
+
 def format_answer(trace: QueryTrace) -> str:
     """The answer (or the refusal) with its sources and the decision's reason."""
     a, d = trace.answer, trace.decision
     reason = wording.decision_reason(d)
-    lines = [*(f"warning: {wording.warning(w)}" for w in trace.warnings)]
+    lines = [*(f"warning: {wording.warning(w)}" for w in trace.warnings), *flag_lines(trace)]
     if a.kind == AnswerKind.REFUSAL:
         lines += [a.text, f"({reason})"]
     else:
@@ -51,6 +57,7 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
     height = max(len(c) for c in cols)
     out = [f"question: {trace.question}  (language: {trace.language})"]
     out += [f"warning: {wording.warning(w)}" for w in trace.warnings]
+    out += flag_lines(trace)
     out.append("")
     for i in range(height):
         out.append(" | ".join((c[i] if i < len(c) else "").ljust(width) for c in cols).rstrip())
@@ -94,6 +101,7 @@ def format_generated(trace: QueryTrace, streamed: bool) -> str:
     if not streamed:
         lines.append(a.text)
     lines += [f"warning: {wording.warning(w)}" for w in trace.warnings]
+    lines += flag_lines(trace)
     for s in a.sentences:
         if s.verdict in MARK:
             lines.append(f"check: {MARK[s.verdict]}: {s.text}")

@@ -231,6 +231,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "“ignore the previous instructions”"),
     QT_TRANSLATE_NOOP("Wording", "fake document tags"),
     QT_TRANSLATE_NOOP("Wording", "lines posing as the system or the assistant"),
+    QT_TRANSLATE_NOOP("Wording", "{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it says with care."),
     QT_TRANSLATE_NOOP("Wording", "Where the gold was lost: {counts}"),
     QT_TRANSLATE_NOOP("Wording", "Where the gold was lost: nowhere"),
 )

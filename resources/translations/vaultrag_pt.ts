@@ -188,10 +188,6 @@
         <translation>palavras × semelhança</translation>
     </message>
     <message>
-        <source>{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it says with care.</source>
-        <translation>{note} tenta dar ordens ao modelo de linguagem ({what}): seu texto vai escapado no prompt, mas leia o que ela diz com cuidado.</translation>
-    </message>
-    <message>
         <source>{n} chunk(s) longer than the model&apos;s input limit (cut to fit)</source>
         <translation>{n} trecho(s) maior(es) que o limite de entrada do modelo (cortados para caber)</translation>
     </message>
@@ -1960,6 +1956,10 @@
     <message>
         <source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source>
         <translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation>
+    </message>
+    <message>
+        <source>{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it says with care.</source>
+        <translation>{note} tenta dar ordens ao modelo de linguagem ({what}): seu texto vai escapado no prompt, mas leia o que ela diz com cuidado.</translation>
     </message>
     <message>
         <source>{n} bytes</source>

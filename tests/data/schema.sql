@@ -1,4 +1,4 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes
 -- index chunks_hash on chunks
 CREATE INDEX chunks_hash on chunks(content_hash);
 -- index chunks_note on chunks

@@ -10,7 +10,7 @@ strings; a translation keeps their fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -404,6 +404,15 @@ def reason(code: Reason, tr: Translate = english) -> str:
 def flag(code: str, tr: Translate = english) -> str:
     """What a flagged note tries (a NoteFlag code), in words; an unknown code as it is."""
     return tr(FLAG[NoteFlag(code)]) if code in FLAG else code
+
+
+FLAGGED_NOTE = T("{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but "
+                 "read what it says with care.")
+
+
+def flagged_note(note: str, codes: Sequence[str], tr: Translate = english) -> str:
+    """The warning for a note in the prompt that tries to give orders (the CLI's line, the window's tooltip)."""
+    return tr(FLAGGED_NOTE).format(note=note, what=", ".join(flag(c, tr) for c in codes))
 
 
 # -- where an evaluation lost the gold (the evaluation's failures, counted by why-not verdict) ------------------

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from vaultrag.app.words import flag_word, tr
+from vaultrag.app.words import flag_word, wording_tr
+from vaultrag.core import wording
 from vaultrag.core.model import QueryTrace
 
 WARNING_SIGN = "⚠"
@@ -16,8 +17,7 @@ def flag_words(codes: list[str]) -> str:
 
 def flag_warning(note: str, codes: list[str]) -> str:
     """What the user should know about a flagged note (a tooltip, a line above the answer)."""
-    return tr("{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but "
-              "read what it says with care.").format(note=note, what=flag_words(codes))
+    return wording.flagged_note(note, codes, wording_tr)
 
 
 def flagged_documents(trace: QueryTrace) -> dict[int, list[str]]:

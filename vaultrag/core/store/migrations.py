@@ -124,6 +124,11 @@ def _note_chunk_count(db: Connection) -> None:
     db.execute("alter table notes add column chunk_count integer not null default -1")
     db.execute("update notes set chunk_count = (select count(*) from chunks c where c.note_id = notes.id) "
                "where status = 'indexed'")
+def _reflag_notes(db: Connection) -> None:
+    # the hostile-note flag now reads disguised orders (look-alike letters, zero-width spaces, line breaks, four
+    # languages): indexed notes are read again on the next run to be flagged anew (chunks are diffed by hash: no
+    # re-embedding)
+    db.execute("update notes set mtime_ns = 0, content_hash = '' where status = 'indexed'")
 
 
 MIGRATIONS: list[Migration] = [
@@ -138,6 +143,7 @@ MIGRATIONS: list[Migration] = [
     # the int8 table split into shards searched on parallel connections (store/shards.py)
     ("0008_sharded_vectors", vectors.migrate_to_shards),
     ("0009_note_chunk_count", _note_chunk_count),
+    ("0010_reflag_notes", _reflag_notes),
 ]
 
 
