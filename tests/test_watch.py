@@ -392,3 +392,30 @@ def test_watch_cli_prints_changes_and_stops_cleanly(vault: Path, home: Path):
     assert proc.returncode == 0, err
     assert "text+BM25 updated" in out and "b.md" in out and "vectors ready" in out
     assert out.rstrip().endswith("stopped cleanly")
+
+
+def test_files_rewritten_many_times_a_second_do_not_hold_back_other_edits(live: Live, vault: Path):
+    """A settings file in .obsidian/ and a note, each rewritten every 20 ms (a plugin, a sync client): another
+    note's edit is still indexed while they keep writing, and so is the busy note (after the maximum wait)."""
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    stop = threading.Event()
+    writes = {"busy": 0}
+
+    def rewrite() -> None:
+        while not stop.is_set():
+            writes["busy"] += 1
+            (vault / ".obsidian" / "workspace.json").write_text(f'{{"n": {writes["busy"]}}}', encoding="utf-8")
+            (vault / "busy.md").write_text(f"# Busy\n\nCounter {writes['busy']} keeps going.\n", encoding="utf-8")
+            stop.wait(0.02)
+
+    writer = threading.Thread(target=rewrite, name="test-rewriter")
+    writer.start()
+    try:
+        stop.wait(0.5)  # the rewriting is under way before the edit
+        (vault / "a.md").write_text("# Alpha\n\nApples are green now.\n", encoding="utf-8")
+        live.wait_for(lambda s: "green" in text_of(s, "a.md") and "keeps going" in text_of(s, "busy.md"))
+        assert writer.is_alive(), "the edits were indexed only once the rewriting stopped"
+    finally:
+        stop.set()
+        writer.join()
+    assert not any(".obsidian" in p for e in live.events for p in e.paths), "a hidden folder's events were queued"

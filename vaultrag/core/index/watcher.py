@@ -18,6 +18,9 @@ from vaultrag.core.index.vault import IGNORE_FILE
 
 log = logging.getLogger(__name__)
 SLEEP_JUMP_S = 30.0  # wall clock moved this much more than the monotonic clock: the machine slept
+# a batch waits for a quiet moment, but never longer than this: a note an app rewrites many times a second (a
+# plugin, a sync client) would otherwise hold back every other edit for as long as it keeps writing
+MAX_WAIT_S = 2.0
 
 
 @dataclass
@@ -46,10 +49,11 @@ class VaultWatcher:
     """Calls `on_batch(ChangeBatch)` (on its own thread) after `quiet_ms` without relevant events."""
 
     def __init__(self, vault: str | os.PathLike[str], on_batch: Callable[[ChangeBatch], None],
-                 quiet_ms: int = 300) -> None:
+                 quiet_ms: int = 300, max_wait_s: float = MAX_WAIT_S) -> None:
         self.vault = Path(vault).resolve()
         self.on_batch = on_batch
         self.quiet = quiet_ms / 1000
+        self.max_wait = max_wait_s
         self._lock = threading.Condition()
         self._pending = ChangeBatch()
         self._last_event = 0.0
@@ -92,6 +96,8 @@ class VaultWatcher:
             rel = Path(abspath).resolve().relative_to(self.vault).as_posix()
         except ValueError:
             return
+        if hidden(rel):  # .obsidian/, .trash/, .git/: never indexed, so their events must not delay the notes'
+            return
         with self._lock:
             self._pending.paths.add(rel)
             if rel == IGNORE_FILE:
@@ -112,7 +118,9 @@ class VaultWatcher:
             with self._lock:
                 while not self._stop:
                     has_work = bool(self._pending.paths or self._pending.full)
-                    left = self.quiet - (time.monotonic() - self._last_event) if has_work else 1.0
+                    now = time.monotonic()
+                    left = (min(self.quiet - (now - self._last_event),
+                                self.max_wait - (now - self._pending.first_event)) if has_work else 1.0)
                     if has_work and left <= 0:
                         break
                     self._lock.wait(timeout=min(max(left, 0.01), 1.0))
@@ -131,6 +139,12 @@ class VaultWatcher:
                     log.exception("change batch handler failed")
             if stopping:
                 return
+
+
+def hidden(rel: str) -> bool:
+    """Whether a vault-relative path is in (or is) a hidden folder, as the vault walk skips them."""
+    parts = rel.split("/")
+    return any(p.startswith(".") for p in parts[:-1]) or (parts[-1].startswith(".") and parts[-1] != IGNORE_FILE)
 
 
 def relevant(path: str) -> bool:
@@ -152,6 +166,8 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
+        if event.is_directory and event.event_type == "modified":
+            return  # a folder's listing changed: the files' own events say which
         for p in (event.src_path, getattr(event, "dest_path", "")):
             path = os.fsdecode(p) if p else ""
             # a folder event (create, delete, rename) may stand for many notes: always relevant
