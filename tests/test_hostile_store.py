@@ -207,3 +207,25 @@ def test_a_damaged_copy_is_listed_by_status_until_the_rebuild_completes(home: Pa
     assert cli(home, "index", str(vault), "--no-embed").returncode == 0
     h = json.loads(cli(home, "status", str(vault), "--json").stdout)
     assert not [w for w in h["warnings"] if "damaged copy" in w] and not list(ws.index_path.parent.glob("*.corrupt-*"))
+
+
+@pytest.mark.parametrize("blocked", ["lock", "writer"])
+def test_a_lock_or_writer_note_that_cannot_be_made_is_said_in_words(home: Path, vault: Path, blocked: str, cli):
+    """A folder where `.lock` or `.writer` should be (as a read-only or full disk would refuse the file)."""
+    make_vault(vault)
+    index = Workspace.load(vault, home).index_path
+    (index.parent / f"{index.name}.{blocked}" / "x").mkdir(parents=True)
+    r = cli(home, "index", str(vault), "--no-embed")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"Cannot take the index's writer lock {index}.{blocked}" in r.stderr, r.stderr
+    assert not index.exists() or index.stat().st_size > 0, "nothing half-made"
+
+
+def test_a_vault_whose_path_is_not_valid_utf8_gets_its_own_index(home: Path, tmp_path: Path, cli):
+    odd = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9-notes"))  # Latin-1 bytes: not UTF-8
+    make_vault(odd)
+    r = cli(home, "index", str(odd), "--no-embed")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert Workspace.load(odd, home).index_path.exists()
+    r = cli(home, "ask", str(odd), "lighthouse 7 tides", "--json")
+    assert r.returncode == 0, r.stderr

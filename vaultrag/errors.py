@@ -20,6 +20,7 @@ class Problem(StrEnum):
     INDEX_REPLACED = "index-replaced"  # the file disappeared or was replaced under the running app
     INDEX_RETRYING = "index-retrying"  # why, delay: a write failed (disk full, read-only, a lock)
     INDEX_BUSY = "index-busy"  # holder
+    INDEX_LOCK_FAILED = "index-lock-failed"  # path, why: the writer's lock or its note cannot be made (no space…)
     INDEX_CLOSED = "index-closed"  # a write waited on an index lane that stopped (the vault was closed)
     MODEL_NEEDS_PACKAGE = "model-needs-package"  # what (the model), install (the pip command)
     MODEL_CANNOT_LOAD = "model-cannot-load"  # model, why

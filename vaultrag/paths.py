@@ -64,6 +64,8 @@ class Paths:
     def index_file(self, vault: str | os.PathLike[str]) -> Path:
         """The SQLite index of `vault`, keyed by the vault's absolute path (name kept for humans)."""
         absolute = str(Path(vault).expanduser().resolve())
-        digest = hashlib.sha1(absolute.encode("utf-8")).hexdigest()[:12]
+        # the path's own bytes: a folder name that is not valid UTF-8 still has one (and the same digest as before
+        # for every name that is)
+        digest = hashlib.sha1(os.fsencode(absolute)).hexdigest()[:12]
         slug = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(absolute).name).strip("-")[:40] or "vault"
         return self.index_dir / f"{slug}-{digest}.sqlite"

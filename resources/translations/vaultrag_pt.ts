@@ -20,6 +20,10 @@
         <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo; enquanto isso, o reordenador embutido funciona.</translation>
     </message>
     <message>
+        <source>Cannot take the index&apos;s writer lock {path} ({why}): check that the app&apos;s folder is writable and has free space.</source>
+        <translation>Não foi possível obter a trava de escrita do índice {path} ({why}): confira se a pasta do app aceita escrita e tem espaço livre.</translation>
+    </message>
+    <message>
         <source>Cannot update the index ({why}); retrying every {s} s at first.</source>
         <translation>Não foi possível atualizar o índice ({why}); nova tentativa a cada {s} s de início.</translation>
     </message>

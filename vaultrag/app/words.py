@@ -114,6 +114,9 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
         Problem.INDEX_BUSY: lambda: tr("The index is being written by {who}; try again when it is done.").format(
             who=g("holder")),
         Problem.INDEX_CLOSED: lambda: tr("The vault was closed before the index could be written."),
+        Problem.INDEX_LOCK_FAILED: lambda: tr("Cannot take the index's writer lock {path} ({why}): check that the "
+                                              "app's folder is writable and has free space.").format(
+            path=g("path"), why=g("why")),
         Problem.MODEL_NEEDS_PACKAGE: lambda: tr("The model {what} needs a package that is not installed: "
                                                 "{install}").format(what=g("what"), install=g("install")),
         Problem.MODEL_CANNOT_LOAD: lambda: tr("Cannot load the model {model}: {why}").format(model=g("model"),

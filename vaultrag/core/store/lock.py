@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from vaultrag.core.vocab import Problem
-from vaultrag.errors import IndexBusy
+from vaultrag.errors import IndexBusy, UserFacingError
 
 
 class WriterLock:
@@ -41,6 +42,8 @@ class WriterLock:
             try:
                 self._lock.acquire(timeout=0.5 if wait else 0)
                 break
+            except OSError as e:  # a folder where the lock file should be, a read-only or full disk
+                raise self._failed(self._lock.lock_file, e) from e
             except Timeout as e:
                 if not wait:
                     holder = self.holder()
@@ -51,7 +54,18 @@ class WriterLock:
                     told = True
         self.unclean = self.owner_file.exists()
         owner = {"pid": os.getpid(), "command": " ".join(["vaultrag", *sys.argv[1:3]]), "since": time.time()}
-        self.owner_file.write_text(json.dumps(owner), encoding="utf-8")
+        try:
+            self.owner_file.write_text(json.dumps(owner), encoding="utf-8")
+        except OSError as e:  # no space left, a read-only folder: nothing is written without it
+            self._lock.release()
+            raise self._failed(str(self.owner_file), e) from e
+
+    @staticmethod
+    def _failed(path: str, e: OSError) -> UserFacingError:
+        why = f"{type(e).__name__}: {e.strerror or e}"
+        return UserFacingError(f"Cannot take the index's writer lock {path} ({why}): check that the app's folder is "
+                               "writable and has free space (a folder in the lock's place can be removed).",
+                               Problem.INDEX_LOCK_FAILED, path=path, why=why)
 
     @property
     def held(self) -> bool:
@@ -59,7 +73,8 @@ class WriterLock:
 
     def release(self) -> None:
         if self._lock.is_locked:
-            self.owner_file.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # a note that cannot go only makes the next writer check fully
+                self.owner_file.unlink(missing_ok=True)
             self._lock.release()
 
     def __enter__(self) -> WriterLock:
