@@ -69,9 +69,9 @@ def main() -> None:
                 try:
                     gguf.download_gguf(model.repo_id, model.filename, folder, record,
                                        lambda half=half: half[0] > source.stat().st_size // 2, endpoint=hub.url)
+                    raise SystemExit("the download was not cancelled half-way")
                 except DownloadCancelled:
-                    pass
-                kept = half[0]
+                    kept = half[0]
                 t = time.perf_counter()
                 gguf.download_gguf(model.repo_id, model.filename, folder, endpoint=hub.url)
                 resumed.append((source.stat().st_size - kept) / 1e6 / (time.perf_counter() - t))
