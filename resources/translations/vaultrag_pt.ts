@@ -280,6 +280,33 @@
     </message>
 </context>
 <context>
+    <name>Catalog</name>
+    <message>
+        <source>29 languages, Portuguese and English among them</source>
+        <translation>29 idiomas, entre eles português e inglês</translation>
+    </message>
+    <message>
+        <source>Better answers than the 1.5B, about half as fast.</source>
+        <translation>Respostas melhores que as do 1.5B, com cerca de metade da velocidade.</translation>
+    </message>
+    <message>
+        <source>English, Portuguese, Spanish, French, German, Italian, Hindi, Thai</source>
+        <translation>inglês, português, espanhol, francês, alemão, italiano, híndi, tailandês</translation>
+    </message>
+    <message>
+        <source>Small and quick: the one to start with on a laptop.</source>
+        <translation>Pequeno e rápido: o modelo para começar num notebook.</translation>
+    </message>
+    <message>
+        <source>The largest here: the best answers, the slowest.</source>
+        <translation>O maior daqui: as melhores respostas, o mais lento.</translation>
+    </message>
+    <message>
+        <source>over 140 languages, Portuguese and English among them</source>
+        <translation>mais de 140 idiomas, entre eles português e inglês</translation>
+    </message>
+</context>
+<context>
     <name>DecisionView</name>
     <message>
         <source>ANSWERED</source>
