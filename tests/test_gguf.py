@@ -41,6 +41,11 @@ def local_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalHub]:
     hub.close()
 
 
+def left(models: Path) -> list[Path]:
+    """The files a download left under the models folder, but for the download lock's (kept, as OS locks are)."""
+    return [p for p in gguf.llm_dir(models).rglob("*") if p.is_file() and not p.name.endswith(gguf.LOCK)]
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -65,7 +70,7 @@ def test_download_reports_progress_and_checks_the_file(local_hub: LocalHub, tmp_
     assert path == gguf.gguf_path(models, MODEL.repo_id, MODEL.filename) == gguf.downloaded(models, MODEL)
     assert sha256(path) == local_hub.sha[MODEL.filename] and gguf.is_gguf(path)
     assert gguf.downloaded_models(models) == [path]
-    assert sorted(p.name for p in path.parent.iterdir()) == [MODEL.filename], "no partial file is left"
+    assert not list(path.parent.glob("*.part*")), "no partial file is left"
     size = GGUF.stat().st_size
     assert all(r.total == size and r.message == MODEL.filename for r in reports)
     done = [r.done for r in reports]
@@ -112,6 +117,22 @@ def test_a_partial_file_of_another_version_is_not_resumed(local_hub: LocalHub, t
     assert sha256(path) == local_hub.sha[MODEL.filename] and [s.start for s in local_hub.served] == [0]
 
 
+def test_one_download_of_a_file_at_a_time(local_hub: LocalHub, tmp_path: Path):
+    """Another process downloading the same file holds its lock: a second download says so and touches nothing."""
+    from filelock import FileLock
+
+    models = tmp_path / "models"
+    final = gguf.gguf_path(models, MODEL.repo_id, MODEL.filename)
+    final.parent.mkdir(parents=True)
+    other = FileLock(final.with_name(final.name + gguf.LOCK), thread_local=False)
+    with other:
+        with pytest.raises(UserFacingError) as busy:
+            gguf.download_gguf(MODEL.repo_id, MODEL.filename, models, endpoint=local_hub.url)
+        assert busy.value.problem == Problem.DOWNLOAD_BUSY and "another vaultrag" in str(busy.value)
+        assert local_hub.served == [] and not list(final.parent.glob("*.part*"))
+    assert gguf.download_gguf(MODEL.repo_id, MODEL.filename, models, endpoint=local_hub.url) == final
+
+
 def test_a_corrupted_file_is_refused_by_its_checksum(local_hub: LocalHub, tmp_path: Path):
     assert GGUF is not None
     models = tmp_path / "models"
@@ -121,7 +142,7 @@ def test_a_corrupted_file_is_refused_by_its_checksum(local_hub: LocalHub, tmp_pa
     e = refused.value
     assert e.problem == Problem.DOWNLOAD_CORRUPT and e.details["expected"] == local_hub.sha[MODEL.filename]
     assert e.details["got"] != e.details["expected"] and "damaged" in str(e)
-    assert not any(gguf.llm_dir(models).rglob("*.*gguf*")), "the damaged file is deleted, not kept or resumed"
+    assert left(models) == [], "the damaged file is deleted, not kept or resumed"
     local_hub.damaged.clear()
     path = gguf.download_gguf(MODEL.repo_id, MODEL.filename, models, endpoint=local_hub.url)
     assert sha256(path) == local_hub.sha[MODEL.filename] and [s.start for s in local_hub.served] == [0, 0]
@@ -139,7 +160,7 @@ def test_a_file_that_is_not_a_gguf_is_refused(tmp_path: Path, monkeypatch: pytes
             gguf.download_gguf("acme/fake-GGUF", "fake.gguf", tmp_path / "models", endpoint=hub.url)
     finally:
         hub.close()
-    assert refused.value.problem == Problem.GGUF_INVALID and not any(gguf.llm_dir(tmp_path / "models").rglob("*.*"))
+    assert refused.value.problem == Problem.GGUF_INVALID and left(tmp_path / "models") == []
     assert gguf.downloaded_models(tmp_path / "models") == []
 
 

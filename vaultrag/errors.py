@@ -27,6 +27,7 @@ class Problem(StrEnum):
     DOWNLOAD_UNREACHABLE = "download-unreachable"  # repo, why
     DOWNLOAD_STOPPED = "download-stopped"  # repo, why
     DOWNLOAD_CANCELLED = "download-cancelled"  # repo
+    DOWNLOAD_BUSY = "download-busy"  # repo, file: another process is downloading that file
     DOWNLOAD_CORRUPT = "download-corrupt"  # repo, file, expected, got: the sha256 differs from the hub's
     GGUF_MISSING = "gguf-missing"  # path: a language model file that is not there
     GGUF_UNREADABLE = "gguf-unreadable"  # path, why

@@ -212,6 +212,10 @@
         <translation>{path} não é um arquivo de modelo GGUF (um arquivo de modelo de linguagem para o llama.cpp termina em .gguf).</translation>
     </message>
     <message>
+        <source>{repo} is being downloaded by another vaultrag (the window or `vaultrag llm get`); wait for it to finish.</source>
+        <translation>{repo} já está sendo baixado por outro vaultrag (a janela ou `vaultrag llm get`); espere terminar.</translation>
+    </message>
+    <message>
         <source>{repo} is not a Hugging Face model id (like {example}).</source>
         <translation>{repo} não é um identificador de modelo do Hugging Face (como {example}).</translation>
     </message>

@@ -134,6 +134,8 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
             repo=_download(d), why=g("why")),
         Problem.DOWNLOAD_CANCELLED: lambda: tr("Download of {repo} cancelled; what arrived is kept for next "
                                                "time.").format(repo=_download(d)),
+        Problem.DOWNLOAD_BUSY: lambda: tr("{repo} is being downloaded by another vaultrag (the window or `vaultrag "
+                                          "llm get`); wait for it to finish.").format(repo=_download(d)),
         Problem.DOWNLOAD_CORRUPT: lambda: tr("The downloaded {repo} is damaged: its checksum (sha256) is not the "
                                              "hub's. It was deleted; download it again.").format(repo=_download(d)),
         Problem.GGUF_MISSING: lambda: tr("The language model file {path} does not exist.").format(path=g("path")),

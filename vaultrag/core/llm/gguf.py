@@ -15,7 +15,9 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from filelock import FileLock, Timeout
 
 from vaultrag.core.download import REPO_ID, DownloadCancelled
 from vaultrag.core.llm.catalog import CATALOG, CatalogModel
@@ -23,9 +25,13 @@ from vaultrag.core.model import Progress
 from vaultrag.core.vocab import Phase, Problem
 from vaultrag.errors import ModelUnavailable, UserFacingError
 
+if TYPE_CHECKING:
+    from huggingface_hub import HfFileMetadata
+
 MAGIC = b"GGUF"  # the first four bytes of every GGUF file
 PART = ".part"  # the bytes received so far
 PART_OF = ".part-sha256"  # beside the .part: the hub's sha256 of the file those bytes belong to
+LOCK = ".lock"  # held while a process downloads the file
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 HASH_BLOCK = 1 << 20
 
@@ -95,15 +101,13 @@ def download_gguf(repo_id: str, filename: str, models_dir: Path, on_progress: Ca
     when it is already there). Progress in bytes of the whole file (a resumed download starts at what it had).
     Raises DownloadCancelled when `cancel()` turns true (the bytes received are kept: the next call resumes),
     ModelUnavailable when the hub cannot be reached or the transfer breaks (kept as well), and UserFacingError
-    DOWNLOAD_CORRUPT when the file's sha256 is not the hub's (the file is deleted) or GGUF_INVALID when the file
-    is not a GGUF model."""
+    DOWNLOAD_CORRUPT when the file's sha256 is not the hub's (the file is deleted), GGUF_INVALID when the file is
+    not a GGUF model, DOWNLOAD_BUSY when another process is downloading it."""
     _checked_names(repo_id, filename)
     final = gguf_path(models_dir, repo_id, filename)
     if final.is_file():
         return final
     from huggingface_hub import get_hf_file_metadata, hf_hub_url
-    from huggingface_hub.file_download import http_get
-    from tqdm.auto import tqdm
 
     url = hf_hub_url(repo_id, filename, endpoint=endpoint)
     try:
@@ -113,12 +117,33 @@ def download_gguf(repo_id: str, filename: str, models_dir: Path, on_progress: Ca
             f"Cannot reach the Hugging Face hub to download {filename} from {repo_id}: {e.__class__.__name__}: {e}. "
             "Check the connection and try again.", Problem.DOWNLOAD_UNREACHABLE, repo=repo_id, file=filename,
             why=f"{e.__class__.__name__}: {e}") from e
+    final.parent.mkdir(parents=True, exist_ok=True)
+    # one download of a file at a time (the window and `vaultrag llm get` would append to the same .part): an OS
+    # lock, freed when its process dies
+    lock = FileLock(final.with_name(final.name + LOCK))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout as e:
+        raise UserFacingError(f"{filename} from {repo_id} is being downloaded by another vaultrag (the window or "
+                              "`vaultrag llm get`); wait for it to finish.", Problem.DOWNLOAD_BUSY, repo=repo_id,
+                              file=filename) from e
+    try:
+        return _download(url, meta, final, repo_id, filename, on_progress, cancel)
+    finally:
+        lock.release()
+
+
+def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filename: str,
+              on_progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None) -> Path:
+    """The bytes into the .part (resumed when they belong to this version of the file), their check, the rename."""
+    from huggingface_hub.file_download import http_get
+    from tqdm.auto import tqdm
+
     sha = (meta.etag or "").lower()
     expected = sha if SHA256.match(sha) else None  # a model file is stored with LFS: its etag is its sha256
     total = meta.size or 0
     part = final.with_name(final.name + PART)
     part_of = final.with_name(final.name + PART_OF)
-    final.parent.mkdir(parents=True, exist_ok=True)
     if part.is_file() and (not part_of.is_file() or part_of.read_text(encoding="ascii").strip() != (expected or "")
                            or (total and part.stat().st_size > total)):
         part.unlink()  # the bytes of another version of the file (the repository changed since): start again
