@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
-from tests.llm_server import ClosingHTTPServer
+from tests.local_hub import LocalHub
 from vaultrag.core import download as hub
 from vaultrag.core import rerank
 from vaultrag.core.model import Progress
@@ -22,78 +18,6 @@ from vaultrag.settings import Settings
 
 pytestmark = pytest.mark.st
 REPO = "acme/tiny-ce"
-SHA = "0123456789abcdef0123456789abcdef01234567"
-
-
-class LocalHub:
-    """Serves one model repository the way the hub API does (repo info, file tree, HEAD and GET of each file)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.files = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
-        self.gets: dict[str, int] = dict.fromkeys(self.files, 0)
-        hub_ = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def _file(self) -> tuple[str, bytes] | None:
-                prefix = f"/{REPO}/resolve/"
-                if not self.path.startswith(prefix):
-                    return None
-                name = self.path[len(prefix):].split("/", 1)[1].split("?")[0]
-                return (name, hub_.files[name]) if name in hub_.files else None
-
-            def _headers(self, name: str, data: bytes) -> None:
-                self.send_header("X-Repo-Commit", SHA)
-                self.send_header("ETag", '"' + hashlib.sha256(data).hexdigest() + '"')
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-
-            def do_HEAD(self) -> None:
-                found = self._file()
-                if found is None:
-                    self.send_response(404)
-                    self.end_headers()
-                    return
-                self.send_response(200)
-                self._headers(*found)
-
-            def do_GET(self) -> None:
-                if self.path.startswith(f"/api/models/{REPO}"):
-                    if "/tree/" in self.path:  # the file listing
-                        info: object = [{"type": "file", "path": n, "size": len(d),
-                                         "oid": hashlib.sha1(d).hexdigest()} for n, d in hub_.files.items()]
-                    else:
-                        info = {"id": REPO, "sha": SHA, "siblings": [{"rfilename": n} for n in hub_.files]}
-                    body = json.dumps(info).encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-                    return
-                found = self._file()
-                if found is None:
-                    self.send_response(404)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                name, data = found
-                hub_.gets[name] += 1
-                self.send_response(200)
-                self._headers(name, data)
-                self.wfile.write(data)
-
-        self.server = ClosingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
 
 
 @pytest.fixture
@@ -102,7 +26,7 @@ def local_hub(tiny_cross_encoder: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
 
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)  # the suite runs offline; this test has a hub
     monkeypatch.setattr(constants, "DOWNLOAD_CHUNK_SIZE", 64 * 1024)  # small reads: a cancel lands mid-file
-    server = LocalHub(tiny_cross_encoder)
+    server = LocalHub(REPO, {p.name: p for p in tiny_cross_encoder.iterdir() if p.is_file()})
     yield server
     server.close()
 
@@ -111,7 +35,7 @@ def test_download_reports_progress_cancels_and_resumes(local_hub: LocalHub, tmp_
     models = tmp_path / "models"
     weights = "model.safetensors"
     reports: list[Progress] = []
-    small = sum(len(d) for n, d in local_hub.files.items() if n != weights)
+    small = sum(p.stat().st_size for n, p in local_hub.files.items() if n != weights)
 
     def cancel() -> bool:  # stop once the small files are in and a part of the weights arrived
         return bool(reports) and reports[-1].done > small + 100_000
@@ -119,13 +43,13 @@ def test_download_reports_progress_cancels_and_resumes(local_hub: LocalHub, tmp_
     with pytest.raises(hub.DownloadCancelled, match="files it finished are kept"):
         hub.download(REPO, models, reports.append, cancel, endpoint=local_hub.url)
     assert hub.downloaded(models, REPO) is None and not (hub.model_folder(models, REPO) / weights).exists()
-    assert reports and all(r.total == sum(len(d) for d in local_hub.files.values()) for r in reports)
+    assert reports and all(r.total == sum(p.stat().st_size for p in local_hub.files.values()) for r in reports)
     folder = hub.download(REPO, models, reports.append, endpoint=local_hub.url)
     # the second attempt fetched only the unfinished file
     assert local_hub.gets == {n: 2 if n == weights else 1 for n in local_hub.files}
     assert hub.downloaded(models, REPO) == folder == hub.model_folder(models, REPO)
-    for name, data in local_hub.files.items():
-        assert (folder / name).read_bytes() == data
+    for name, path in local_hub.files.items():
+        assert (folder / name).read_bytes() == path.read_bytes()
     assert reports[-1].phase == "done" and reports[-1].done == reports[-1].total
     ce = rerank.from_settings(Settings(reranker=REPO), models)
     assert isinstance(ce, CrossEncoderReranker) and ce.model_id == f"ce/{REPO}"

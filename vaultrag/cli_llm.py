@@ -1,4 +1,5 @@
-"""CLI for the language model: `ask --generate` (streamed, citation-checked), follow-ups, `llm models|detect|test`."""
+"""CLI for the language model: `ask --generate` (streamed, citation-checked), follow-ups, `llm models|detect|test`,
+and the built-in model's files: `llm catalog|get`."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from vaultrag.core.model import to_dict
 from vaultrag.errors import UserFacingError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from vaultrag.core.llm.generator import ConnectionTest
+    from vaultrag.core.model import Progress
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.scope import Scope
 
@@ -55,7 +59,12 @@ def cmd_llm(args: argparse.Namespace) -> int:
     from vaultrag.core.llm import registry
     from vaultrag.paths import Paths
 
-    s = settings_mod.load(Paths(args.home).settings_file)
+    paths = Paths(args.home)
+    if args.action == "catalog":
+        return show_catalog(paths.models_dir, args.json)
+    if args.action == "get":
+        return get_model(args, paths.models_dir, paths.settings_file)
+    s = settings_mod.load(paths.settings_file)
     if args.action == "detect":
         found = registry.detect_local_servers(s)
         if args.json:
@@ -81,6 +90,81 @@ def cmd_llm(args: argparse.Namespace) -> int:
     return 0
 
 
+def show_catalog(models_dir: Path, as_json: bool) -> int:
+    """`llm catalog`: the models `llm get` downloads, their size and RAM (approximate), downloaded or not."""
+    from vaultrag.core.llm import gguf
+    from vaultrag.core.llm.catalog import CATALOG, approx_gb
+
+    rows = [(m, gguf.downloaded(models_dir, m)) for m in CATALOG]
+    if as_json:
+        print(json.dumps([{**to_dict(m), "downloaded": str(path) if path else None} for m, path in rows],
+                         ensure_ascii=False, indent=2))
+        return 0
+    for m, path in rows:
+        print(f"{m.key:13} {m.title:32} {approx_gb(m.size_bytes):>9} file, needs {approx_gb(m.ram_gb * 1e9)} RAM  "
+              + (f"downloaded: {path}" if path else "not downloaded"))
+        print(f"{'':13} {m.languages}; {m.licence}" + (f". {m.note}" if m.note else ""))
+    print("Sizes and RAM are approximate. `vaultrag llm get KEY` downloads one (--use makes it the model that "
+          "answers).")
+    return 0
+
+
+def get_model(args: argparse.Namespace, models_dir: Path, settings_file: Path) -> int:
+    """`llm get KEY`: download a catalog model (progress on stderr), print its file; --use sets it as the model."""
+    from vaultrag import settings as settings_mod
+    from vaultrag.core.llm import catalog, gguf
+
+    model = catalog.find(args.key or "")
+    if model is None:
+        raise UserFacingError(f"{args.key!r} is not a model of the catalog: choose one of "
+                              f"{', '.join(m.key for m in catalog.CATALOG)} (`vaultrag llm catalog` lists them).")
+    received = [0]
+
+    def progress(p: Progress) -> None:
+        received[0] = p.done
+        show_bytes(p)
+
+    show_bytes = bytes_printer(sys.stderr)
+    try:
+        path = gguf.download_gguf(model.repo_id, model.filename, models_dir, progress, endpoint=args.endpoint)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: the {received[0] / 1e6:.0f} MB received are kept; run `vaultrag llm get {model.key}` "
+              "again to continue", file=sys.stderr)
+        return 130
+    print(path)
+    if args.use:
+        s = settings_mod.load(settings_file).replace(llm_backend="local", llm_gguf=str(path))
+        settings_mod.save(s, settings_file)
+        print(f"answers now come from {model.title} (llm_backend = \"local\" in {settings_file})", file=sys.stderr)
+    return 0
+
+
+def bytes_printer(stream: Any) -> Any:
+    """A download's progress in MB on a terminal (one line, redrawn); a line per tenth when piped."""
+    from vaultrag.core.vocab import Phase
+
+    tty = stream.isatty()
+    shown = [-1]
+
+    def show(p: Progress) -> None:
+        if p.phase == Phase.DONE:
+            if tty:
+                stream.write("\r\033[K")
+            stream.flush()
+            return
+        tenth = int(10 * p.done / p.total) if p.total else 0
+        if not tty and tenth == shown[0]:
+            return
+        shown[0] = tenth
+        rate = f" {p.rate / 1e6:5.1f} MB/s" if p.rate else ""
+        eta = f" ETA {p.eta_s:4.0f} s" if p.eta_s is not None else ""
+        line = f"{p.message}: {p.done / 1e6:7.1f} / {p.total / 1e6:.1f} MB{rate}{eta}"
+        stream.write(f"\r\033[K{line}" if tty else line + "\n")
+        stream.flush()
+
+    return show
+
+
 def describe_test(result: ConnectionTest) -> str:
     """A connection test in words: the model answered (how fast, what it said), or why not."""
     if result.latency_ms is None:
@@ -90,8 +174,12 @@ def describe_test(result: ConnectionTest) -> str:
 
 
 def register(sub: Any) -> None:
-    s = sub.add_parser("llm", help="the language model: list its models, detect a local server, or test it")
-    s.add_argument("action", choices=["models", "detect", "test"])
+    s = sub.add_parser("llm", help="the language model: list its models, detect a local server, or test it; the "
+                       "catalog of models to download, and get one")
+    s.add_argument("action", choices=["models", "detect", "test", "catalog", "get"])
+    s.add_argument("key", nargs="?", help="get: the catalog's model to download (`vaultrag llm catalog` lists them)")
     s.add_argument("--base-url", help="ask this server instead of the configured one (models, test)")
+    s.add_argument("--endpoint", help="get: download from this Hugging Face hub mirror instead of huggingface.co")
+    s.add_argument("--use", action="store_true", help="get: make the downloaded model the one that answers")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_llm)

@@ -28,6 +28,11 @@ class Problem(StrEnum):
     DOWNLOAD_UNREACHABLE = "download-unreachable"  # repo, why
     DOWNLOAD_STOPPED = "download-stopped"  # repo, why
     DOWNLOAD_CANCELLED = "download-cancelled"  # repo
+    DOWNLOAD_BUSY = "download-busy"  # repo, file: another process is downloading that file
+    DOWNLOAD_CORRUPT = "download-corrupt"  # repo, file, expected, got: the sha256 differs from the hub's
+    GGUF_MISSING = "gguf-missing"  # path: a language model file that is not there
+    GGUF_UNREADABLE = "gguf-unreadable"  # path, why
+    GGUF_INVALID = "gguf-invalid"  # path: a file that is not a GGUF model
     ENGINE_UNKNOWN = "engine-unknown"  # setting, name, choices: a settings value no registry knows
     ENGINE_NOT_ON_PLATFORM = "engine-not-on-platform"  # what: an engine with no build for this platform
     LLM_NO_MODEL = "llm-no-model"  # where: a language model server is set but no model

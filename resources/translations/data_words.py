@@ -99,7 +99,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "language model: stopped by the user; the answer is incomplete"),
     QT_TRANSLATE_NOOP("Wording", "language model: the answer is in {answer_language} but the question is in {question_language}; a small model may not follow the prompt's language: try a larger one"),
     QT_TRANSLATE_NOOP("Wording", "rewrite: the language model could not rewrite the question ({detail}); the previous question's terms were carried instead"),
-    QT_TRANSLATE_NOOP("Wording", "Answers from a language model need the openai client library: pip install 'vaultrag[llm]' (or pip install openai)."),
+    QT_TRANSLATE_NOOP("Wording", "Answers from a language model need the openai client library, which this installation lacks: pip install openai."),
     QT_TRANSLATE_NOOP("Wording", "Cannot reach a language model server at {where}: is it running? (Ollama: `ollama serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check llm_base_url."),
     QT_TRANSLATE_NOOP("Wording", "{where} answers, but has no OpenAI-compatible API there ({detail}). The address usually ends in /v1, e.g. http://localhost:11434/v1."),
     QT_TRANSLATE_NOOP("Wording", "The server at {where} does not know the model {model!r}. `vaultrag llm models` lists the ones it has."),

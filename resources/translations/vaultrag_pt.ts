@@ -16,8 +16,12 @@
         <translation>Não foi possível carregar o modelo {model}: {why}</translation>
     </message>
     <message>
-        <source>Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try again; the built-in ranker works meanwhile.</source>
-        <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo; enquanto isso, o reordenador embutido funciona.</translation>
+        <source>Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try again.</source>
+        <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo.</translation>
+    </message>
+    <message>
+        <source>Cannot read the language model file {path} ({why}).</source>
+        <translation>Não foi possível ler o arquivo do modelo de linguagem {path} ({why}).</translation>
     </message>
     <message>
         <source>Cannot take the index&apos;s writer lock {path} ({why}): check that the app&apos;s folder is writable and has free space.</source>
@@ -32,8 +36,8 @@
         <translation>Contexto (prompt)</translation>
     </message>
     <message>
-        <source>Download of {repo} cancelled; the files it finished are kept for next time.</source>
-        <translation>Download de {repo} cancelado; os arquivos já baixados ficam para a próxima vez.</translation>
+        <source>Download of {repo} cancelled; what arrived is kept for next time.</source>
+        <translation>Download de {repo} cancelado; o que já chegou fica para a próxima vez.</translation>
     </message>
     <message>
         <source>Every stage below searched the rewritten question.</source>
@@ -56,8 +60,12 @@
         <translation>Reordenada</translation>
     </message>
     <message>
-        <source>The download of {repo} stopped ({why}). Try again: the files it finished are kept; the built-in ranker works meanwhile.</source>
-        <translation>O download de {repo} parou ({why}). Tente de novo: os arquivos já baixados são mantidos; enquanto isso, o reordenador embutido funciona.</translation>
+        <source>The download of {repo} stopped ({why}). Try again: what arrived is kept and the download continues from there.</source>
+        <translation>O download de {repo} parou ({why}). Tente de novo: o que já chegou é mantido e o download continua dali.</translation>
+    </message>
+    <message>
+        <source>The downloaded {repo} is damaged: its checksum (sha256) is not the hub&apos;s. It was deleted; download it again.</source>
+        <translation>O {repo} baixado está danificado: a soma de verificação (sha256) não é a do Hugging Face. Ele foi apagado; baixe-o de novo.</translation>
     </message>
     <message>
         <source>The index file disappeared or was replaced: rebuilding it.</source>
@@ -78,6 +86,10 @@
     <message>
         <source>The index was repaired: {what}.</source>
         <translation>O índice foi reparado: {what}.</translation>
+    </message>
+    <message>
+        <source>The language model file {path} does not exist.</source>
+        <translation>O arquivo do modelo de linguagem {path} não existe.</translation>
     </message>
     <message>
         <source>The model {what} needs a package that is not installed: {install}</source>
@@ -200,6 +212,14 @@
         <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
     </message>
     <message>
+        <source>{path} is not a GGUF model file (a language model file for llama.cpp ends in .gguf).</source>
+        <translation>{path} não é um arquivo de modelo GGUF (um arquivo de modelo de linguagem para o llama.cpp termina em .gguf).</translation>
+    </message>
+    <message>
+        <source>{repo} is being downloaded by another vaultrag (the window or `vaultrag llm get`); wait for it to finish.</source>
+        <translation>{repo} já está sendo baixado por outro vaultrag (a janela ou `vaultrag llm get`); espere terminar.</translation>
+    </message>
+    <message>
         <source>{repo} is not a Hugging Face model id (like {example}).</source>
         <translation>{repo} não é um identificador de modelo do Hugging Face (como {example}).</translation>
     </message>
@@ -265,6 +285,33 @@
     <message>
         <source>refusal</source>
         <translation>recusa</translation>
+    </message>
+</context>
+<context>
+    <name>Catalog</name>
+    <message>
+        <source>29 languages, Portuguese and English among them</source>
+        <translation>29 idiomas, entre eles português e inglês</translation>
+    </message>
+    <message>
+        <source>Better answers than the 1.5B, about half as fast.</source>
+        <translation>Respostas melhores que as do 1.5B, com cerca de metade da velocidade.</translation>
+    </message>
+    <message>
+        <source>English, Portuguese, Spanish, French, German, Italian, Hindi, Thai</source>
+        <translation>inglês, português, espanhol, francês, alemão, italiano, híndi, tailandês</translation>
+    </message>
+    <message>
+        <source>Small and quick: the one to start with on a laptop.</source>
+        <translation>Pequeno e rápido: o modelo para começar num notebook.</translation>
+    </message>
+    <message>
+        <source>The largest here: the best answers, the slowest.</source>
+        <translation>O maior daqui: as melhores respostas, o mais lento.</translation>
+    </message>
+    <message>
+        <source>over 140 languages, Portuguese and English among them</source>
+        <translation>mais de 140 idiomas, entre eles português e inglês</translation>
     </message>
 </context>
 <context>
@@ -1326,8 +1373,8 @@
         <translation>Escreva texto sob ele: títulos sozinhos não são indexados.</translation>
     </message>
     <message>
-        <source>Answers from a language model need the openai client library: pip install &apos;vaultrag[llm]&apos; (or pip install openai).</source>
-        <translation>Respostas de um modelo de linguagem precisam da biblioteca cliente openai: pip install &apos;vaultrag[llm]&apos; (ou pip install openai).</translation>
+        <source>Answers from a language model need the openai client library, which this installation lacks: pip install openai.</source>
+        <translation>Respostas de um modelo de linguagem precisam da biblioteca cliente openai, que falta nesta instalação: pip install openai.</translation>
     </message>
     <message>
         <source>Best keyword match</source>

@@ -19,6 +19,7 @@ from vaultrag.app.tasks import QUERY_LANE, MainThreadBridge, QueryLane, Workers
 from vaultrag.app.words import user_message
 from vaultrag.core.embed import Embedder
 from vaultrag.core.index.lane import IndexLane
+from vaultrag.core.llm.catalog import CatalogModel
 from vaultrag.core.model import Candidate
 from vaultrag.core.query.conversation import Conversation
 from vaultrag.core.query.state import StageUnit
@@ -57,7 +58,8 @@ class AppController(QObject):
         notes_listed: the indexed note paths (for pickers and scope chips), with folders and tags.
         note_read: a NoteText (a note's text for the preview), read on the query lane.
         local_llm_found: the FoundServers with models answering on this machine (offered when none is set).
-        model_download_progress / _finished / _failed: a cross-encoder download's bytes, folder, or why it stopped.
+        model_download_progress / _finished / _failed: a model download's bytes, where it is (a cross-encoder's
+            folder, a language model's file), or why it stopped.
         failed: a message a person can act on (shown once).
     """
 
@@ -204,6 +206,9 @@ class AppController(QObject):
     # -- models ------------------------------------------------------------------------------------
     def download_cross_encoder(self, repo_id: str, endpoint: str | None = None) -> None:
         self.downloads.download_cross_encoder(repo_id, endpoint)
+
+    def download_llm(self, model: CatalogModel, endpoint: str | None = None) -> None:
+        self.downloads.download_gguf(model, endpoint)
 
     def cancel_model_download(self) -> None:
         self.downloads.cancel()

@@ -90,6 +90,11 @@ def note_reason(n: NoteState) -> str:
     return reason_text(n.code) if n.code != Reason.NONE else n.reason
 
 
+def _download(d: dict[str, str]) -> str:
+    """What a download fetches: a repository, or a file of one."""
+    return f"{d['file']} ({d.get('repo', '')})" if d.get("file") else d.get("repo", "")
+
+
 def problem_text(problem: Problem, d: dict[str, str]) -> str:
     """A core error or notice in words, from its code and details."""
     g = d.get
@@ -123,15 +128,24 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
                                                                                             why=g("why")),
         Problem.DOWNLOAD_BAD_ID: lambda: tr("{repo} is not a Hugging Face model id (like {example}).").format(
             repo=g("repo"), example=g("example")),
+        # a cross-encoder's download (repo) or a language model file's (repo and file)
         Problem.DOWNLOAD_UNREACHABLE: lambda: tr("Cannot reach the Hugging Face hub to download {repo} ({why}). "
-                                                 "Check the connection and the model id, then try again; the "
-                                                 "built-in ranker works meanwhile.").format(repo=g("repo"),
-                                                                                           why=g("why")),
-        Problem.DOWNLOAD_STOPPED: lambda: tr("The download of {repo} stopped ({why}). Try again: the files it "
-                                             "finished are kept; the built-in ranker works meanwhile.").format(
-            repo=g("repo"), why=g("why")),
-        Problem.DOWNLOAD_CANCELLED: lambda: tr("Download of {repo} cancelled; the files it finished are kept for "
-                                               "next time.").format(repo=g("repo")),
+                                                 "Check the connection and the model id, then try again.").format(
+            repo=_download(d), why=g("why")),
+        Problem.DOWNLOAD_STOPPED: lambda: tr("The download of {repo} stopped ({why}). Try again: what arrived is "
+                                             "kept and the download continues from there.").format(
+            repo=_download(d), why=g("why")),
+        Problem.DOWNLOAD_CANCELLED: lambda: tr("Download of {repo} cancelled; what arrived is kept for next "
+                                               "time.").format(repo=_download(d)),
+        Problem.DOWNLOAD_BUSY: lambda: tr("{repo} is being downloaded by another vaultrag (the window or `vaultrag "
+                                          "llm get`); wait for it to finish.").format(repo=_download(d)),
+        Problem.DOWNLOAD_CORRUPT: lambda: tr("The downloaded {repo} is damaged: its checksum (sha256) is not the "
+                                             "hub's. It was deleted; download it again.").format(repo=_download(d)),
+        Problem.GGUF_MISSING: lambda: tr("The language model file {path} does not exist.").format(path=g("path")),
+        Problem.GGUF_UNREADABLE: lambda: tr("Cannot read the language model file {path} ({why}).").format(
+            path=g("path"), why=g("why")),
+        Problem.GGUF_INVALID: lambda: tr("{path} is not a GGUF model file (a language model file for llama.cpp ends "
+                                         "in .gguf).").format(path=g("path")),
         Problem.ENGINE_UNKNOWN: lambda: tr("The setting {setting} names {name}, which this version does not know: "
                                            "choose one of {choices} in Settings.").format(
             setting=g("setting"), name=g("name"), choices=g("choices")),

@@ -47,13 +47,10 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
     if not REPO_ID.match(repo_id):
         raise UserFacingError(f"{repo_id!r} is not a Hugging Face model id (like {DEFAULT_CROSS_ENCODER}).",
                               Problem.DOWNLOAD_BAD_ID, repo=repo_id, example=DEFAULT_CROSS_ENCODER)
-    try:
-        from huggingface_hub import hf_hub_download, snapshot_download
-        from tqdm.auto import tqdm
-    except ImportError as e:
-        raise ModelUnavailable("Downloading a cross-encoder needs the sentence-transformers extra: "
-                               "pip install torch==2.13.0 'vaultrag[st]'.", Problem.MODEL_NEEDS_PACKAGE,
-                               what="huggingface_hub", install="pip install torch==2.13.0 'vaultrag[st]'") from e
+    # huggingface_hub is a default dependency (it downloads the language models too): only running a cross-encoder
+    # needs the sentence-transformers extra, and loading it says so (core/rerankers/cross_encoder.py)
+    from huggingface_hub import hf_hub_download, snapshot_download
+    from tqdm.auto import tqdm
 
     folder = model_folder(models_dir, repo_id)
     if downloaded(models_dir, repo_id):

@@ -118,8 +118,8 @@ def warning(w: QueryWarning, tr: Translate = english) -> str:
 # {where} the server's address, {model}, {timeout} seconds, {status} the HTTP code, {detail} what the transport or
 # the server said (shown, never read): the failure's details (`llm_failure_details`)
 LLM_FAILURE = {
-    LLMFailure.NOT_INSTALLED: T("Answers from a language model need the openai client library: pip install "
-                                "'vaultrag[llm]' (or pip install openai)."),
+    LLMFailure.NOT_INSTALLED: T("Answers from a language model need the openai client library, which this "
+                                "installation lacks: pip install openai."),
     LLMFailure.SERVER_DOWN: T("Cannot reach a language model server at {where}: is it running? (Ollama: `ollama "
                               "serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check "
                               "llm_base_url."),

@@ -1,0 +1,228 @@
+"""GGUF language model files: downloaded from the Hugging Face hub (progress, cancel, resume, checksum) and checked.
+
+huggingface_hub (≥ 1.x) drops a partial file when `hf_hub_download` stops, so a 2 GB model cancelled at 90 % would
+start again from zero. Here the hub's own calls do the talking (`get_hf_file_metadata` for the size and the sha256,
+`http_get` with `resume_size` for the bytes: an HTTP Range request) into a `.part` file of ours that a cancel or a
+broken connection keeps, and the next download continues from its last byte. The finished file is checked against
+the sha256 the hub reports for it, then renamed to its `.gguf` name: a `.gguf` under the folder is a whole model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from filelock import FileLock, Timeout
+
+from vaultrag.core.download import REPO_ID, DownloadCancelled
+from vaultrag.core.llm.catalog import CATALOG, CatalogModel
+from vaultrag.core.model import Progress
+from vaultrag.core.vocab import Phase, Problem
+from vaultrag.errors import ModelUnavailable, UserFacingError
+
+if TYPE_CHECKING:
+    from huggingface_hub import HfFileMetadata
+
+MAGIC = b"GGUF"  # the first four bytes of every GGUF file
+PART = ".part"  # the bytes received so far
+PART_OF = ".part-sha256"  # beside the .part: the hub's sha256 of the file those bytes belong to
+LOCK = ".lock"  # held while a process downloads the file
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
+HASH_BLOCK = 1 << 20
+
+
+def llm_dir(models_dir: Path) -> Path:
+    """The folder of the language model files under the app's models folder."""
+    return models_dir / "llm"
+
+
+def gguf_path(models_dir: Path, repo_id: str, filename: str) -> Path:
+    """Where `filename` of hub repository `repo_id` is (or will be) once downloaded."""
+    return llm_dir(models_dir) / repo_id.replace("/", "--") / filename
+
+
+def downloaded(models_dir: Path, model: CatalogModel) -> Path | None:
+    """The file of a catalog model downloaded completely (checked), or None."""
+    path = gguf_path(models_dir, model.repo_id, model.filename)
+    return path if path.is_file() else None
+
+
+def downloaded_models(models_dir: Path) -> list[Path]:
+    """Every finished model file under the models folder (a download in progress is a `.part`, not listed)."""
+    folder = llm_dir(models_dir)
+    return sorted(p for p in folder.rglob("*.gguf") if p.is_file()) if folder.is_dir() else []
+
+
+def is_gguf(path: Path) -> bool:
+    """Whether `path` is a readable file that starts as a GGUF model does."""
+    try:
+        with path.open("rb") as f:
+            return f.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+def check_gguf(path: Path) -> Path:
+    """`path`, resolved, when it is a GGUF model file; a UserFacingError with a Problem code saying what is wrong
+    otherwise (missing, unreadable, not a GGUF)."""
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise UserFacingError(f"The language model file {path} does not exist.", Problem.GGUF_MISSING, path=path)
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(MAGIC))
+    except OSError as e:
+        raise UserFacingError(f"Cannot read the language model file {path}: {e.strerror or e}.",
+                              Problem.GGUF_UNREADABLE, path=path, why=e.strerror or e) from e
+    if head != MAGIC:
+        raise UserFacingError(f"{path} is not a GGUF model file (a language model file for llama.cpp ends in "
+                              ".gguf and starts with GGUF).", Problem.GGUF_INVALID, path=path)
+    return path.resolve()
+
+
+def _checked_names(repo_id: str, filename: str) -> None:
+    if not REPO_ID.match(repo_id):
+        raise UserFacingError(f"{repo_id!r} is not a Hugging Face model id (like {CATALOG[0].repo_id}).",
+                              Problem.DOWNLOAD_BAD_ID, repo=repo_id, example=CATALOG[0].repo_id)
+    parts = PurePosixPath(filename).parts
+    if not filename.endswith(".gguf") or filename.startswith("/") or ".." in parts or "\\" in filename:
+        raise UserFacingError(f"{filename!r} is not a GGUF file name in {repo_id} (like {CATALOG[0].filename}).",
+                              Problem.DOWNLOAD_BAD_ID, repo=f"{repo_id}/{filename}", example=CATALOG[0].filename)
+
+
+def download_gguf(repo_id: str, filename: str, models_dir: Path, on_progress: Callable[[Progress], None] | None = None,
+                  cancel: Callable[[], bool] | None = None, endpoint: str | None = None) -> Path:
+    """Download `filename` of hub repository `repo_id` into the models folder and return the file's path (at once
+    when it is already there). Progress in bytes of the whole file (a resumed download starts at what it had).
+    Raises DownloadCancelled when `cancel()` turns true (the bytes received are kept: the next call resumes),
+    ModelUnavailable when the hub cannot be reached or the transfer breaks (kept as well), and UserFacingError
+    DOWNLOAD_CORRUPT when the file's sha256 is not the hub's (the file is deleted), GGUF_INVALID when the file is
+    not a GGUF model, DOWNLOAD_BUSY when another process is downloading it."""
+    _checked_names(repo_id, filename)
+    final = gguf_path(models_dir, repo_id, filename)
+    if final.is_file():
+        return final
+    from huggingface_hub import get_hf_file_metadata, hf_hub_url
+
+    url = hf_hub_url(repo_id, filename, endpoint=endpoint)
+    try:
+        meta = get_hf_file_metadata(url, endpoint=endpoint)
+    except Exception as e:  # no network, a DNS failure, a 404 for a wrong name, a proxy page: all say why
+        raise ModelUnavailable(
+            f"Cannot reach the Hugging Face hub to download {filename} from {repo_id}: {e.__class__.__name__}: {e}. "
+            "Check the connection and try again.", Problem.DOWNLOAD_UNREACHABLE, repo=repo_id, file=filename,
+            why=f"{e.__class__.__name__}: {e}") from e
+    final.parent.mkdir(parents=True, exist_ok=True)
+    # one download of a file at a time (the window and `vaultrag llm get` would append to the same .part): an OS
+    # lock, freed when its process dies
+    lock = FileLock(final.with_name(final.name + LOCK))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout as e:
+        raise UserFacingError(f"{filename} from {repo_id} is being downloaded by another vaultrag (the window or "
+                              "`vaultrag llm get`); wait for it to finish.", Problem.DOWNLOAD_BUSY, repo=repo_id,
+                              file=filename) from e
+    try:
+        return _download(url, meta, final, repo_id, filename, on_progress, cancel)
+    finally:
+        lock.release()
+
+
+def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filename: str,
+              on_progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None) -> Path:
+    """The bytes into the .part (resumed when they belong to this version of the file), their check, the rename."""
+    from huggingface_hub.file_download import http_get
+    from tqdm.auto import tqdm
+
+    sha = (meta.etag or "").lower()
+    expected = sha if SHA256.match(sha) else None  # a model file is stored with LFS: its etag is its sha256
+    total = meta.size or 0
+    part = final.with_name(final.name + PART)
+    part_of = final.with_name(final.name + PART_OF)
+    if part.is_file() and (not part_of.is_file() or part_of.read_text(encoding="ascii").strip() != (expected or "")
+                           or (total and part.stat().st_size > total)):
+        part.unlink()  # the bytes of another version of the file (the repository changed since): start again
+    part_of.write_text(expected or "", encoding="ascii")
+    start = part.stat().st_size if part.is_file() else 0
+    done = [start]
+    began = time.monotonic()
+
+    def stop_if_cancelled() -> None:
+        if cancel and cancel():
+            raise DownloadCancelled(f"Download of {filename} cancelled; the {done[0]} bytes received are kept and "
+                                    "the next download continues from there.", Problem.DOWNLOAD_CANCELLED,
+                                    repo=repo_id, file=filename)
+
+    def report(phase: Phase = Phase.DOWNLOAD) -> None:
+        if on_progress is None:
+            return
+        elapsed = time.monotonic() - began
+        rate = (done[0] - start) / elapsed if elapsed > 0 else 0.0
+        eta = (total - done[0]) / rate if rate > 0 and total else None
+        on_progress(Progress(phase, done[0], total or done[0], rate=rate, eta_s=eta, message=filename))
+
+    class Bar(tqdm):  # type: ignore[misc]
+        """Forwards the bytes to `on_progress` and stops the transfer on `cancel()` (before the chunk is written)."""
+
+        monitor_interval = 0  # no tqdm monitor thread: a cancelled bar is never closed and would keep it alive
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["disable"] = True
+            super().__init__(*args, **kwargs)
+
+        def update(self, n: float | None = 1) -> bool | None:
+            stop_if_cancelled()
+            done[0] += int(n or 0)
+            report()
+            return None
+
+    report()
+    # a file kept as a Git LFS or Xet blob answers its HEAD with a redirect to a CDN: fetch the bytes from there
+    # (as hf_hub_download does, which also keeps the exact version the HEAD saw)
+    location = url if meta.xet_file_data is not None else meta.location
+    try:
+        with part.open("ab") as f:
+            http_get(location, f, resume_size=start, expected_size=meta.size, displayed_filename=filename,
+                     tqdm_class=Bar)
+    except DownloadCancelled:
+        raise
+    except Exception as e:
+        raise ModelUnavailable(f"The download of {filename} from {repo_id} stopped: {e.__class__.__name__}: {e}. "
+                               "Try again: the bytes received are kept and the download continues from there.",
+                               Problem.DOWNLOAD_STOPPED, repo=repo_id, file=filename,
+                               why=f"{e.__class__.__name__}: {e}") from e
+    _verify(part, part_of, expected, repo_id, filename, stop_if_cancelled)
+    os.replace(part, final)
+    part_of.unlink(missing_ok=True)
+    done[0] = final.stat().st_size
+    report(Phase.DONE)
+    return final
+
+
+def _verify(part: Path, part_of: Path, expected: str | None, repo_id: str, filename: str,
+            stop_if_cancelled: Callable[[], None]) -> None:
+    """The sha256 the hub reported, and the GGUF magic; a file that fails either is deleted."""
+    if expected is not None:
+        digest = hashlib.sha256()
+        with part.open("rb") as f:
+            while block := f.read(HASH_BLOCK):
+                digest.update(block)
+                stop_if_cancelled()  # hashing 2 GB takes a while; the file stays whole for the next try
+        got = digest.hexdigest()
+        if got != expected:
+            part.unlink()
+            part_of.unlink(missing_ok=True)
+            raise UserFacingError(f"The downloaded {filename} from {repo_id} is damaged: its sha256 is {got}, the "
+                                  f"hub's is {expected}. It was deleted; download it again.", Problem.DOWNLOAD_CORRUPT,
+                                  repo=repo_id, file=filename, expected=expected, got=got)
+    if not is_gguf(part):
+        part.unlink()
+        part_of.unlink(missing_ok=True)
+        raise UserFacingError(f"{filename} from {repo_id} is not a GGUF model file (a language model file for "
+                              "llama.cpp ends in .gguf and starts with GGUF); it was deleted.", Problem.GGUF_INVALID,
+                              path=f"{repo_id}/{filename}")
