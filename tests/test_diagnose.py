@@ -70,6 +70,15 @@ def test_not_in_the_vault_names_the_closest_paths(setup):
     assert f"Did you mean {d.evidence.closest[0]}" in said(d)[0]
 
 
+
+def test_a_path_outside_the_vault_is_not_in_the_vault(setup, tmp_path: Path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Outside\n\nThe garden watering schedule outside.\n", encoding="utf-8")
+    for note in ("../../../../etc/passwd", "../outside.md", str(outside)):
+        d = why(setup, note)
+        assert d.verdict == Verdict.NOT_IN_VAULT and "not in the index" not in said(d)[0], note
+
+
 def test_failed_empty_and_stale(setup):
     vault = setup[0]
     d = why(setup, "binary.md")

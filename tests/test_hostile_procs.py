@@ -118,7 +118,7 @@ def test_two_writers_take_turns_while_questions_read_one_snapshot(home: Path, va
         asker.join()
     assert first.returncode == 0 and second.returncode == 0, err1 + err2
     assert "Traceback" not in err1 + err2 and "locked" not in err1 + err2
-    assert f"being written by process {first.pid}" in err2, err2
+    assert f"being written by process {first.pid} (vaultrag index {vault}, since " in err2, err2
     assert not errors, errors[:3]
     assert asked > 5
     h = check_clean(home, vault)

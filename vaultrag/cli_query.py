@@ -58,15 +58,35 @@ def check_question(question: str) -> str:
     return question
 
 
+OPTIONS_SEEN: set[str] = set()  # the option strings of every HintingParser made so far (the top one's too)
+
+
+def _number(word: str) -> bool:
+    """A negative number ("-1" as a threshold) is a value, not a word that lost its way."""
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
 class HintingParser(argparse.ArgumentParser):
     """A parser whose errors add that a word starting with '-' (a question, say) must follow `--`."""
 
     def error(self, message: str) -> NoReturn:
-        known = set(self._option_string_actions)
-        dashed = [a for a in sys.argv[1:] if a.startswith("-") and a != "--" and a.split("=")[0] not in known]
+        # every option of the command line (`--home` belongs to the top parser, `-k` to the subcommand's): only a
+        # word no parser knows can be a question or path that lost its way
+        known = set(self._option_string_actions) | OPTIONS_SEEN
+        dashed = [a for a in sys.argv[1:] if a.startswith("-") and a != "--" and a.split("=")[0] not in known
+                  and not _number(a)]
         hint = ("\na question (or path) that starts with '-' must follow `--`, as in: "
                 "vaultrag ask VAULT -- \"-your question\"") if dashed else ""
         super().error(message + hint)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        OPTIONS_SEEN.update(action.option_strings)
+        return action
 
 
 def cmd_ask(args: argparse.Namespace) -> int:

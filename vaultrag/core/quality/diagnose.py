@@ -31,6 +31,15 @@ def _closest(path: str, candidates: list[str]) -> list[str]:
     return [by_name[n] for n in names]
 
 
+def _inside(root: Path, path: Path) -> bool:
+    """Whether `path` (symlinks resolved) lies inside the vault folder `root`."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
 def diagnose(searcher: Searcher, vault: str | os.PathLike[str], question: str, note: str,
              heading: str | None = None, scope: Scope | None = None, k: int | None = None,
              threshold: float | None = None) -> Diagnosis:
@@ -42,6 +51,8 @@ def diagnose(searcher: Searcher, vault: str | os.PathLike[str], question: str, n
     row = store.note_record(note)
     disk = root / note
     # -- layer 0: the vault and the index --------------------------------------------------------
+    if row is None and not _inside(root, disk):  # "../../etc/passwd": no path outside the vault is one of its notes
+        return Diagnosis(note, Verdict.NOT_IN_VAULT, 0, evidence=Evidence())
     if row is None or row.status == NoteStatus.EXCLUDED:
         scanned = vaultmod.scan(root, settings.ignore_globs)
         skip = next((s for s in scanned.skipped if s.path == note or (s.path.endswith("/")

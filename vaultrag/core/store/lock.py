@@ -16,6 +16,20 @@ from vaultrag.core.vocab import Problem
 from vaultrag.errors import IndexBusy, UserFacingError
 
 
+def running_command(argv: list[str]) -> str:
+    """The command a person typed, for "being written by …": its first two words past the options and their values
+    ("vaultrag index VAULT", not "vaultrag --home H")."""
+    words, value_next = [], False
+    for a in argv:
+        if value_next:
+            value_next = False
+        elif a == "--home":
+            value_next = True
+        elif not a.startswith("-"):
+            words.append(a)
+    return " ".join(["vaultrag", *words[:2]])
+
+
 class WriterLock:
     """The lock `<index>.lock` (held by the OS: it is freed when its process dies, even by kill -9) and
     `<index>.writer`, which says who holds it; a `.writer` left behind means the last writer did not stop cleanly."""
@@ -42,8 +56,6 @@ class WriterLock:
             try:
                 self._lock.acquire(timeout=0.5 if wait else 0)
                 break
-            except OSError as e:  # a folder where the lock file should be, a read-only or full disk
-                raise self._failed(self._lock.lock_file, e) from e
             except Timeout as e:
                 if not wait:
                     holder = self.holder()
@@ -52,8 +64,10 @@ class WriterLock:
                 if not told and on_wait is not None:
                     on_wait(self.holder())
                     told = True
+            except OSError as e:  # (after Timeout, an OSError too) a folder in the lock's place, a full disk
+                raise self._failed(self._lock.lock_file, e) from e
         self.unclean = self.owner_file.exists()
-        owner = {"pid": os.getpid(), "command": " ".join(["vaultrag", *sys.argv[1:3]]), "since": time.time()}
+        owner = {"pid": os.getpid(), "command": running_command(sys.argv[1:]), "since": time.time()}
         try:
             self.owner_file.write_text(json.dumps(owner), encoding="utf-8")
         except OSError as e:  # no space left, a read-only folder: nothing is written without it
