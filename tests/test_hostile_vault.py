@@ -57,6 +57,9 @@ def build_private(vault: Path, outside: Path) -> dict[str, str]:
     note("exclude-after-huge-frontmatter", "hugeex.md", f"---\n{padding}vaultrag: exclude\n---\n# H\n\nCANARY\n")
     # a tag list that does not parse even alone still names the private tag
     note("broken-tag-list", "brokentags.md", "---\ntags: [private, {oops\ntitle: T\n---\n# B\n\nCANARY\n")
+    # keys are read whatever their case, as Obsidian reads them
+    note("capitalised-tags", "captags.md", "---\nTags: [private]\n---\n# C\n\nCANARY\n")
+    note("capitalised-exclude", "capex.md", "---\nVaultrag: exclude\n---\n# C\n\nCANARY\n")
     note("ignored-folder", "secret/s.md", "# S\n\nCANARY in an ignored folder\n")
     note("outside-file", "../outside/passwd.md", "# P\n\nCANARY outside the vault\n")
     note("outside-folder", "../outside/dir/o.md", "# O\n\nCANARY in an outside folder\n")
@@ -82,6 +85,8 @@ def build_stoppers(vault: Path) -> dict[str, str]:
     write(vault, "headings.md", "# Quarterly planning\n\n## Budget review\n")
     cases["long-line"] = "long.md"
     write(vault, "long.md", " ".join(f"word{i % 5000}" for i in range(330_000)))  # ~2 MB, no break at all
+    cases["utf-16"] = "utf16.md"  # what Windows editors call "Unicode": text, read as such
+    (vault / "utf16.md").write_bytes("# Sextante\n\nO sextante mede a altura do sol.\n".encode("utf-16"))
     cases["bad-name"] = "bad\\xff.md"
     with open(os.path.join(os.fsencode(vault), b"bad\xff.md"), "wb") as f:
         f.write(b"# Bad name\n\nThis note has an undecodable name.\n")
@@ -117,9 +122,9 @@ def test_hostile_vault_through_the_cli(home: Path, hostile: tuple[Path, Path, di
         assert "outside the vault" in excluded[path]
     for path in ("link-to-secret.md", "linkdir/"):
         assert "symlink to secret" in excluded[path]
-    for path in ("bom.md", "yamlerr.md", "hugetag.md", "brokentags.md"):
+    for path in ("bom.md", "yamlerr.md", "hugetag.md", "brokentags.md", "captags.md"):
         assert "private tag" in excluded[path], path
-    for path in ("listex.md", "hugeex.md"):
+    for path in ("listex.md", "hugeex.md", "capex.md"):
         assert "vaultrag: exclude" in excluded[path], path
 
     index_files = list((home / "indexes").iterdir())
@@ -133,6 +138,8 @@ def test_hostile_vault_through_the_cli(home: Path, hostile: tuple[Path, Path, di
     assert json.loads(r.stdout)["context"][0]["note"] == "headings.md"
     r = cli(home, "ask", str(vault), "lighthouse keeper logbook", "--json")
     assert json.loads(r.stdout)["context"][0]["note"] == "cr.md"
+    r = cli(home, "ask", str(vault), "sextante altura do sol", "--json")
+    assert json.loads(r.stdout)["context"][0]["note"] == "utf16.md"
 
 
 def test_excluded_notes_keep_nothing_but_their_path_and_rule(vault: Path, tmp_path: Path):

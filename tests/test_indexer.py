@@ -337,7 +337,7 @@ def test_parallel_parsing_gives_the_same_index_as_sequential(vault: Path, tmp_pa
         text = f"# Note {i}\n\nParagraph {i} about subject {i % 17}.\n\n## Part\n\nMore {i}.\n"
         write(vault, f"d{i % 5}/n{i}.md", text)
     write(vault, "bad.md", "")
-    (vault / "bad.md").write_bytes(b"\xff\xfe")
+    (vault / "bad.md").write_bytes(b"\xc3\x28")  # invalid UTF-8 (\xff\xfe would be a UTF-16 BOM: an empty note)
     seq, par = tmp_path / "seq.sqlite", tmp_path / "par.sqlite"
     index(vault, seq, CountingEmbedder(), workers=1)
     report = index(vault, par, CountingEmbedder(), workers=2)

@@ -189,13 +189,14 @@ def parse(text: str, filename_stem: str) -> ParsedNote:
                     kind, info = "callout", m.group(1).lower()
             blocks.append(Block(kind, tok.map[0], tok.map[1], tuple(h for _, h in stack), info))
         i += 1
-    fm_tags = [t.lstrip("#") for t in _as_list(frontmatter.get("tags") or frontmatter.get("tag"))]
-    title_value = frontmatter.get("title")
+    keys = {k.lower(): v for k, v in reversed(frontmatter.items())}  # "Tags:" and "tags:" alike (the first wins)
+    fm_tags = [t.lstrip("#") for t in _as_list(keys.get("tags") or keys.get("tag"))]
+    title_value = keys.get("title")
     title = str(title_value).strip() if title_value not in (None, "") else first_h1 or filename_stem
     title = title[:MAX_HEADING_CHARS]
-    aliases = _as_list(frontmatter.get("aliases") or frontmatter.get("alias"))
-    if isinstance(frontmatter.get("aliases"), str):
-        aliases = [frontmatter["aliases"]]
+    aliases = _as_list(keys.get("aliases") or keys.get("alias"))
+    if isinstance(keys.get("aliases"), str):
+        aliases = [keys["aliases"]]
     return ParsedNote(
         title=title,
         aliases=aliases,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import re
@@ -201,6 +202,12 @@ def read_note(path: str | os.PathLike[str], max_bytes: int) -> tuple[bytes, str]
         raise ReadError(Reason.CANNOT_READ, f"cannot read: {e.strerror or e}") from e
     if len(data) > max_bytes:
         raise ReadError(Reason.TOO_LARGE, f"larger than the size cap ({max_bytes:,} bytes; setting max_note_bytes)")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows editors' "Unicode": text, not binary
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise ReadError(Reason.NOT_UTF8, f"invalid UTF-16 at byte {e.start}") from e
+        return data, LONE_CR.sub("\n", text) if "\r" in text else text
     if b"\x00" in data[:BINARY_SNIFF]:
         raise ReadError(Reason.BINARY, "binary file (contains NUL bytes), not Markdown text")
     try:
@@ -214,7 +221,7 @@ def read_note(path: str | os.PathLike[str], max_bytes: int) -> tuple[bytes, str]
 
 def exclusion_rule(parsed: ParsedNote, private_tag: str) -> Rule | None:
     """The rule by which a parsed note's own content excludes it, or None."""
-    flag = parsed.frontmatter.get("vaultrag")
+    flag = next((v for k, v in parsed.frontmatter.items() if k.lower() == "vaultrag"), None)  # "Vaultrag:" too
     flags = flag if isinstance(flag, list | tuple) else [flag]
     if any(isinstance(f, str) and f.strip().lower() == "exclude" for f in flags):
         return Reason.FRONTMATTER_EXCLUDE, "frontmatter vaultrag: exclude"
