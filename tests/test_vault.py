@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import write
+from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.vault import ReadError, read_note
 from vaultrag.errors import VaultNotFound
 from vaultrag.paths import check_vault
@@ -31,3 +33,11 @@ def test_check_vault_messages(tmp_path: Path):
     with pytest.raises(VaultNotFound, match="is a file, not a folder"):
         check_vault(tmp_path / "file.md")
     assert check_vault(tmp_path) == tmp_path.resolve()
+
+
+def test_ignore_rules_that_leave_out_every_note_are_said(vault: Path):
+    write(vault, "a.md", "# A\n\nText.\n")
+    write(vault, "sub/b.md", "# B\n\nText.\n")
+    scanned = vaultmod.scan(vault, ["*.md"])
+    assert scanned.notes == [] and any("leave out every note" in p for p in scanned.problems), scanned.problems
+    assert not any("every note" in p for p in vaultmod.scan(vault, ["sub/"]).problems), "one note is left"

@@ -176,6 +176,10 @@ def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult
             notes.append(NoteFile(child, entry.path, st.st_size, st.st_mtime_ns))
 
     walk(root, "", False)
+    ignored = [s for s in skipped if s.code in (Reason.IGNORE_SETTING, Reason.IGNORE_FILE)]
+    if not notes and ignored:  # "*.md" as a rule: nothing is searchable, and nothing else would say why
+        rules.problems.append(f"the ignore rules leave out every note ({len(ignored)} path(s), e.g. "
+                              f"{ignored[0].path}: {ignored[0].detail}); check ignore_globs and .vaultragignore")
     return ScanResult(notes, skipped, rules.problems)
 
 
