@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +17,7 @@ from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.store.db import connect
 from vaultrag.core.vocab import Problem
 from vaultrag.core.workspace import Workspace
+from vaultrag.errors import ModelUnavailable
 
 NOTES = 40
 
@@ -229,3 +230,39 @@ def test_a_vault_whose_path_is_not_valid_utf8_gets_its_own_index(home: Path, tmp
     assert Workspace.load(odd, home).index_path.exists()
     r = cli(home, "ask", str(odd), "lighthouse 7 tides", "--json")
     assert r.returncode == 0, r.stderr
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real 1 MB file system (tmpfs), filled to the last block: needs root and the right to mount."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("cannot mount a small file system here (needs root)")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_full_disk_leaves_no_half_written_file_and_says_so(full_disk: Path, vault: Path, cli):
+    from vaultrag.core import tokens
+
+    cache = full_disk / "tiktoken"
+    old = tokens.cache_dir()
+    tokens.configure(cache)
+    try:
+        with pytest.raises(ModelUnavailable, match="Cannot write the token counter's file"):
+            tokens._seed_cache("o200k_base")  # a 2.8 MB file on a 1 MB disk
+    finally:
+        if old is not None:
+            tokens.configure(old)
+    assert [p.name for p in cache.iterdir()] == [], "the half-written copy stayed"
+    make_vault(vault)
+    home = full_disk / "home"
+    (home / "indexes").mkdir(parents=True)
+    with pytest.raises(OSError), open(full_disk / "filler", "wb") as f:  # until ENOSPC: the disk is full
+        f.write(b"\0" * (2 * 1024 * 1024))
+    r = cli(home, "index", str(vault), "--no-embed")
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert "space" in r.stderr.lower() or "full" in r.stderr.lower(), r.stderr

@@ -47,8 +47,13 @@ def _seed_cache(name: str) -> Path:
     dst = cache / hashlib.sha1(_URL.format(name=name).encode()).hexdigest()
     if not dst.exists():
         tmp = dst.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_bytes(gzip.decompress(src.read_bytes()))
-        os.replace(tmp, dst)
+        try:
+            tmp.write_bytes(gzip.decompress(src.read_bytes()))
+            os.replace(tmp, dst)
+        except OSError as e:  # a full disk, a read-only home: no half-written 2.8 MB file stays behind
+            tmp.unlink(missing_ok=True)
+            raise ModelUnavailable(f"Cannot write the token counter's file to {cache} ({e.strerror or e}): check that "
+                                   "the app's folder is writable and has free space.") from e
     return cache
 
 
