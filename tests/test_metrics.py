@@ -64,8 +64,10 @@ def test_split_is_stratified_and_reproducible_and_calibration_holds_on_tune():
     assert len(tune) == 70 and sum(not r.answerable for r in tune) == 20
     assert [r.line for r in split(results)[0]] == [r.line for r in tune]
     cal = pick(results, max_pass=0.10)
-    assert cal.outcome == CalibrationOutcome.PICKED and cal.tune is not None and cal.validate is not None
+    assert cal.tune is not None and cal.validate is not None
     assert cal.tune.unanswerable_passed <= 0.10 and cal.validate.n_unanswerable == 20
+    # these confidences do not generalize: 6 of the validate half's 20 pass (30 %), beyond chance for a 10 % goal
+    assert cal.validate.unanswerable_passed == pytest.approx(0.30) and cal.outcome == CalibrationOutcome.MISSES_TARGET
     none = pick(_results(10, 0), 0.1)
     assert none.outcome == CalibrationOutcome.NO_UNANSWERABLE and none.threshold is None
     assert refusal_section(_results(10, 0)) == Refusal(False, RefusalGap.NO_UNANSWERABLE)
@@ -86,8 +88,8 @@ def test_calibration_stores_through_the_writer_only_from_enough_questions():
     assert few.threshold is not None and few.stored_as == "" and (few.n_answerable, few.n_unanswerable) == (100, n - 1)
     v = few.validate
     assert v is not None and 0 < v.kept_correct_margin < 1
-    assert v.passed_margin == pytest.approx(1.96 * math.sqrt(v.unanswerable_passed * (1 - v.unanswerable_passed)
-                                                              / v.n_unanswerable))
+    lo, hi = metrics.wilson95(v.unanswerable_passed, v.n_unanswerable)
+    assert v.passed_margin == pytest.approx(max(v.unanswerable_passed - lo, hi - v.unanswerable_passed))
     assert calibrate(_results(n - 1, 100), 0.10, "r", writer).outcome == CalibrationOutcome.TOO_FEW_QUESTIONS
     assert writes == []
     enough = calibrate(_results(n, n), 0.10, "r", writer)
@@ -128,3 +130,32 @@ def test_golden_file_bad_lines_are_reported_and_the_rest_loaded(tmp_path: Path):
     assert not items[2].answerable and items[2].gold_note is None
     assert [e.split(":")[0] for e in errors] == ["line 2", "line 3", "line 7", "line 8"]
     assert "missing field 'question'" in errors[1]
+
+
+def test_margins_are_honest_at_zero_and_on_few_questions():
+    # the normal approximation said "± 0 %" for 0 of 3; Wilson's interval says how little 3 questions show
+    assert metrics.margin95(0.0, 3) == pytest.approx(0.5615, abs=1e-3)
+    assert metrics.margin95(1.0, 3) == pytest.approx(0.5615, abs=1e-3)
+    lo, hi = metrics.wilson95(0.5, 100)
+    assert (lo, hi) == (pytest.approx(0.4038, abs=1e-3), pytest.approx(0.5962, abs=1e-3))
+    # an exact one-sided binomial test: 4 of 10 passing against a 10 % goal is beyond chance, 2 of 10 is not
+    assert metrics.above(0.4, 10, 0.10) and not metrics.above(0.2, 10, 0.10) and not metrics.above(0.0, 10, 0.10)
+
+
+def test_a_threshold_that_misses_its_goal_on_the_validate_half_is_not_stored():
+    writes: list[str] = []
+
+    def writer(fn):  # type: ignore[no-untyped-def]  # the index's writer, recorded: fn(store) is not run here
+        writes.append("write")
+        return "threshold:m|r"
+
+    base = _results(30, 30)
+    _, validate = split(base)
+    checked = {r.line for r in validate}
+    # the unanswerable questions of the validate half all look confident: the tune half's threshold lets them pass
+    skewed = [QuestionResult(r.line, r.question, r.answerable, {}, 0.99 if not r.answerable and r.line in checked
+                             else r.confidence, r.top1_correct) for r in base]
+    cal = calibrate(skewed, 0.10, "r", writer)
+    assert cal.outcome == CalibrationOutcome.MISSES_TARGET and not cal.stored and writes == []
+    assert cal.validate is not None and cal.validate.unanswerable_passed == 1.0 and cal.threshold is not None
+    assert calibrate(base, 0.10, "r", writer).stored and writes == ["write"], "an even split still stores"

@@ -375,6 +375,10 @@
         <translation>Conjunto de referência</translation>
     </message>
     <message>
+        <source>Not stored: the threshold {t:.3f} misses its goal on the validate half (at most {g:.0%} of the unanswerable questions should pass); the threshold in force stays. Add unanswerable questions like the ones that pass, or accept a higher share; {r}.</source>
+        <translation>Não armazenado: o limiar {t:.3f} não cumpre sua meta na metade de validação (no máximo {g:.0%} das perguntas sem resposta deveriam passar); o limiar em vigor continua. Acrescente perguntas sem resposta como as que passam, ou aceite uma parcela maior; {r}.</translation>
+    </message>
+    <message>
         <source>Not stored: {a} answerable and {u} unanswerable questions are too few to move the threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.</source>
         <translation>Não salvo: {a} perguntas respondíveis e {u} sem resposta são poucas para mudar o limiar (são precisas ao menos {n} de cada). Ele seria {t:.3f}; {r}.</translation>
     </message>

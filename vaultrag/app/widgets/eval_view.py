@@ -158,6 +158,12 @@ class EvalView(QWidget):
                 "Not stored: {a} answerable and {u} unanswerable questions are too few to move the "
                 "threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.").format(
                 a=cal.n_answerable, u=cal.n_unanswerable, n=cal.min_questions, t=cal.threshold, r=rates) + "</b>"
+        if cal.outcome == CalibrationOutcome.MISSES_TARGET:
+            return "<b style='color:#b71c1c'>" + self.tr(
+                "Not stored: the threshold {t:.3f} misses its goal on the validate half (at most {g:.0%} of the "
+                "unanswerable questions should pass); the threshold in force stays. Add unanswerable questions like "
+                "the ones that pass, or accept a higher share; {r}.").format(t=cal.threshold, g=cal.max_pass,
+                                                                            r=rates) + "</b>"
         return self.tr("Calibrated threshold {t:.3f} stored; {r}.").format(t=cal.threshold, r=rates)
 
     def _rates(self, v: HalfRates) -> str:

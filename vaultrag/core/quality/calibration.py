@@ -26,6 +26,9 @@ class CalibrationOutcome(StrEnum):
     STORED = "stored"
     PICKED = "picked"  # enough questions; not stored (`pick` alone: benchmarks, a dry run)
     TOO_FEW_QUESTIONS = "too-few-questions"  # picked and reported, not stored (MIN_CALIBRATION_QUESTIONS)
+    # picked on the tune half, but the validate half lets through more unanswerable questions than the goal beyond
+    # chance (an exact binomial test): not stored, the threshold in force stays
+    MISSES_TARGET = "misses-target"
     NO_UNANSWERABLE = "no-unanswerable-questions"  # nothing to pick it on (the tune half has none)
 
 
@@ -86,9 +89,14 @@ def pick(results: Sequence[QuestionResult], max_pass: float) -> Calibration:
     if not una:
         return Calibration(CalibrationOutcome.NO_UNANSWERABLE, max_pass, n_a, n_u)
     t = metrics.pick_threshold(una, max_pass)
-    enough = min(n_a, n_u) >= MIN_CALIBRATION_QUESTIONS
-    return Calibration(CalibrationOutcome.PICKED if enough else CalibrationOutcome.TOO_FEW_QUESTIONS, max_pass,
-                       n_a, n_u, t, half_rates(tune, t), half_rates(validate, t))
+    check = half_rates(validate, t)
+    if min(n_a, n_u) < MIN_CALIBRATION_QUESTIONS:
+        outcome = CalibrationOutcome.TOO_FEW_QUESTIONS
+    elif metrics.above(check.unanswerable_passed, check.n_unanswerable, max_pass):
+        outcome = CalibrationOutcome.MISSES_TARGET
+    else:
+        outcome = CalibrationOutcome.PICKED
+    return Calibration(outcome, max_pass, n_a, n_u, t, half_rates(tune, t), check)
 
 
 def calibrate(results: Sequence[QuestionResult], max_pass: float, reranker_id: str, write: IndexWriter) -> Calibration:

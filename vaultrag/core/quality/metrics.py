@@ -104,10 +104,35 @@ def threshold_row(t: float, answerable: Sequence[tuple[float, bool]],
     )
 
 
+Z95 = 1.959964  # the two-sided 95 % normal quantile
+
+
+def wilson95(share: float, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a share measured on n questions (honest at 0 % and 100 % and on few
+    questions, where the normal approximation says "± 0")."""
+    if n <= 0:
+        return 0.0, 1.0
+    z2 = Z95 * Z95
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def margin95(share: float, n: int) -> float:
-    """The 95 % normal-approximation half-width of a share measured on n questions: how far it could move with
-    another sample of the same size."""
-    return 1.96 * math.sqrt(share * (1 - share) / max(n, 1))
+    """How far a share measured on n questions could move with another sample of the same size: the wider side of
+    its 95 % Wilson interval (3 questions, none passed: ± 56 %, not ± 0 %)."""
+    lo, hi = wilson95(share, n)
+    return max(share - lo, hi - share)
+
+
+def above(share: float, n: int, limit: float, alpha: float = 0.05) -> bool:
+    """Whether `share` of n (a count) is, by an exact one-sided binomial test at `alpha`, more than a `limit`
+    share would give: a target missed beyond chance."""
+    k = round(share * n)
+    if n <= 0 or k <= limit * n:
+        return False
+    tail = sum(math.comb(n, i) * limit**i * (1 - limit) ** (n - i) for i in range(k, n + 1))
+    return tail < alpha
 
 
 def pick_threshold(unanswerable: Sequence[float], max_pass: float) -> float:
