@@ -75,10 +75,11 @@ def calibration_lines(calibration: Calibration) -> list[str]:
         lines += ["", f"Not stored: {c.n_answerable} answerable and {c.n_unanswerable} unanswerable questions are "
                       f"too few to move the threshold (at least {c.min_questions} of each are needed)."]
     elif c.outcome == CalibrationOutcome.MISSES_TARGET:
-        lines += ["", f"Not stored: on the validate half {c.validate.unanswerable_passed:.0%} ± "
-                      f"{c.validate.passed_margin:.0%} of the unanswerable questions pass, more than the {c.max_pass:.0%} "
-                      "goal beyond chance; the threshold in force stays. Add unanswerable questions like the ones "
-                      "that pass, or accept a higher share (--max-pass)."]
+        v = c.validate
+        lines += ["", f"Not stored: on the validate half {v.unanswerable_passed:.0%} ± {v.passed_margin:.0%} of the "
+                      f"unanswerable questions pass, more than the {c.max_pass:.0%} goal beyond chance; the threshold "
+                      "in force stays. Add unanswerable questions like the ones that pass, or accept a higher share "
+                      "(--max-pass)."]
     elif c.stored:
         lines += ["", f"Stored in the index as {c.stored_as} (the validate half is the honest number)."]
     return lines
