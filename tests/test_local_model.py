@@ -250,3 +250,27 @@ def test_no_file_set_builds_no_model_and_the_backend_is_listed():
     with pytest.raises(Exception, match="llm_threads"):
         Settings(llm_threads=-1)
     assert local.threads(0) >= 1 and local.threads(3) == 3
+
+
+@needs_server
+def test_the_window_starts_the_built_in_model_and_its_exit_stops_it(qtbot, home: Path, tmp_path: Path):
+    """A question in the window starts the server on the answer worker (the GUI thread never waits for it); closing
+    the window (the controller's shutdown) stops it: the process is gone when close returns."""
+    from tests.test_app import ask, fake_controller, open_and_wait, shown
+
+    (home / "settings.toml").write_text(f'llm_backend = "local"\nllm_gguf = "{small_gguf()}"\nllm_max_tokens = 16\n'
+                                        "llm_temperature = 0\nllm_context = 2048\nllm_threads = 2\n", encoding="utf-8")
+    w = shown(qtbot, fake_controller(home))
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    open_and_wait(qtbot, w, vault)
+    with qtbot.waitSignal(w.c.answer_finished, timeout=180_000) as done:
+        trace = ask(qtbot, w, "When does the flight to Lisbon leave?")
+        assert trace.prompt, "the question is answered, so the model is asked"
+    final = done.args[0]
+    assert final.generation.failure is None and final.answer.model == "SmolLM2-135M-Instruct.Q4_1"
+    [server] = local.servers()
+    pid = server.pid
+    assert pid is not None and alive(pid)
+    w.close()
+    assert server.pid is None and not alive(pid), "the app's exit stopped the model's server"
