@@ -173,6 +173,9 @@ def test_a_server_killed_mid_answer_is_a_coded_failure_and_the_next_question_res
     m.prepare(states.append)  # the window's next question: it says the model restarts
     assert states == [ModelState.RESTARTING, ModelState.READY]
     assert m.server.pid not in (None, first)
+    states.clear()
+    m.prepare(states.append)  # running: ready at once
+    assert states == [ModelState.READY]
     again = m.generate(QUESTION)
     assert again.record.failure is None and again.text.strip()
 

@@ -171,6 +171,8 @@ class ModelServer:
         with self._starting:
             self.idle_s = idle_s
             if self.running():
+                if on_state is not None:
+                    on_state(ModelState.READY)
                 return self.url
             self.join()  # a server that ended (idle, crashed): its keeper is finishing
             if on_state is not None:
