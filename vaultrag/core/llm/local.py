@@ -28,6 +28,7 @@ from pathlib import Path
 
 from vaultrag.core import wording
 from vaultrag.core.llm.generator import ConnectionTest, Generated, LLMError, Message, connection_test
+from vaultrag.core.llm.gguf import MAGIC
 from vaultrag.core.llm.openai_compat import NO_KEY, LLMConfig, OpenAICompatible
 from vaultrag.core.llm.serve import MODEL_FILE_EXIT, NO_RUNTIME_EXIT
 from vaultrag.core.model import Generation
@@ -41,7 +42,6 @@ POLL_S = 0.25  # how often a starting server is asked for its models, and a runn
 PROBE_TIMEOUT_S = 2.0
 CRASH_WAIT_S = 5.0  # after a failed answer: how long to wait to see whether the server has ended
 STOP_WAIT_S = 10.0  # a stopped server has this long to end before it is killed
-GGUF_MAGIC = b"GGUF"
 
 OnState = Callable[[ModelState], None]
 
@@ -365,12 +365,12 @@ class LocalModel:
     def _check_file(self) -> None:
         try:
             with self.path.open("rb") as f:
-                magic = f.read(len(GGUF_MAGIC))
+                magic = f.read(len(MAGIC))
         except FileNotFoundError as e:
             raise ModelError(LLMFailure.MODEL_FILE, wording.LLM_NOT_FOUND) from e
         except OSError as e:
             raise ModelError(LLMFailure.MODEL_FILE, f"{type(e).__name__}: {e.strerror}") from e
-        if magic != GGUF_MAGIC:
+        if magic != MAGIC:
             raise ModelError(LLMFailure.MODEL_FILE, wording.LLM_NOT_GGUF)
 
     def _ready(self, on_state: OnState | None) -> str:
