@@ -119,6 +119,12 @@ class ScriptedGenerator:
     def list_models(self) -> list[str]:
         return [self.model]
 
+    def prepare(self, on_state: Callable[[Any], None] | None = None) -> None:
+        from vaultrag.core.vocab import ModelState
+
+        if on_state is not None:
+            on_state(ModelState.READY)
+
     def test_connection(self) -> Any:
         from vaultrag.core.llm.generator import connection_test
 

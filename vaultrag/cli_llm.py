@@ -30,7 +30,8 @@ def ask_generating(args: argparse.Namespace, searcher: Searcher, scope: Scope) -
     generator = registry.from_settings(searcher.settings) if args.generate else None
     if args.generate and generator is None:
         raise UserFacingError("--generate needs a language model: set llm_base_url and llm_model in the settings "
-                              "(`vaultrag llm detect` finds a server running on this machine).")
+                              "(`vaultrag llm detect` finds a server running on this machine), or llm_backend = "
+                              "\"local\" and llm_gguf = a GGUF model file.")
     conversation = Conversation() if args.after else None
     for earlier in args.after or []:  # the earlier questions are searched (not answered) to build the context
         assert conversation is not None
@@ -80,7 +81,8 @@ def cmd_llm(args: argparse.Namespace) -> int:
     generator = registry.from_settings(s, need_model=args.action == "test")
     if generator is None:
         raise UserFacingError("No language model server set: set llm_base_url in the settings, or pass --base-url "
-                              "(`vaultrag llm detect` finds one running here).")
+                              "(`vaultrag llm detect` finds one running here); or llm_backend = \"local\" and "
+                              "llm_gguf = a GGUF model file.")
     if args.action == "test":
         result = generator.test_connection()
         print(json.dumps(to_dict(result), ensure_ascii=False) if args.json else describe_test(result))

@@ -130,6 +130,8 @@ GENERATORS = Registry[GeneratorEngine](
     "generation backend",
     GeneratorEngine("openai", "Any OpenAI-compatible server (Ollama, llama.cpp, LM Studio…)",
                     "vaultrag.core.llm.openai_compat", packages=("openai",), install="pip install openai"),
+    GeneratorEngine("local", "A model file run by vaultrag (llama.cpp)", "vaultrag.core.llm.local",
+                    packages=("llama_cpp", "uvicorn"), install="pip install 'vaultrag[local]'"),
 )
 
 

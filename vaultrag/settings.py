@@ -156,6 +156,15 @@ class Settings:
                              "Longest answer (tokens)", positive=True)
     llm_timeout: float = _f(60.0, "Seconds to wait for the server (to connect, or between two pieces of the "
                             "answer).", Group.LLM, "Timeout (seconds)", positive=True)
+    llm_gguf: str = _f("", "The built-in model: a GGUF file vaultrag runs itself with llama.cpp (llm_backend = "
+                       "local).", Group.LLM, "Model file")
+    llm_idle_minutes: float = _f(10.0, "Stop the built-in model after this many minutes unused (it starts again on "
+                                 "the next question).", Group.LLM, "Stop the model when idle (minutes)",
+                                 positive=True)
+    llm_context: int = _f(4096, "The built-in model's context in tokens (the prompt and the answer together).",
+                          Group.LLM, "Model context (tokens)", minimum=512, maximum=131072)
+    llm_threads: int = _f(0, "Processor threads for the built-in model; 0: all the free cores.", Group.LLM,
+                          "Model threads", minimum=0, maximum=256, auto=True)
     llm_offer_local: bool = _f(True, "At start, when no server is set, look for one running on this machine (Ollama, "
                                "llama.cpp, LM Studio) and offer it; 'Never' in the offer turns this off.", Group.LLM,
                                "Offer a local server")

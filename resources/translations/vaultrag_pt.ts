@@ -1050,8 +1050,20 @@
         <translation>Modelo</translation>
     </message>
     <message>
+        <source>Model context (tokens)</source>
+        <translation>Contexto do modelo (tokens)</translation>
+    </message>
+    <message>
+        <source>Model file</source>
+        <translation>Arquivo do modelo</translation>
+    </message>
+    <message>
         <source>Model name as the server lists it at /v1/models.</source>
         <translation>Nome do modelo como o servidor o lista em /v1/models.</translation>
+    </message>
+    <message>
+        <source>Model threads</source>
+        <translation>Threads do modelo</translation>
     </message>
     <message>
         <source>Models</source>
@@ -1102,6 +1114,10 @@
         <translation>Tag privada</translation>
     </message>
     <message>
+        <source>Processor threads for the built-in model; 0: all the free cores.</source>
+        <translation>Threads do processador para o modelo embutido; 0: todos os núcleos livres.</translation>
+    </message>
+    <message>
         <source>Question prefix</source>
         <translation>Prefixo da pergunta</translation>
     </message>
@@ -1134,6 +1150,14 @@
         <translation>Endereço do servidor</translation>
     </message>
     <message>
+        <source>Stop the built-in model after this many minutes unused (it starts again on the next question).</source>
+        <translation>Parar o modelo embutido após tantos minutos sem uso (ele inicia de novo na próxima pergunta).</translation>
+    </message>
+    <message>
+        <source>Stop the model when idle (minutes)</source>
+        <translation>Parar o modelo ocioso (minutos)</translation>
+    </message>
+    <message>
         <source>System</source>
         <translation>Sistema</translation>
     </message>
@@ -1144,6 +1168,14 @@
     <message>
         <source>Temperature</source>
         <translation>Temperatura</translation>
+    </message>
+    <message>
+        <source>The built-in model&apos;s context in tokens (the prompt and the answer together).</source>
+        <translation>O contexto do modelo embutido em tokens (o prompt e a resposta juntos).</translation>
+    </message>
+    <message>
+        <source>The built-in model: a GGUF file vaultrag runs itself with llama.cpp (llm_backend = local).</source>
+        <translation>O modelo embutido: um arquivo GGUF que o próprio vaultrag executa com o llama.cpp (llm_backend = local).</translation>
     </message>
     <message>
         <source>The model that turns notes and questions into vectors (the list shows the ones this computer can run); a change re-embeds the vault.</source>
@@ -1625,6 +1657,10 @@
         <translation>A resposta de {where} foi interrompida no meio ({detail}): pode estar incompleta; a parte recebida é mantida. Tente de novo.</translation>
     </message>
     <message>
+        <source>The built-in model needs the llama.cpp runtime (llama-cpp-python and its server), which is not installed: {detail} — or choose your own server in Settings.</source>
+        <translation>O modelo embutido precisa do runtime do llama.cpp (llama-cpp-python e seu servidor), que não está instalado: {detail} — ou escolha seu próprio servidor nas Configurações.</translation>
+    </message>
+    <message>
         <source>The folder is a link back into the vault; it is indexed where it really lives.</source>
         <translation>A pasta é um link de volta para dentro do cofre; ela é indexada onde realmente está.</translation>
     </message>
@@ -1639,6 +1675,18 @@
     <message>
         <source>The link points at a note a rule leaves out: change that rule to index it.</source>
         <translation>O link aponta para uma nota que uma regra deixa de fora: mude essa regra para indexá-la.</translation>
+    </message>
+    <message>
+        <source>The model file {where} cannot be used ({detail}): choose or download another model in Settings.</source>
+        <translation>O arquivo de modelo {where} não pode ser usado ({detail}): escolha ou baixe outro modelo nas Configurações.</translation>
+    </message>
+    <message>
+        <source>The model {model} ({where}) did not start: {detail}</source>
+        <translation>O modelo {model} ({where}) não iniciou: {detail}</translation>
+    </message>
+    <message>
+        <source>The model {model} stopped in the middle of the answer ({detail}); the part received is kept. It restarts on the next question.</source>
+        <translation>O modelo {model} parou no meio da resposta ({detail}); a parte recebida foi mantida. Ele reinicia na próxima pergunta.</translation>
     </message>
     <message>
         <source>The note changed since it was indexed.</source>
@@ -1825,6 +1873,14 @@
         <translation>o frontmatter diz vaultrag: exclude</translation>
     </message>
     <message>
+        <source>its server did not answer within {status} s</source>
+        <translation>seu servidor não respondeu em {status} s</translation>
+    </message>
+    <message>
+        <source>its server ended with code {status}</source>
+        <translation>seu servidor terminou com o código {status}</translation>
+    </message>
+    <message>
         <source>language model: stopped by the user; the answer is incomplete</source>
         <translation>modelo de linguagem: interrompido pelo usuário; a resposta está incompleta</translation>
     </message>
@@ -1855,6 +1911,10 @@
     <message>
         <source>lines posing as the system or the assistant</source>
         <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
+    </message>
+    <message>
+        <source>loading the model {model}…</source>
+        <translation>carregando o modelo {model}…</translation>
     </message>
     <message>
         <source>malformed frontmatter: indexed without it</source>
@@ -1897,6 +1957,10 @@
         <translation>nenhuma palavra pesquisável na pergunta</translation>
     </message>
     <message>
+        <source>no such file</source>
+        <translation>arquivo inexistente</translation>
+    </message>
+    <message>
         <source>no threshold for this model yet (run calibration): answered unchecked</source>
         <translation>ainda não há limiar para este modelo (calibre): respondida sem verificação</translation>
     </message>
@@ -1911,6 +1975,10 @@
     <message>
         <source>none</source>
         <translation>nenhum</translation>
+    </message>
+    <message>
+        <source>not a GGUF model file</source>
+        <translation>não é um arquivo de modelo GGUF</translation>
     </message>
     <message>
         <source>not a regular file</source>
@@ -1975,6 +2043,14 @@
     <message>
         <source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source>
         <translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation>
+    </message>
+    <message>
+        <source>the model {model} had stopped: starting it again…</source>
+        <translation>o modelo {model} tinha parado: iniciando-o de novo…</translation>
+    </message>
+    <message>
+        <source>the model {model} is ready</source>
+        <translation>o modelo {model} está pronto</translation>
     </message>
     <message>
         <source>the question has only stop words or symbols: nothing to search for</source>

@@ -19,6 +19,7 @@ from vaultrag.app.tasks import QUERY_LANE, MainThreadBridge, QueryLane, Workers
 from vaultrag.app.words import user_message
 from vaultrag.core.embed import Embedder
 from vaultrag.core.index.lane import IndexLane
+from vaultrag.core.llm import registry
 from vaultrag.core.llm.catalog import CatalogModel
 from vaultrag.core.model import Candidate
 from vaultrag.core.query.conversation import Conversation
@@ -238,6 +239,7 @@ class AppController(QObject):
         self.downloads.cancel()
         self.session.close()
         self.answers.stop_answer()
+        registry.shutdown()  # the built-in model's server: stopped now, so an answer waiting on it ends too
         # the loader, the lane's closer (which fails a write the query lane may wait on), a download, the answers
         # being written, the detector
         self.workers.join(SHUTDOWN_S, exclude=QUERY_LANE)

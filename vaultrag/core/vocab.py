@@ -95,6 +95,19 @@ class LLMFailure(StrEnum):
     TIMEOUT = "timeout"
     STREAM_CUT = "stream-cut"  # the connection broke in the middle of the answer
     SERVER_ERROR = "server-error"
+    # the built-in model (a GGUF file vaultrag runs with llama.cpp's server: core/llm/local.py)
+    NO_RUNTIME = "no-runtime"  # llama-cpp-python (or its server's packages) cannot be imported
+    MODEL_FILE = "model-file"  # the GGUF file is missing, unreadable or not a GGUF
+    MODEL_START = "model-start"  # the model's server ended or did not answer while starting
+    MODEL_CRASHED = "model-crashed"  # the model's server ended in the middle of an answer (restarted next time)
+
+
+class ModelState(StrEnum):
+    """What getting a model ready is doing (`Generator.prepare` tells it; the window shows "loading model…")."""
+
+    LOADING = "loading"  # starting the model (a built-in model loads its file)
+    READY = "ready"
+    RESTARTING = "restarting"  # the model's server had ended (a crash): starting it again
 
 
 class GenerationStatus(StrEnum):

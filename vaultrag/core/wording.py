@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from vaultrag.core.vocab import (
     DecisionReason,
     LLMFailure,
+    ModelState,
     NoteFlag,
     Reason,
     StageName,
@@ -134,12 +135,37 @@ LLM_FAILURE = {
     LLMFailure.STREAM_CUT: T("The answer from {where} broke off in the middle ({detail}): it may be incomplete; the "
                              "part received is kept. Try again."),
     LLMFailure.SERVER_ERROR: T("The server at {where} failed (HTTP {status}): {detail}"),
+    # the built-in model: {where} is the GGUF file; NO_RUNTIME's {detail} the install command
+    LLMFailure.NO_RUNTIME: T("The built-in model needs the llama.cpp runtime (llama-cpp-python and its server), "
+                             "which is not installed: {detail} — or choose your own server in Settings."),
+    LLMFailure.MODEL_FILE: T("The model file {where} cannot be used ({detail}): choose or download another model "
+                             "in Settings."),
+    LLMFailure.MODEL_START: T("The model {model} ({where}) did not start: {detail}"),
+    LLMFailure.MODEL_CRASHED: T("The model {model} stopped in the middle of the answer ({detail}); the part received "
+                                "is kept. It restarts on the next question."),
 }
 # the details the backend words itself (the rest is the server's or the transport's own text, shown as it is)
 LLM_NO_MODEL_LIST = T("its /models reply is not a model list")
 LLM_NO_END = T("no end of answer from the server")
 LLM_HTTP_MODEL_LIST = T("HTTP {status} for its model list")
-LLM_DETAILS = (LLM_NO_MODEL_LIST, LLM_NO_END, LLM_HTTP_MODEL_LIST)
+LLM_NOT_FOUND = T("no such file")
+LLM_NOT_GGUF = T("not a GGUF model file")
+LLM_NO_ANSWER = T("its server did not answer within {status} s")
+LLM_EXITED = T("its server ended with code {status}")
+LLM_DETAILS = (LLM_NO_MODEL_LIST, LLM_NO_END, LLM_HTTP_MODEL_LIST, LLM_NOT_FOUND, LLM_NOT_GGUF, LLM_NO_ANSWER,
+               LLM_EXITED)
+
+# what getting a model ready is doing (Generator.prepare's ModelState), {model} its name
+MODEL_STATE = {
+    ModelState.LOADING: T("loading the model {model}…"),
+    ModelState.READY: T("the model {model} is ready"),
+    ModelState.RESTARTING: T("the model {model} had stopped: starting it again…"),
+}
+
+
+def model_state(state: ModelState, model: str, tr: Translate = english) -> str:
+    """What getting the model ready is doing, in words."""
+    return tr(MODEL_STATE[state]).format(model=model)
 
 
 def llm_failure(kind: LLMFailure, details: Mapping[str, str], tr: Translate = english) -> str:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
-import time
 from collections.abc import Generator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -18,6 +16,7 @@ from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import Chunker
 from vaultrag.core.index.markdown import parse
 from vaultrag.core.language import detect_language
+from vaultrag.core.lifeline import die_with_parent
 from vaultrag.core.model import Chunk, NoteFile
 from vaultrag.core.vocab import NoteStatus, Reason
 
@@ -71,32 +70,9 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
 
 
 def _init_worker(tiktoken_cache: str | None, parent: int) -> None:
-    _die_with_parent(parent)
+    die_with_parent(parent)
     if tiktoken_cache:
         tokens.configure(tiktoken_cache)
-
-
-def _die_with_parent(parent: int) -> None:
-    """A worker must not outlive the indexing process (kill -9 would otherwise leave it, and the resource
-    tracker it keeps alive, running for good): the kernel kills it on Linux; elsewhere a thread watches."""
-    import signal
-    import sys
-    import threading
-
-    if sys.platform == "linux":
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died while this worker was starting
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="vaultrag-parent-watch", daemon=True).start()
 
 
 def _prepare_star(args: tuple[NoteFile, PrepareOptions, str]) -> Prepared:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from vaultrag.core.model import Generation
-from vaultrag.core.vocab import LLMFailure
+from vaultrag.core.vocab import LLMFailure, ModelState
 from vaultrag.errors import UserFacingError
 
 # what `test_connection` asks: short, so a slow model answers within seconds
@@ -85,6 +85,12 @@ class Generator(Protocol):
     @property
     def max_tokens(self) -> int:
         """The longest answer in tokens when `generate` is given no cap (a longer one ends capped)."""
+        ...
+
+    def prepare(self, on_state: Callable[[ModelState], None] | None = None) -> None:
+        """Make the model ready to answer, telling `on_state` what happens (LOADING or RESTARTING, then READY): a
+        built-in model starts its server here; a server's model is ready at once. Raises LLMError (coded) when it
+        cannot. `generate` makes sure too: calling it first only lets a window say "loading model…"."""
         ...
 
     def generate(self, messages: Sequence[Message], on_piece: Callable[[str], None] | None = None,

@@ -16,7 +16,7 @@ from typing import Any
 from vaultrag.core import wording
 from vaultrag.core.llm.generator import ConnectionTest, FoundServer, Generated, LLMError, Message, connection_test
 from vaultrag.core.model import Generation
-from vaultrag.core.vocab import GenerationStatus, LLMFailure
+from vaultrag.core.vocab import GenerationStatus, LLMFailure, ModelState
 from vaultrag.settings import Settings
 
 # Where local servers listen by default: Ollama, llama.cpp's llama-server, LM Studio
@@ -203,6 +203,11 @@ class OpenAICompatible:
 
     def test_connection(self) -> ConnectionTest:
         return connection_test(self)
+
+    def prepare(self, on_state: Callable[[ModelState], None] | None = None) -> None:
+        """A server runs its model itself: ready at once."""
+        if on_state is not None:
+            on_state(ModelState.READY)
 
     def generate(self, messages: Sequence[Message], on_piece: Callable[[str], None] | None = None,
                  cancel: threading.Event | None = None, temperature: float | None = None,

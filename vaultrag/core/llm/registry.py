@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Protocol, cast
 
 from vaultrag.core.llm.generator import FoundServer, Generator
@@ -48,3 +49,13 @@ def detect_local_servers(s: Settings) -> list[FoundServer]:
         if detect is not None:
             found += detect(s)
     return found
+
+
+def shutdown() -> None:
+    """Stop what the backends run for this process (the built-in model's server): the app's exit. Only backends
+    already imported can have started something, so none is imported here."""
+    for engine in GENERATORS:
+        module = sys.modules.get(engine.module or "")
+        stop = getattr(module, "shutdown", None) if module is not None else None
+        if stop is not None:
+            stop()
