@@ -304,6 +304,11 @@ def test_portuguese_ui_through_qt_translations(qtbot, home: Path):
         assert w.ask_button.text() == "Perguntar" and w.tabs.tabText(1) == "Saúde do índice"
         assert w.open_button.text() == "Abrir uma pasta de cofre…"
         w.close()
+        from PySide6.QtWidgets import QDialogButtonBox
+
+        # Qt's own words (the dialogs' standard buttons) come from the Qt translation PySide6 ships
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel | QDialogButtonBox.StandardButton.Close)
+        assert sorted(b.text() for b in box.buttons()) == ["Cancelar", "Fechar"]
     finally:
         app.removeTranslator(translator)
     english = MainWindow(fake_controller(home))

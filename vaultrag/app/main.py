@@ -10,12 +10,27 @@ from pathlib import Path
 
 
 def _install_translator(app: object, language: str) -> object | None:
-    from PySide6.QtCore import QLocale, QTranslator
+    """The window's Portuguese (resources/translations) and, behind it, Qt's own for its standard words (the
+    dialogs' Cancel and Close, the file dialog): one translator, so a test removes both at once."""
+    from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 
     lang = language or QLocale.system().name().split("_")[0] or (locale.getlocale()[0] or "en")[:2]
     if not lang.startswith("pt"):
         return None
-    translator = QTranslator(app)  # type: ignore[arg-type]
+
+    class Translations(QTranslator):
+        """vaultrag's words first, then Qt's (qtbase_pt_BR ships with PySide6)."""
+
+        def __init__(self, parent: object) -> None:
+            super().__init__(parent)  # type: ignore[arg-type]
+            self.qt = QTranslator(self)
+            self.qt.load("qtbase_pt_BR", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+
+        def translate(self, context: str, source: str, disambiguation: str | None = None, n: int = -1) -> str:
+            own = super().translate(context, source, disambiguation, n)
+            return own or self.qt.translate(context, source, disambiguation, n)
+
+    translator = Translations(app)
     folder = Path(__file__).resolve().parents[2] / "resources" / "translations"
     if translator.load(str(folder / "vaultrag_pt.qm")):
         app.installTranslator(translator)  # type: ignore[attr-defined]
