@@ -28,7 +28,7 @@ def _install_translator(app: object, language: str) -> object | None:
 
         def translate(self, context: str, source: str, disambiguation: str | None = None, n: int = -1) -> str:
             own = super().translate(context, source, disambiguation, n)
-            return own or self.qt.translate(context, source, disambiguation, n)
+            return own or self.qt.translate(context, source, disambiguation, n) or ""
 
     translator = Translations(app)
     folder = Path(__file__).resolve().parents[2] / "resources" / "translations"
