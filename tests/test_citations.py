@@ -54,3 +54,31 @@ def test_the_exact_refusal_is_recognised_in_both_languages():
 def test_short_pieces_are_not_claims():
     assert citations.check("Answer:\n\nThe refund deadline is seven business days [1].", DOCS)[0].text.startswith(
         "The refund")
+
+
+def test_a_forgotten_citation_gets_the_document_that_backs_it_attached():
+    answer = ("The refund deadline is seven business days after cancelling. "
+              "O voo para Lisboa sai às 07:40 de Guarulhos. "
+              "The refund deadline is seven business days [1].")
+    checks = citations.check(answer, DOCS)
+    assert [(c.verdict, c.citations) for c in checks] == [
+        (SupportVerdict.ATTACHED, [1]), (SupportVerdict.ATTACHED, [2]), (SupportVerdict.SUPPORTED, [1])], \
+        "attached, not the model's own: the model's citation stays SUPPORTED"
+    assert checks[0].support == 1.0
+    assert checks[1].support is not None and checks[1].support >= citations.SUPPORT_THRESHOLD
+
+
+def test_a_claim_no_document_backs_stays_uncited():
+    checks = citations.check("The refund deadline is 30 business days after cancelling. "
+                             "The moon is made of green cheese. Guarulhos it is.", DOCS)
+    assert [(c.verdict, c.citations) for c in checks] == [(SupportVerdict.UNCITED, [])] * 3
+    assert checks[0].support is not None and checks[0].support < citations.SUPPORT_THRESHOLD, \
+        "the right context with a wrong number is not backed"
+    assert checks[2].support is None, "one content word ('Guarulhos') is too little to pick a document"
+
+
+def test_the_best_document_is_attached_and_a_tie_goes_to_the_better_ranked():
+    docs = [doc(1, "Cancelling is free."), doc(2, DOCS[0].text), doc(3, DOCS[0].text)]
+    [c] = citations.check("The refund deadline is seven business days after cancelling.", docs)
+    assert (c.verdict, c.citations) == (SupportVerdict.ATTACHED, [2])
+    assert citations.attach("The refund deadline is seven business days.", docs, threshold=1.01) == (None, 1.0)

@@ -14,6 +14,7 @@ CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 SENTENCE = re.compile(r"[^.!?\n]*?(?:[.!?]+(?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])*|\n|$)")
 STEM = 5  # words compared on their first letters: "cancelling"/"cancelled", "prazos"/"prazo"
 MIN_WORDS = 3  # shorter pieces ("Answer:", a list marker) are not claims
+MIN_ATTACH_STEMS = 2  # a claim of one content word ("Good luck!") is "supported" by any document naming it
 # The support test: the share of a sentence's content words found in its cited document. Chosen on the
 # labelled set of benchmarks/citation_check.py (the supported/unsupported split is reported there).
 SUPPORT_THRESHOLD = 0.6
@@ -63,8 +64,20 @@ def is_refusal(text: str) -> bool:
     return t in REFUSAL.values()
 
 
+def attach(sentence: str, docs: list[ContextDoc],
+           threshold: float = SUPPORT_THRESHOLD) -> tuple[int | None, float | None]:
+    """The prompt document that best backs an uncited sentence (None when none reaches `threshold`), and the best
+    support measured. Ties go to the earlier document (the better ranked); a claim of fewer than MIN_ATTACH_STEMS
+    content words is not measured: too little to tell one document from another."""
+    if len(_stems(CITATION.sub(" ", sentence))) < MIN_ATTACH_STEMS or not docs:
+        return None, None
+    score, best = max((support(sentence, d.text), -d.index) for d in docs)
+    return (-best if score >= threshold else None), round(score, 3)
+
+
 def check(answer: str, docs: list[ContextDoc], threshold: float = SUPPORT_THRESHOLD) -> list[SentenceCheck]:
-    """Every claim of `answer` with its verdict: refusal, uncited, bad citation, supported or unsupported."""
+    """Every claim of `answer` with its verdict: refusal, supported, unsupported, bad citation — and for a claim
+    the model left without [n], the document attached by the support test, or uncited when no document backs it."""
     by_index = {d.index: d for d in docs}
     out = []
     for s in sentences(answer):
@@ -73,7 +86,11 @@ def check(answer: str, docs: list[ContextDoc], threshold: float = SUPPORT_THRESH
             out.append(SentenceCheck(s, cited, SupportVerdict.REFUSAL))
         elif not cited:
             if len(WORD.findall(s)) >= MIN_WORDS:
-                out.append(SentenceCheck(s, [], SupportVerdict.UNCITED))
+                found, score = attach(s, docs, threshold)
+                if found is None:
+                    out.append(SentenceCheck(s, [], SupportVerdict.UNCITED, score))
+                else:
+                    out.append(SentenceCheck(s, [found], SupportVerdict.ATTACHED, score))
         elif any(n not in by_index for n in cited):
             out.append(SentenceCheck(s, cited, SupportVerdict.BAD_CITATION))
         else:
