@@ -10,6 +10,11 @@ language than the question's (the LLM_LANGUAGE warning). --without-language-rule
 (Ollama: http://127.0.0.1:11434/v1).
 
     .venv/bin/python benchmarks/bench_generation.py [--set xquad-en --n 30] [--base-url URL --model NAME]
+    .venv/bin/python benchmarks/bench_generation.py --recheck benchmarks/out/generation/SET/answers-with-rule.json
+
+Each run keeps its answers (with their prompt documents) in benchmarks/out/generation/SET/answers-*.json;
+--recheck runs the current citation check over them again and prints each attached citation with its document's
+passage, to be judged by hand, without asking the model again.
 """
 
 from __future__ import annotations
@@ -31,8 +36,26 @@ DEMO_QUESTIONS = ["When does the flight to Lisbon leave?", "Qual o prazo do reem
                   "Which command activates the venv?"]
 
 
+def recheck(path: Path) -> None:
+    """The current citation check over a run's kept answers: the verdicts, and each attached citation to judge."""
+    from vaultrag.core.model import ContextDoc
+    from vaultrag.core.query import citations
+
+    verdicts: Counter[str] = Counter()
+    answers = [a for a in json.loads(path.read_text(encoding="utf-8")) if a["kind"] == "generated"]
+    for a in answers:
+        docs = [ContextDoc(note="", heading_path=[], char_start=0, char_end=len(text), line_start=0, line_end=1,
+                           index=i, chunk_ids=[i], source="", text=text, tokens=0) for i, text in a["context"]]
+        for s in citations.check(a["answer"], docs):
+            verdicts[s.verdict.value] += 1
+            if s.verdict.value == "attached":
+                print(f"[{s.citations[0]}] support {s.support}: {s.text}\n    in: {docs[s.citations[0] - 1].text}\n")
+    print(f"{path}: {len(answers)} generated answers, their sentences: {dict(verdicts)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--recheck", type=Path, help="a run's answers-*.json: check their citations again")
     ap.add_argument("--set", help="a dev set of ../shared/eval (default: the demo vault)")
     ap.add_argument("--n", type=int, default=20, help="questions sampled from the set's answerable ones")
     ap.add_argument("--base-url", help="an OpenAI-compatible server already running")
@@ -41,6 +64,9 @@ def main() -> None:
     ap.add_argument("--without-language-rule", action="store_true",
                     help="the prompt without its rule 6 (the answer's language), for comparison")
     args = ap.parse_args()
+    if args.recheck:
+        recheck(args.recheck)
+        return
     if args.without_language_rule:
         from vaultrag.core.query.stages import prompt
 

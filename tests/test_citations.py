@@ -71,12 +71,14 @@ def test_a_forgotten_citation_gets_the_document_that_backs_it_attached():
 def test_a_claim_no_document_backs_stays_uncited():
     checks = citations.check("The refund deadline is 30 business days after cancelling. "
                              "The moon is made of green cheese. Guarulhos it is. "
-                             "When is the refund deadline after cancelling?", DOCS)
-    assert [(c.verdict, c.citations) for c in checks] == [(SupportVerdict.UNCITED, [])] * 4
+                             "When is the refund deadline after cancelling?\n"
+                             "About the refund deadline after cancelling:", DOCS)
+    assert [(c.verdict, c.citations) for c in checks] == [(SupportVerdict.UNCITED, [])] * 5
     assert checks[0].support is not None and checks[0].support < citations.SUPPORT_THRESHOLD, \
         "the right context with a wrong number is not backed"
     assert checks[2].support is None, "one content word ('Guarulhos') is too little to pick a document"
     assert checks[3].support is None, "a question (SmolLM2 echoes the user's) claims nothing, whatever its words"
+    assert checks[4].support is None, "nor does a lead-in to what follows"
 
 
 def test_the_best_document_is_attached_and_a_tie_goes_to_the_better_ranked():

@@ -67,11 +67,14 @@ def is_refusal(text: str) -> bool:
 def attach(sentence: str, docs: list[ContextDoc],
            threshold: float = SUPPORT_THRESHOLD) -> tuple[int | None, float | None]:
     """The prompt document that best backs an uncited sentence (None when none reaches `threshold`), and the best
-    support measured. Ties go to the earlier document (the better ranked); a question, or a claim of fewer than
-    MIN_ATTACH_STEMS content words, is not measured: too little to tell one document from another."""
+    support measured. Ties go to the earlier document (the better ranked); a question, a lead-in ending in ":", or
+    a claim of fewer than MIN_ATTACH_STEMS content words is not measured (too little to tell one document from
+    another)."""
     bare = CITATION.sub(" ", sentence).strip()
-    if bare.endswith("?") or len(_stems(bare)) < MIN_ATTACH_STEMS or not docs:  # a question (a small model
-        return None, None  # echoes the user's) claims nothing: all its words in a document back nothing
+    # a question (a small model echoes the user's) or a lead-in ("The answer is:") claims nothing: all its words
+    # found in a document back nothing
+    if bare.endswith(("?", ":")) or len(_stems(bare)) < MIN_ATTACH_STEMS or not docs:
+        return None, None
     score, best = max((support(sentence, d.text), -d.index) for d in docs)
     return (-best if score >= threshold else None), round(score, 3)
 
