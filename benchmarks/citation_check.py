@@ -191,11 +191,11 @@ def attached_precision(rows: list[tuple[str, str, str, str, bool]], seed: int) -
             right += good
             wrong_facts += kind == "paraphrase/wrong-fact"
         n_wrong = sum(kind == "paraphrase/wrong-fact" for _, kind, *_ in cases)
-        mark = " (shipped)" if t == citations.SUPPORT_THRESHOLD else ""
+        mark = " (shipped)" if t == citations.ATTACH_THRESHOLD else ""
         print(f"| {t:.1f}{mark} | {attached} | {right} | {right / max(attached, 1):.3f} | "
               f"{right / max(backed, 1):.3f} | {wrong_facts / max(n_wrong, 1):.3f} |")
-    t = citations.SUPPORT_THRESHOLD
-    print(f"\nat the shipped threshold {t}, per set and kind")
+    t = citations.ATTACH_THRESHOLD
+    print(f"\nat the shipped attach threshold {t}, per set and kind")
     print("| set | kind | claims | attached | precision |")
     print("|---|---|---|---|---|")
     for s in ("faquad-pt", "xquad-en"):

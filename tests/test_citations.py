@@ -65,7 +65,7 @@ def test_a_forgotten_citation_gets_the_document_that_backs_it_attached():
         (SupportVerdict.ATTACHED, [1]), (SupportVerdict.ATTACHED, [2]), (SupportVerdict.SUPPORTED, [1])], \
         "attached, not the model's own: the model's citation stays SUPPORTED"
     assert checks[0].support == 1.0
-    assert checks[1].support is not None and checks[1].support >= citations.SUPPORT_THRESHOLD
+    assert checks[1].support is not None and checks[1].support >= citations.ATTACH_THRESHOLD
 
 
 def test_a_claim_no_document_backs_stays_uncited():
@@ -76,6 +76,10 @@ def test_a_claim_no_document_backs_stays_uncited():
     assert [(c.verdict, c.citations) for c in checks] == [(SupportVerdict.UNCITED, [])] * 5
     assert checks[0].support is not None and checks[0].support < citations.SUPPORT_THRESHOLD, \
         "the right context with a wrong number is not backed"
+    [c] = citations.check("The refund deadline is seven days for online purchases [1].", DOCS)
+    assert c.verdict == SupportVerdict.SUPPORTED and c.support is not None and c.support < citations.ATTACH_THRESHOLD
+    [c] = citations.check("The refund deadline is seven days for online purchases.", DOCS)
+    assert c.verdict == SupportVerdict.UNCITED, "enough to back the model's own [1], too little to attach one"
     assert checks[2].support is None, "one content word ('Guarulhos') is too little to pick a document"
     assert checks[3].support is None, "a question (SmolLM2 echoes the user's) claims nothing, whatever its words"
     assert checks[4].support is None, "nor does a lead-in to what follows"
