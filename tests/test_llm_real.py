@@ -65,6 +65,30 @@ def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, 
           f"{g['completion_tokens']} tokens, {g['tokens_per_s']} tokens/s")
 
 
+def test_a_real_models_uncited_sentence_gets_its_document_attached(llama_server: str, tmp_path: Path, cli):
+    """SmolLM2 cites nothing; a sentence of its answer that a prompt document backs gets that document attached
+    (greedy decoding: the answer is fixed, so the test names the sentence), shown apart from a model's citation."""
+    home, vault = tmp_path / "home", tmp_path / "demo"
+    home.mkdir()
+    shutil.copytree(DEMO_VAULT, vault)
+    assert cli(home, "index", str(vault)).returncode == 0
+    (home / "settings.toml").write_text(f'llm_base_url = "{llama_server}"\nllm_model = "smollm2-135m"\n'
+                                        "llm_max_tokens = 40\nllm_temperature = 0\nllm_timeout = 120\n",
+                                        encoding="utf-8")
+    question = "How do I create a Python virtual environment?"
+    r = cli(home, "ask", str(vault), question, "--generate", "--json")
+    assert r.returncode == 0, r.stderr
+    trace = json.loads(r.stdout)
+    attached = [s for s in trace["answer"]["sentences"] if s["verdict"] == "attached"]
+    assert [s["text"] for s in attached] == ["python3 -m venv ."], trace["answer"]["sentences"]
+    doc = trace["context"][attached[0]["citations"][0] - 1]
+    assert doc["note"] == "Trabalho/Python venv.md" and "python3 -m venv .venv" in doc["text"]
+    assert not any(s["citations"] for s in trace["answer"]["sentences"] if s["verdict"] != "attached"), \
+        "the model itself cites nothing"
+    r = cli(home, "ask", str(vault), question, "--generate")
+    assert f"attached [{doc['index']}]†: python3 -m venv ." in r.stdout and "† attached by vaultrag" in r.stdout
+
+
 def test_a_real_server_streams_a_real_answer_into_the_window(qtbot, llama_server: str, home: Path, tmp_path: Path):
     """The same server through the window: the question typed and Enter pressed, the answer streamed into the
     real answer view (several renders, the Stop button up meanwhile), then marked sentence by sentence."""
