@@ -9,6 +9,9 @@ Each claim is labelled SUPPORTED when cited to its gold passage, and UNSUPPORTED
   same-note   — another paragraph of the same note without the answer (the model cites the wrong document);
   wrong-fact  — (paraphrase only) its gold passage, but with another question's answer (a hallucinated fact).
 Prints precision/recall of "supported" (and the share of each unsupported kind caught) per threshold.
+Then the attachment of a forgotten citation: each claim with its [n] removed, among the documents it was labelled
+against (gold + other-note + same-note, in a seeded random order; a wrong fact among its paraphrase's documents);
+precision = attached to the gold passage / attached at all (an attached wrong fact is always wrong).
 With --embedder it also measures whether the embedder's cosine (the sentence as a question, the cited document
 as a passage) adds to the lexical test: thresholds picked on one set, judged on the other (both ways).
 
@@ -134,6 +137,77 @@ def with_embedder(scored: list[tuple[str, str, float, bool]], rows: list[tuple[s
               f"{sum(not pred[i] for i in wrong) / len(wrong):.3f} |")
 
 
+def attach_cases(rows: list[tuple[str, str, str, str, bool]],
+                 rng: random.Random) -> list[tuple[str, str, str, list[tuple[str, bool]]]]:
+    """(set, kind, claim without [n], its documents as (text, backs it?) in a random order) from the labelled
+    rows: a claim's rows are consecutive; a wrong fact is set among its paraphrase's documents, none backing it."""
+    cases: list[tuple[str, str, str, list[tuple[str, bool]]]] = []
+    last_paraphrase: list[tuple[str, bool]] = []
+    for s, kind, claim, doc, ok in rows:
+        bare = citations.CITATION.sub("", claim).replace(" .", ".").strip()
+        if kind == "paraphrase/wrong-fact":
+            docs = [(text, False) for text, _ in last_paraphrase]
+            rng.shuffle(docs)
+            cases.append((s, kind, bare, docs))
+            continue
+        base = kind.split("/")[0]
+        if cases and cases[-1][2] == bare and cases[-1][0] == s:
+            cases[-1][3].append((doc, ok))
+        else:
+            cases.append((s, base, bare, [(doc, ok)]))
+        if base == "paraphrase":
+            last_paraphrase = cases[-1][3]
+    for _, kind, _, docs in cases:
+        if kind != "paraphrase/wrong-fact":
+            rng.shuffle(docs)
+    return cases
+
+
+def attached_precision(rows: list[tuple[str, str, str, str, bool]], seed: int) -> None:
+    """How often the document attached to a claim the model left uncited is one that backs it."""
+    from vaultrag.core.model import ContextDoc
+
+    cases = attach_cases(rows, random.Random(seed))
+
+    def ctx(docs: list[tuple[str, bool]]) -> list[ContextDoc]:
+        return [ContextDoc(note=f"n{i}.md", heading_path=[], char_start=0, char_end=len(t), line_start=0,
+                           line_end=1, index=i, chunk_ids=[i], source=f"n{i}.md", text=t, tokens=0)
+                for i, (t, _) in enumerate(docs, 1)]
+
+    print(f"\nattaching a forgotten citation: {len(cases)} claims without [n], each among its labelled documents "
+          f"({sum(len(d) for *_, d in cases) / len(cases):.1f} per claim)")
+    print("| threshold | attached | right document | precision | claims with a backing document that got it | "
+          "wrong facts given a document |")
+    print("|---|---|---|---|---|---|")
+    for t in (0.5, 0.6, 0.7, 0.8):
+        attached = right = wrong_facts = backed = 0
+        for _, kind, claim, docs in cases:
+            found, _ = citations.attach(claim, ctx(docs), t)
+            backed += any(ok for _, ok in docs)
+            if found is None:
+                continue
+            attached += 1
+            good = docs[found - 1][1]
+            right += good
+            wrong_facts += kind == "paraphrase/wrong-fact"
+        n_wrong = sum(kind == "paraphrase/wrong-fact" for _, kind, *_ in cases)
+        mark = " (shipped)" if t == citations.ATTACH_THRESHOLD else ""
+        print(f"| {t:.1f}{mark} | {attached} | {right} | {right / max(attached, 1):.3f} | "
+              f"{right / max(backed, 1):.3f} | {wrong_facts / max(n_wrong, 1):.3f} |")
+    t = citations.ATTACH_THRESHOLD
+    print(f"\nat the shipped attach threshold {t}, per set and kind")
+    print("| set | kind | claims | attached | precision |")
+    print("|---|---|---|---|---|")
+    for s in ("faquad-pt", "xquad-en"):
+        for kind in ("copied", "paraphrase", "paraphrase/wrong-fact"):
+            group = [docs for ss, k, _, docs in cases if ss == s and k == kind]
+            got = [(found, docs) for docs, claim in zip(group, [c for ss, k, c, _ in cases if ss == s and k == kind],
+                                                        strict=True)
+                   for found, _ in [citations.attach(claim, ctx(docs), t)] if found is not None]
+            right = sum(docs[found - 1][1] for found, docs in got)
+            print(f"| {s} | {kind} | {len(group)} | {len(got)} | {right / max(len(got), 1):.3f} |")
+
+
 def describe(model: object) -> str:
     return str(getattr(model, "model_id", type(model).__name__))
 
@@ -172,6 +246,7 @@ def main() -> None:
                 share = sum(sc >= t for sc, _ in group) / len(group)
                 label = "supported" if group[0][1] else "unsupported"
                 print(f"| {s} | {kind} | {len(group)} | {share:.3f} | {label} |")
+    attached_precision(rows, args.seed)
     if args.embedder:
         with_embedder(scored, rows)
 

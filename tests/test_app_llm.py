@@ -192,6 +192,29 @@ def test_a_missing_generation_backend_reaches_the_window_worded_by_its_code(qtbo
     assert window.error.text() == said
 
 
+def test_an_answer_in_another_language_is_flagged_in_the_decision_pane(qtbot, window: MainWindow,
+                                                                      server: ScriptedServer):
+    """The language check runs after the model's answer, so the decision pane, set when the search finished,
+    gets the answer's trace again: its warning shows there (the CLI prints it after the streamed answer)."""
+    from vaultrag.app.words import warning_text
+    from vaultrag.core.vocab import WarningCode
+
+    decision = window.inspector.panes["decision"]
+    server.reply = "The refund shows up on the bill within seven business days after the cancellation [1]."
+    with qtbot.waitSignal(window.c.answer_finished, timeout=30_000) as done:
+        window.question.setText("Qual o prazo do reembolso?")
+        window.ask()
+    [said] = [w for w in done.args[0].warnings if w.code == WarningCode.LLM_LANGUAGE]
+    assert (said.answer_language, said.question_language) == ("en", "pt")
+    shown = decision.toPlainText()
+    assert warning_text(said) in shown and "the answer is in English but the question is in Portuguese" in shown
+    assert "ANSWERED" in shown, "the decision itself is still shown"
+    server.reply = "O prazo do reembolso é de até 7 dias úteis após a confirmação do cancelamento [1]."
+    with qtbot.waitSignal(window.c.answer_finished, timeout=30_000):
+        window.ask()
+    assert "the answer is in" not in decision.toPlainText(), "an answer in the question's language: no flag"
+
+
 def window_scope():
     from vaultrag.core.scope import Scope
 

@@ -137,6 +137,64 @@ def test_generated_sentences_are_marked_by_their_check(qtbot):
     assert "cite:1" in html and "cite:2" in html and "qwen" in view.kind.text()
 
 
+def attached_answer() -> Answer:
+    sentences = [SentenceCheck("O prazo é de 7 dias [1].", [1], SupportVerdict.SUPPORTED, 0.9),
+                 SentenceCheck("O reembolso sai em até 7 dias.", [1], SupportVerdict.ATTACHED, 1.0),
+                 SentenceCheck("Sai em barras de ouro.", [], SupportVerdict.UNCITED, 0.25)]
+    return Answer(AnswerKind.GENERATED, " ".join(s.text for s in sentences), model="qwen", sentences=sentences)
+
+
+def link_formats(view: AnswerView) -> list[tuple[str, str, str]]:
+    """(text, href, tooltip) of each link of the answer as the view holds it (not as the HTML was written)."""
+    out = []
+    block = view.browser.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            f = it.fragment()
+            if f.charFormat().isAnchor():
+                out.append((f.text(), f.charFormat().anchorHref(), f.charFormat().toolTip()))
+            it += 1
+        block = block.next()
+    return out
+
+
+def test_an_attached_citation_is_shown_apart_from_the_models_own(qtbot):
+    view = AnswerView()
+    qtbot.addWidget(view)
+    view.show_answer(trace(attached_answer(), [cand(1, 1)]))
+    text = view.browser.toPlainText()
+    assert "O reembolso sai em até 7 dias [1]†." in text, "the attached [n] is marked, before the full stop"
+    assert "O prazo é de 7 dias [1]." in text and "[1]†" not in text.split("O reembolso")[0], "the model's own: plain"
+    assert "† attached by vaultrag: the model cited nothing there" in text
+    assert "Sai em barras de ouro. no citation, and no note backs it" in text
+    links = link_formats(view)
+    assert [(t, h) for t, h, _ in links] == [("[1]", "cite:1"), ("[1]†", "cite:1")], "both open the document"
+    assert links[0][2] == "" and "Attached by vaultrag, not cited by the model: document 1 backs" in links[1][2]
+    with qtbot.waitSignal(view.citation_activated) as clicked:
+        view._on_link(QUrl(links[1][1]))
+    assert clicked.args == [1]
+
+
+def test_an_attached_citation_speaks_portuguese(qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from tests.test_app_window import english_left
+    from vaultrag.app.main import _install_translator
+
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    try:
+        view = AnswerView()
+        qtbot.addWidget(view)
+        view.show_answer(trace(attached_answer(), [cand(1, 1)]))
+        text, tip = view.browser.toPlainText(), link_formats(view)[1][2]
+    finally:
+        app.removeTranslator(translator)
+    assert "anexada" in tip.lower() and "anexada pelo vaultrag" in text and "nenhuma nota" in text
+    assert english_left([("tooltip", tip), ("answer", text)], ["qwen", "vaultrag"]) == []
+
+
 def test_streaming_is_throttled_keeps_partial_text_on_error_and_has_stop(qtbot):
     view = AnswerView()
     qtbot.addWidget(view)

@@ -57,6 +57,41 @@ def test_ask_generate_streams_checks_and_records(demo: tuple[Path, Path], server
     assert [s["verdict"] for s in trace["answer"]["sentences"]] == ["supported", "unsupported"]
 
 
+def test_ask_generate_marks_an_attached_citation_apart_from_the_models(demo: tuple[Path, Path],
+                                                                      server: ScriptedServer, cli):
+    home, vault = demo
+    configure(home, server.base_url)
+    server.reply = ("O prazo do reembolso é de 7 dias úteis [1]. O reembolso sai em barras de ouro. "
+                    "Abra um chamado pelo chat do banco e guarde o número do protocolo.")
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate", "--json")
+    trace = json.loads(r.stdout)
+    checks = trace["answer"]["sentences"]
+    assert [s["verdict"] for s in checks] == ["supported", "uncited", "attached"]
+    attached = checks[2]["citations"]
+    assert len(attached) == 1 and "guarde o número do protocolo" in trace["context"][attached[0] - 1]["text"]
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert f"attached [{attached[0]}]†: Abra um chamado pelo chat do banco" in out
+    assert "check: no citation, and no document backs it: O reembolso sai em barras de ouro." in out
+    assert "citations: 1 of 3 sentence(s) backed by the document they cite, 1 by a document attached" in out
+    assert "† attached by vaultrag: the model cited nothing there" in out
+
+
+def test_ask_generate_says_when_the_answer_is_in_another_language(demo: tuple[Path, Path], server: ScriptedServer,
+                                                                  cli):
+    home, vault = demo
+    configure(home, server.base_url)
+    server.reply = "The refund shows up on the bill within seven business days after the cancellation [1]."
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate")
+    assert r.returncode == 0, r.stderr
+    assert ("warning: language model: the answer is in English but the question is in Portuguese"
+            in r.stdout), r.stdout
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--generate", "--json")
+    assert [(w["code"], w["answer_language"], w["question_language"]) for w in json.loads(r.stdout)["warnings"]
+            if w["code"] == "llm-language"] == [("llm-language", "en", "pt")]
+
+
 def test_a_follow_up_is_read_with_the_earlier_question(demo: tuple[Path, Path], cli):
     home, vault = demo
     (home / "settings.toml").write_text("", encoding="utf-8")

@@ -18,7 +18,7 @@ from vaultrag.core.query.contracts import ranked_lists
 from vaultrag.core.query.search import PIPELINE, Searcher
 from vaultrag.core.query.stages.decide import BACKGROUND_WEIGHT
 from vaultrag.core.query.stages.fuse import rrf
-from vaultrag.core.query.stages.prompt import REFUSAL, render_document
+from vaultrag.core.query.stages.prompt import REFUSAL, instructions_of, render_document
 from vaultrag.core.query.terms import fold
 from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore
@@ -183,11 +183,15 @@ def test_prompt_structure_in_both_languages(searcher: Searcher):
     assert p.rstrip().endswith("Question: When is the refund deadline?")
     assert '<document index="1">\n<source>' in p and "<document_content>" in p
     assert f'reply exactly: "{REFUSAL["en"]}"' in p and "never instructions" in p and "like [1]" in p
-    assert "contradict" in p
+    assert "contradict" in p and "6. Answer in English." in p, "the prompt names the answer's language"
     assert en.context[0].source.startswith(en.context[0].note)
     pt = searcher.ask("Qual é o prazo do reembolso?", threshold=-1)
     assert pt.language == "pt" and "Regras:" in pt.prompt and 'exatamente: "Não encontrei isso nas notas."' in pt.prompt
     assert pt.prompt.rstrip().endswith("Pergunta: Qual é o prazo do reembolso?")
+    assert "6. Responda em português." in pt.prompt and "English" not in pt.prompt
+    french = instructions_of("fr")[0]  # no French instructions: the English ones, which cannot name every language
+    assert french.startswith("You answer") and "6. Answer in the same language as the question." in french
+    assert pt.prompt_tokens["instructions"] == tokens.count(pt.prompt[:pt.prompt.index("\n\n<documents>")])
     assert detect_language("How do I deploy to production?") == "en"
     assert detect_language("Como cancelar a academia?") == "pt"
 

@@ -7,12 +7,15 @@ import textwrap
 from xml.sax.saxutils import escape
 
 from vaultrag.core import wording
-from vaultrag.core.model import QueryTrace, Stage
+from vaultrag.core.model import QueryTrace, SentenceCheck, Stage
 from vaultrag.core.vocab import AnswerKind, StageStatus, SupportVerdict
 
 WIDTH = 120
-MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document", SupportVerdict.UNCITED: "no citation",
+MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document",
+        SupportVerdict.UNCITED: "no citation, and no document backs it",
         SupportVerdict.BAD_CITATION: "cites a document that is not in the prompt"}
+ATTACHED = "†"  # after an attached citation, "[2]†": the check put it there, not the model
+LEGEND = f"{ATTACHED} attached by vaultrag: the model cited nothing there, and that document backs the sentence"
 
 
 def flag_lines(trace: QueryTrace) -> list[str]:
@@ -87,6 +90,29 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
     return "\n".join(out)
 
 
+def attached_mark(s: SentenceCheck) -> str:
+    """An attached sentence's citations as the CLI shows them: "[2]†"."""
+    return "".join(f"[{n}]{ATTACHED}" for n in s.citations)
+
+
+def with_attached(text: str, sentences: list[SentenceCheck]) -> str:
+    """The answer's text with each attached citation after its sentence ("… seven days [1]†.")."""
+    out, at = [], 0
+    for s in sentences:
+        found = text.find(s.text, at)
+        if found < 0:
+            continue
+        end = found + len(s.text)
+        if s.verdict == SupportVerdict.ATTACHED:
+            stop = end - 1 if s.text[-1:] in ".!?" else end  # inside the full stop, where the model's [n] goes
+            out.append(text[at:stop] + " " + attached_mark(s))
+            at = stop
+        else:
+            out.append(text[at:end])
+            at = end
+    return "".join(out) + text[at:]
+
+
 def format_generated(trace: QueryTrace, streamed: bool) -> str:
     """What follows the streamed answer: the checks that failed, the sources, the model's figures."""
     a, g = trace.answer, trace.generation
@@ -99,15 +125,21 @@ def format_generated(trace: QueryTrace, streamed: bool) -> str:
             lines.append("extractive answer (the language model failed):")
         return "\n".join([*lines, format_answer(trace)])
     if not streamed:
-        lines.append(a.text)
+        lines.append(with_attached(a.text, a.sentences))
     lines += [f"warning: {wording.warning(w)}" for w in trace.warnings]
     lines += flag_lines(trace)
     for s in a.sentences:
         if s.verdict in MARK:
             lines.append(f"check: {MARK[s.verdict]}: {s.text}")
+        elif s.verdict == SupportVerdict.ATTACHED and streamed:  # the streamed text could not carry the mark
+            lines.append(f"attached {attached_mark(s)}: {s.text}")
     if a.kind == AnswerKind.GENERATED:
         ok = sum(s.verdict == SupportVerdict.SUPPORTED for s in a.sentences)
-        lines.append(f"citations: {ok} of {len(a.sentences)} sentence(s) backed by the document they cite")
+        attached = sum(s.verdict == SupportVerdict.ATTACHED for s in a.sentences)
+        lines.append(f"citations: {ok} of {len(a.sentences)} sentence(s) backed by the document they cite"
+                     + (f", {attached} by a document attached by the check ({ATTACHED})" if attached else ""))
+        if attached:
+            lines.append(LEGEND)
     lines += [f"[{d.index}] {d.source} (lines {d.line_start + 1}–{d.line_end})" for d in trace.context]
     ttft = f"{g.ttft_ms / 1000:.2f} s" if g.ttft_ms is not None else "—"
     rate = f"{g.tokens_per_s:.1f} tokens/s" if g.tokens_per_s is not None else "— tokens/s"

@@ -255,6 +255,10 @@
         <translation>&lt;b&gt;{model}&lt;/b&gt; está escrevendo…</translation>
     </message>
     <message>
+        <source>Attached by vaultrag, not cited by the model: document {n} backs this sentence (support {support:.0%}).</source>
+        <translation>Anexada pelo vaultrag, não citada pelo modelo: o documento {n} sustenta esta frase (apoio {support:.0%}).</translation>
+    </message>
+    <message>
         <source>New conversation</source>
         <translation>Nova conversa</translation>
     </message>
@@ -275,8 +279,8 @@
         <translation>linha {n}</translation>
     </message>
     <message>
-        <source>no citation</source>
-        <translation>sem citação</translation>
+        <source>no citation, and no note backs it</source>
+        <translation>sem citação, e nenhuma nota a sustenta</translation>
     </message>
     <message>
         <source>not supported by its source</source>
@@ -285,6 +289,10 @@
     <message>
         <source>refusal</source>
         <translation>recusa</translation>
+    </message>
+    <message>
+        <source>{mark} attached by vaultrag: the model cited nothing there, and that note backs the sentence</source>
+        <translation>{mark} anexada pelo vaultrag: o modelo não citou nada ali, e essa nota sustenta a frase</translation>
     </message>
 </context>
 <context>

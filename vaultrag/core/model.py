@@ -271,9 +271,10 @@ class SentenceCheck:
     """One sentence of a generated answer and how its citations held up against the cited documents."""
 
     text: str
-    citations: list[int]  # the [n] it ends with (document indexes of the prompt)
+    citations: list[int]  # the [n] it ends with (document indexes of the prompt); ATTACHED: the one the check added
     verdict: SupportVerdict
-    support: float | None = None  # the measured support score behind the verdict (higher is better supported)
+    support: float | None = None  # the measured support score behind the verdict (higher is better supported);
+    # UNCITED: the best any prompt document reached
 
 
 @dataclass

@@ -76,9 +76,10 @@ class AnswerKind(StrEnum):
 class SupportVerdict(StrEnum):
     """How one sentence of a generated answer stands against the documents it cites."""
 
-    SUPPORTED = "supported"
+    SUPPORTED = "supported"  # the model's own [n], and its document backs it
+    ATTACHED = "attached"  # no [n] from the model; the check attached the prompt document that backs it
     UNSUPPORTED = "unsupported"  # its cited document does not back it
-    UNCITED = "uncited"  # no [n] at all
+    UNCITED = "uncited"  # no [n] from the model, and no prompt document backs it
     BAD_CITATION = "bad-citation"  # cites a document that is not in the prompt
     REFUSAL = "refusal"  # the exact refusal sentence
 

@@ -22,9 +22,10 @@ _WIKILINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")  # [[note]] / [[note
 _CALLOUT = re.compile(r"^(\s*>\s*)\[!(\w+)\][+-]?\s*(.*)$", re.MULTILINE)  # > [!tip] Title
 _INLINE_HTML = re.compile(r"</?(?:u|b|i|em|strong|mark|span|sup|sub|small|font|br)\b[^>]*>", re.IGNORECASE)
 _CITATION = re.compile(r"\[(\d{1,3})\]")
-VERDICT_COLOURS = {SupportVerdict.SUPPORTED: "", SupportVerdict.UNSUPPORTED: "#ffd6d6",
+VERDICT_COLOURS = {SupportVerdict.SUPPORTED: "", SupportVerdict.ATTACHED: "", SupportVerdict.UNSUPPORTED: "#ffd6d6",
                    SupportVerdict.UNCITED: "#fff0c2", SupportVerdict.BAD_CITATION: "#ffd6d6",
                    SupportVerdict.REFUSAL: "#e3e3e3"}
+ATTACHED_MARK, ATTACHED_COLOUR = "†", "#5f6b7a"  # an attached citation: "[2]†", greyed, in italics
 
 
 def note_markdown_to_html(text: str) -> str:
@@ -147,18 +148,35 @@ class AnswerView(QWidget):
 
     def _sentences_html(self, sentences: list[SentenceCheck]) -> str:
         words = {SupportVerdict.UNSUPPORTED: self.tr("not supported by its source"),
-                 SupportVerdict.UNCITED: self.tr("no citation"),
+                 SupportVerdict.UNCITED: self.tr("no citation, and no note backs it"),
                  SupportVerdict.BAD_CITATION: self.tr("cites a document that is not in the prompt"),
-                 SupportVerdict.REFUSAL: self.tr("refusal"), SupportVerdict.SUPPORTED: ""}
+                 SupportVerdict.REFUSAL: self.tr("refusal"), SupportVerdict.SUPPORTED: "",
+                 SupportVerdict.ATTACHED: ""}
         parts = []
         for s in sentences:
-            body = link_citations(escape(s.text))
+            body = self._attached_html(s) if s.verdict == SupportVerdict.ATTACHED else link_citations(escape(s.text))
             colour = VERDICT_COLOURS[s.verdict]
             if colour:
                 body = (f"<span style='background:{colour}'>{body}</span>"
                         f"<sup style='color:#8a1c1c'> {escape(words[s.verdict])}</sup>")
             parts.append(body)
-        return "<p>" + " ".join(parts) + "</p>"
+        html = "<p>" + " ".join(parts) + "</p>"
+        if any(s.verdict == SupportVerdict.ATTACHED for s in sentences):
+            legend = self.tr("{mark} attached by vaultrag: the model cited nothing there, and that note backs the "
+                             "sentence").format(mark=ATTACHED_MARK)
+            html += f"<p style='color:{ATTACHED_COLOUR}'><i>{escape(legend)}</i></p>"
+        return html
+
+    def _attached_html(self, s: SentenceCheck) -> str:
+        """A sentence the model left uncited, with the citation the check attached: "[2]†", greyed and in italics
+        (the model's own [n] is a plain link), a tooltip saying whose it is; before the full stop, as the model's."""
+        tip = self.tr("Attached by vaultrag, not cited by the model: document {n} backs this sentence (support "
+                      "{support:.0%}).")
+        marks = "".join(f"<a href='cite:{n}' title='{escape(tip.format(n=n, support=s.support or 0.0))}' "
+                        f"style='color:{ATTACHED_COLOUR}'><i>[{n}]{ATTACHED_MARK}</i></a>" for n in s.citations)
+        text = s.text.rstrip()
+        end = len(text) - len(text.rstrip(".!?"))  # the closing punctuation stays after the mark
+        return f"{escape(text[:len(text) - end])} {marks}{escape(text[len(text) - end:])}"
 
     def show_message(self, text: str) -> None:
         """A plain message in the answer area (nothing asked yet, a search running)."""

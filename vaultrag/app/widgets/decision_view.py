@@ -34,6 +34,11 @@ class DecisionView(QTextBrowser):
         warn = "".join(f"<br><i style='color:#8a5a00'>{escape(w)}</i>" for w in notes)
         self.setHtml(" · ".join(parts) + f"<br>{escape(decision_reason(trace))}{warn}")
 
+    def set_answer(self, trace: QueryTrace) -> None:
+        """After the language model's answer: its warnings join the decision's (the answer's language, a cut or
+        stopped answer); the CLI prints the same after the streamed answer."""
+        self.set_trace(trace)
+
     def clear(self) -> None:
         self.setHtml("")
 

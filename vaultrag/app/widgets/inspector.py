@@ -118,6 +118,14 @@ class Inspector(QSplitter):
         if trace.final:
             self.select(trace.final[0])
 
+    def set_answer(self, trace: QueryTrace) -> None:
+        """The trace again once the language model has answered: to every pane that shows the answer's part
+        (the panes keep their selection; the ranked lists did not change)."""
+        for pane in self.panes.values():
+            show = getattr(pane, "set_answer", None)
+            if show is not None:
+                show(trace)
+
     def clear(self) -> None:
         for pane in self._each():
             pane.clear()

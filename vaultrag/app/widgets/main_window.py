@@ -302,6 +302,7 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(lambda _i: self.error.hide())
         self.answer_view.citation_activated.connect(self.open_citation)
         self.connect_answer_stream(self.answer_view)
+        c.answer_finished.connect(self.inspector.set_answer)  # the model's warnings reach the decision pane
         self.open_button.clicked.connect(self.choose_vault)
         self.demo_button.clicked.connect(lambda: self.open_vault(DEMO_VAULT))
         self.recent_box.activated.connect(lambda i: self.open_vault(self.recent_box.itemText(i)))

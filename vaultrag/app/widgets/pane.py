@@ -14,7 +14,9 @@ class InspectorPane(Protocol):
       `select_chunk`;
     - `note_requested(Candidate)`, a signal, and `show_note(NoteText)`: the pane shows a note's text, which the
       controller reads on the query lane (the inspector passes the request and the answer);
-    - `view_actions() -> list[QAction]`: the pane's own items of the View menu (with their shortcuts)."""
+    - `view_actions() -> list[QAction]`: the pane's own items of the View menu (with their shortcuts);
+    - `set_answer(QueryTrace)`: the same question's trace once the language model has answered (its answer, its
+      warnings: the answer's language, a cut or stopped answer); a pane without it keeps the trace it was set."""
 
     def set_trace(self, trace: QueryTrace) -> None:
         """Show this question's trace."""
