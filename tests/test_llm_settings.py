@@ -75,7 +75,7 @@ def test_the_server_page_lists_the_models_and_the_test_answers_with_model_latenc
     for name in ("llm_base_url", "llm_model"):  # one editor for the choice and its settings: no rows of their own
         assert name not in dialog.fields
     qtbot.waitUntil(lambda: models_of(editor) == ["other-model", "tiny-model"], timeout=WAIT_MS)
-    assert "2 model(s) on this server." == editor.models_state.text()
+    assert editor.models_state.text() == "2 model(s) on this server."
     assert editor.model.currentText() == "other-model", "none was set: the first one listed is offered"
     editor.model.setCurrentText("")
     dialog._accept()
@@ -174,8 +174,9 @@ def test_test_connection_says_each_failure_in_words_in_the_window_language(qtbot
         said = editor.tested.text()
         assert said.startswith("✗ ") and expected[name].format(url=settings["llm_base_url"]) in said, (name, said)
         if language == "pt":
-            assert english_left([(name, said)], [settings["llm_base_url"], "llm_timeout", "llm_api_key_env",
-                                                 "vaultrag", "llm_base_url", "/v1", "no-such-model", "model.gguf"]) == [], said
+            names = [settings["llm_base_url"], "llm_timeout", "llm_api_key_env", "vaultrag", "llm_base_url", "/v1",
+                     "no-such-model", "model.gguf"]  # addresses, setting names and commands stay as they are
+            assert english_left([(name, said)], names) == [], said
     server.mode = "ok"
 
 

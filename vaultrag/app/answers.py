@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from vaultrag.app.tasks import MainThreadBridge, QueryLane, Workers
-from vaultrag.app.words import llm_failure_text, user_message
+from vaultrag.app.words import llm_failure_text, problem_text, user_message
 from vaultrag.core.query.conversation import Conversation
 from vaultrag.core.scope import Scope
+from vaultrag.core.vocab import LLMFailure, Problem
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
 
@@ -72,7 +73,9 @@ class AnswerWriter(QObject):
             self.llm_unavailable.emit(user_message(e))
             generator = None
         else:
-            self.llm_unavailable.emit("")
+            missing = self._missing_package() if generator is not None else ""
+            self.llm_unavailable.emit(missing)
+            generator = None if missing else generator
         earlier = Conversation(list(self.conversation.turns))  # the lane reads a copy; the window owns the original
         cancel = threading.Event()
         self._cancel = cancel
@@ -100,6 +103,21 @@ class AnswerWriter(QObject):
         from vaultrag.core.llm import registry
 
         return registry.from_settings(self.settings)
+
+    def _missing_package(self) -> str:
+        """Why the configured backend cannot run here, in words: a package it imports is not installed ("" when
+        they all are). Found before the question, so the answer pane says it instead of the extractive answer's
+        "no language model configured"."""
+        import importlib.util
+
+        from vaultrag.engines import GENERATORS
+
+        engine = GENERATORS.get(self.settings.llm_backend)
+        if engine is None or all(importlib.util.find_spec(p) is not None for p in engine.packages):
+            return ""
+        if engine.name == "openai":  # its own words, with what to install
+            return llm_failure_text(LLMFailure.NOT_INSTALLED, {})
+        return problem_text(Problem.MODEL_NEEDS_PACKAGE, {"what": engine.name, "install": engine.install})
 
     def _generate(self, asked: Asked, generator: Generator, cancel: threading.Event) -> None:
         """Make the model ready (a model file is loaded on the first question: `model_state_changed` says so), then

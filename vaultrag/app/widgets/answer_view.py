@@ -151,6 +151,7 @@ class AnswerView(QWidget):
             bar = self.browser.verticalScrollBar()
             followed = bar.value() >= bar.maximum() - 4 and bar.maximum() > 0  # the stream's end was in view
             self.browser.setHtml(self._flag_warnings(trace, cited) + body)
+            self._grow_to_content()
             if followed:  # the checked answer replaces the streamed one: its last line and citations stay in view
                 bar.setValue(bar.maximum())
             return
@@ -280,13 +281,13 @@ class AnswerView(QWidget):
     def show_model_state(self, state: object) -> None:
         """The model is being made ready before it writes: loading its file (the first question), or restarting
         after it stopped; ready: it writes."""
-        name = getattr(state, "name", str(state)).upper()  # REBASE: Part B's ModelState
+        name = str(state)  # REBASE: Part B's ModelState
         model = escape(self._stream_model)
-        if name == "LOADING":
+        if name == "loading":
             self.kind.setText(self.tr("<b>Loading {model}…</b> the model starts with the first question (a few "
                                       "seconds; later answers start at once)").format(model=model))
             self.browser.setHtml("<p><i>" + self.tr("loading model…") + "</i></p>")
-        elif name == "RESTARTING":
+        elif name == "restarting":
             self.kind.setText(self.tr("<b style='color:#c62828'>{model} stopped</b>: restarting it…")
                               .format(model=model))
         else:

@@ -10,6 +10,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -143,7 +144,9 @@ class LlmEditor(QWidget):
         self.model.setObjectName("llm-model")
         self.model.setEditable(True)
         self.model.setMinimumContentsLength(18)
-        self.model.lineEdit().setPlaceholderText(self.tr("the server's model"))
+        line = self.model.lineEdit()
+        assert line is not None  # editable
+        line.setPlaceholderText(self.tr("the server's model"))
         if self.original.llm_model:
             self.model.addItem(self.original.llm_model)
         self.model.setCurrentText(self.original.llm_model)
@@ -228,8 +231,9 @@ class LlmEditor(QWidget):
         self.use_own.clicked.connect(self.choose_file)
         self.bar.hide()
         for i, m in enumerate(self.models):  # the chosen file's catalog row, selected
-            if self.gguf and self._downloaded(m) == Path(self.gguf):
-                self.catalog.setCurrentItem(self.catalog.topLevelItem(i))
+            row = self.catalog.topLevelItem(i)
+            if row is not None and self.gguf and self._downloaded(m) == Path(self.gguf):
+                self.catalog.setCurrentItem(row)
         return page
 
     # -- what is chosen ------------------------------------------------------------------------------
@@ -401,7 +405,7 @@ class LlmEditor(QWidget):
             self.local_state.setText(user_message(e))
             return False
         self.gguf = str(checked)
-        self.catalog.setCurrentItem(None)  # type: ignore[arg-type]  (no catalog row: a file of one's own)
+        self.catalog.setCurrentIndex(QModelIndex())  # no catalog row: a file of one's own
         self._refresh_local()
         return True
 
@@ -455,6 +459,8 @@ class LlmEditor(QWidget):
         for i, m in enumerate(self.models):
             item = self.catalog.topLevelItem(i)
             found = self._downloaded(m)
+            if item is None:
+                continue
             item.setText(4, self.tr("in use") if found is not None and str(found) == self.gguf else
                          self.tr("downloaded") if found is not None else
                          self.tr("downloading…") if busy and m is self.downloading else "—")
