@@ -10,7 +10,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QCoreApplication, QModelIndex
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -193,8 +193,10 @@ class LlmEditor(QWidget):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
         self.models = list(_catalog())
         for m in self.models:
-            item = QTreeWidgetItem([m.title, _gb(m.size_bytes), f"≈ {m.ram_gb:g} GB", m.languages, ""])
-            item.setToolTip(0, f"{m.repo_id} : {m.filename}\n{m.licence}" + (f"\n{m.note}" if m.note else ""))
+            languages = QCoreApplication.translate("Catalog", m.languages)  # the catalog's words are window words
+            item = QTreeWidgetItem([m.title, _gb(m.size_bytes), f"≈ {m.ram_gb:g} GB", languages, ""])
+            note = QCoreApplication.translate("Catalog", m.note) if m.note else ""
+            item.setToolTip(0, f"{m.repo_id} : {m.filename}\n{m.licence}" + (f"\n{note}" if note else ""))
             self.catalog.addTopLevelItem(item)
         self.catalog.setMinimumHeight(40 + 22 * max(1, len(self.models)))
         self.download = QPushButton(self.tr("Download"))
