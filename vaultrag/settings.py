@@ -144,7 +144,7 @@ class Settings:
                               "Whole parent section", recorded=True)
     # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)
     llm_backend: str = _f("openai", "What writes the answers: no model (the best passage is the answer), a model "
-                          "file vaultrag runs, or your own server (a name in vaultrag/engines.py's GENERATORS).",
+                          "file vaultrag runs (local), or your own server (openai).",
                           Group.LLM, "Answers written by", choices=GENERATORS,
                           editor=Editor.LLM)
     llm_base_url: str = _f("", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no "

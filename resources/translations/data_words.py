@@ -47,7 +47,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Settings", "Whole parent section"),
     QT_TRANSLATE_NOOP("Settings", "Deliver the whole parent section instead of the chunk."),
     QT_TRANSLATE_NOOP("Settings", "Answers written by"),
-    QT_TRANSLATE_NOOP("Settings", "What writes the answers: no model (the best passage is the answer), a model file vaultrag runs, or your own server (a name in vaultrag/engines.py's GENERATORS)."),
+    QT_TRANSLATE_NOOP("Settings", "What writes the answers: no model (the best passage is the answer), a model file vaultrag runs (local), or your own server (openai)."),
     QT_TRANSLATE_NOOP("Settings", "Server address"),
     QT_TRANSLATE_NOOP("Settings", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no language model, the answer is the best passage."),
     QT_TRANSLATE_NOOP("Settings", "Model"),

@@ -1441,8 +1441,8 @@
         <translation>O que reordena os candidatos antes da resposta (a lista mostra cada opção).</translation>
     </message>
     <message>
-        <source>What writes the answers: no model (the best passage is the answer), a model file vaultrag runs, or your own server (a name in vaultrag/engines.py&apos;s GENERATORS).</source>
-        <translation type="unfinished"></translation>
+        <source>What writes the answers: no model (the best passage is the answer), a model file vaultrag runs (local), or your own server (openai).</source>
+        <translation>O que escreve as respostas: nenhum modelo (o melhor trecho é a resposta), um arquivo de modelo que o vaultrag roda (local), ou o seu próprio servidor (openai).</translation>
     </message>
     <message>
         <source>Whole parent section</source>

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QTreeWidget,
     QTreeWidgetItem,
@@ -269,7 +270,14 @@ class LlmEditor(QWidget):
 
     def _on_mode(self) -> None:
         mode = self.chosen()
-        self.pages.setCurrentIndex({Mode.NONE: 0, Mode.LOCAL: 1, Mode.SERVER: 2}[mode])
+        shown = {Mode.NONE: 0, Mode.LOCAL: 1, Mode.SERVER: 2}[mode]
+        self.pages.setCurrentIndex(shown)
+        for i in range(self.pages.count()):  # the stack is as tall and wide as the page shown, not its largest
+            page = self.pages.widget(i)
+            if page is not None:
+                ignored = QSizePolicy.Policy.Ignored if i != shown else QSizePolicy.Policy.Preferred
+                page.setSizePolicy(ignored, ignored)
+        self.pages.adjustSize()
         self.pages.setVisible(mode != Mode.NONE)
         self.test_row.setVisible(mode != Mode.NONE and self.controller is not None)
         self.tested.clear()

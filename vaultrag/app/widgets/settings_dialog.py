@@ -98,7 +98,11 @@ class SettingsDialog(QDialog):
         col.addWidget(scroll, 1)
         col.addWidget(self.problem)
         col.addWidget(buttons)
-        self.resize(640, 620)
+        # as wide as its widest section needs (a long choice in Portuguese), so nothing is cut at the right edge
+        margins = col.contentsMargins()
+        need = (body.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
+                + 2 * scroll.frameWidth() + margins.left() + margins.right())
+        self.resize(max(640, need), 620)
         self.result_settings: Settings | None = None
 
     def _editor(self, f: dataclasses.Field[Any], value: Any) -> QWidget:
