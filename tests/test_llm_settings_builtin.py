@@ -77,7 +77,7 @@ def test_the_catalog_downloads_with_progress_cancel_and_resume_and_becomes_the_m
     assert "cancelled" in editor.local_state.text() and editor.gguf == ""
     with qtbot.waitSignal(controller.model_download_finished, timeout=WAIT_MS) as done:
         qtbot.mouseClick(editor.download, Qt.MouseButton.LeftButton)
-    first, second = local_hub.served
+    _, second = local_hub.served
     assert second.start >= 10 * MB, "Download again resumed what the cancelled one had fetched"
     path = gguf.gguf_path(controller.paths.models_dir, MODEL.repo_id, MODEL.filename)
     assert done.args == [str(path)] and editor.gguf == str(path) and rows[0].text(4) == "in use"
@@ -85,7 +85,7 @@ def test_the_catalog_downloads_with_progress_cancel_and_resume_and_becomes_the_m
     dialog._accept()
     got = dialog.result_settings
     assert got is not None and (got.llm_backend, got.llm_gguf) == ("local", str(path))
-    again, editor = dialog_for(qtbot, controller, llm_backend="local", llm_gguf=str(path))
+    _, editor = dialog_for(qtbot, controller, llm_backend="local", llm_gguf=str(path))
     assert editor.chosen() == Mode.LOCAL and editor.catalog.currentItem() is editor.catalog.topLevelItem(0)
     assert editor.catalog.topLevelItem(0).text(4) == "in use"
 
@@ -96,7 +96,8 @@ def test_a_gguf_file_of_ones_own_is_checked_before_it_is_used(qtbot, controller:
     editor.mode.setCurrentIndex(editor.mode.findData(Mode.LOCAL))
     qtbot.mouseClick(editor.use_own, Qt.MouseButton.LeftButton)
     picker = editor.file_dialog
-    assert isinstance(picker, QFileDialog) and picker.isVisible() and picker.fileMode() == QFileDialog.FileMode.ExistingFile
+    assert isinstance(picker, QFileDialog) and picker.isVisible()
+    assert picker.fileMode() == QFileDialog.FileMode.ExistingFile
     picker.reject()  # it never blocked: the test goes on while it is open
     page = tmp_path / "model.gguf"
     page.write_text("<html>not a model</html>", encoding="utf-8")

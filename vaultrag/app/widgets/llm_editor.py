@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.words import llm_failure_text, user_message
+from vaultrag.core.llm.catalog import CATALOG, CatalogModel, approx_gb
 from vaultrag.core.model import Progress
 from vaultrag.core.vocab import LLMFailure
 from vaultrag.engines import GENERATORS
@@ -37,7 +38,6 @@ from vaultrag.settings import Settings
 
 if TYPE_CHECKING:
     from vaultrag.app.llm_setup import ModelsListed, Tested
-    from vaultrag.core.llm.catalog import CatalogModel
 
 LOCAL, SERVER = "local", "openai"  # the backends behind "Built-in model" and "My server" (vaultrag/engines.py)
 OK_COLOUR, BAD_COLOUR = "#1b5e20", "#b71c1c"
@@ -52,15 +52,7 @@ class Mode(StrEnum):
 
 
 def _gb(n: float) -> str:
-    return f"≈ {n / 1e9:.1f} GB" if n >= 1e9 else f"≈ {n / 1e6:,.0f} MB"
-
-
-def _catalog() -> tuple[CatalogModel, ...]:
-    try:  # REBASE: Part A's catalog
-        from vaultrag.core.llm.catalog import CATALOG
-    except ImportError:
-        return ()
-    return CATALOG
+    return approx_gb(n) if n >= 1e9 else f"≈ {n / 1e6:,.0f} MB"
 
 
 def missing_packages(backend: str) -> list[str]:
@@ -192,7 +184,7 @@ class LlmEditor(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for i in range(1, 5):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
-        self.models = list(_catalog())
+        self.models = list(CATALOG)
         for m in self.models:
             languages = QCoreApplication.translate("Catalog", m.languages)  # the catalog's words are window words
             item = QTreeWidgetItem([m.title, _gb(m.size_bytes), f"≈ {m.ram_gb:g} GB", languages, ""])
@@ -379,7 +371,7 @@ class LlmEditor(QWidget):
     def _downloaded(self, m: CatalogModel) -> Path | None:
         if self.models_dir is None:
             return None
-        from vaultrag.core.llm import gguf  # REBASE: Part A's module
+        from vaultrag.core.llm import gguf
 
         return gguf.downloaded(self.models_dir, m)
 
