@@ -18,7 +18,8 @@ from tests import engine_loading, test_app_llm
 from tests.llm_server import ScriptedServer
 from vaultrag.app.widgets.answer_view import AnswerView
 from vaultrag.app.widgets.main_window import ANSWER_GROWS_TO, ANSWER_HEIGHT, MainWindow
-from vaultrag.core.vocab import AnswerKind
+from vaultrag.core import wording
+from vaultrag.core.vocab import AnswerKind, LLMFailure
 
 # test_app_llm's fixtures: the window on the demo vault, answered by a scripted server
 window, server, extra_notes = test_app_llm.window, test_app_llm.server, test_app_llm.extra_notes
@@ -72,8 +73,7 @@ def test_a_missing_piece_is_said_in_the_answer_pane_question_after_question(
                 "Settings.")
     else:
         monkeypatch.setitem(sys.modules, "openai", None)  # the client library cannot be imported
-        said = ("Answers from a language model need the openai client library: pip install 'vaultrag[llm]' (or "
-                "pip install openai).")
+        said = wording.llm_failure(LLMFailure.NOT_INSTALLED, {})  # the core's words for it
     for _ in range(2):  # the next search does not wipe it
         trace = ask(qtbot, window, signal="search_finished")
         assert trace.answer.kind == AnswerKind.EXTRACTIVE
