@@ -59,16 +59,16 @@ def test_the_catalog_downloads_with_progress_cancel_and_resume_and_becomes_the_m
     assert [r.text(0) for r in rows] == [m.title for m in CATALOG]
     assert all(r.text(1).startswith("≈ ") and r.text(1).endswith("GB") and r.text(2).startswith("≈ ") for r in rows)
     assert rows[0].text(1) == f"≈ {MODEL.size_bytes / 1e9:.1f} GB" and rows[0].text(2) == f"≈ {MODEL.ram_gb:g} GB"
-    assert all(r.text(4) == "—" for r in rows), "nothing downloaded yet"
+    assert all(r.text(3) == "—" for r in rows), "nothing downloaded yet"
     dialog._accept()
     assert dialog.result_settings is None and "Download a model of the list" in dialog.problem.text()
     editor.catalog.setCurrentItem(rows[0])
-    assert editor.download.isEnabled()
+    assert editor.download.isEnabled() and "Portuguese and English" in editor.details.text()
     local_hub.hold_at = 20 * MB  # the transfer waits there until the test has pressed Cancel
     qtbot.mouseClick(editor.download, Qt.MouseButton.LeftButton)
     assert editor.cancel.isVisibleTo(dialog) and not editor.download.isVisibleTo(dialog)
     qtbot.waitUntil(lambda: editor.bar.value() > 0, timeout=WAIT_MS)
-    assert " / " in editor.bar.format() and rows[0].text(4) == "downloading…"
+    assert " / " in editor.bar.format() and rows[0].text(3) == "downloading…"
     dialog._accept()
     assert dialog.result_settings is None and "still downloading" in dialog.problem.text()
     with qtbot.waitSignal(controller.model_download_failed, timeout=WAIT_MS):
@@ -80,14 +80,14 @@ def test_the_catalog_downloads_with_progress_cancel_and_resume_and_becomes_the_m
     _, second = local_hub.served
     assert second.start >= 10 * MB, "Download again resumed what the cancelled one had fetched"
     path = gguf.gguf_path(controller.paths.models_dir, MODEL.repo_id, MODEL.filename)
-    assert done.args == [str(path)] and editor.gguf == str(path) and rows[0].text(4) == "in use"
+    assert done.args == [str(path)] and editor.gguf == str(path) and rows[0].text(3) == "in use"
     assert editor.file.text() == f"Model file: {path}"
     dialog._accept()
     got = dialog.result_settings
     assert got is not None and (got.llm_backend, got.llm_gguf) == ("local", str(path))
     _, editor = dialog_for(qtbot, controller, llm_backend="local", llm_gguf=str(path))
     assert editor.chosen() == Mode.LOCAL and editor.catalog.currentItem() is editor.catalog.topLevelItem(0)
-    assert editor.catalog.topLevelItem(0).text(4) == "in use"
+    assert editor.catalog.topLevelItem(0).text(3) == "in use"
 
 
 def test_a_gguf_file_of_ones_own_is_checked_before_it_is_used(qtbot, controller: AppController, tmp_path: Path):

@@ -596,10 +596,6 @@
         <translation>Informe o endereço do seu servidor (por exemplo http://localhost:11434/v1 para o Ollama).</translation>
     </message>
     <message>
-        <source>Languages</source>
-        <translation>Idiomas</translation>
-    </message>
-    <message>
         <source>Model</source>
         <translation>Modelo</translation>
     </message>

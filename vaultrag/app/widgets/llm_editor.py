@@ -6,11 +6,10 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable
 from enum import StrEnum
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QModelIndex
+from PySide6.QtCore import QCoreApplication, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -179,19 +178,24 @@ class LlmEditor(QWidget):
         self.catalog.setObjectName("llm-catalog")
         self.catalog.setRootIsDecorated(False)
         self.catalog.setHeaderLabels([self.tr("Model"), self.tr("Download"), self.tr("RAM needed"),
-                                      self.tr("Languages"), self.tr("On this computer")])
+                                      self.tr("On this computer")])
         header = self.catalog.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for i in range(1, 5):
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the title takes what the figures leave
+        for i in range(1, 4):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
+        self.catalog.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.models = list(CATALOG)
         for m in self.models:
-            languages = QCoreApplication.translate("Catalog", m.languages)  # the catalog's words are window words
-            item = QTreeWidgetItem([m.title, _gb(m.size_bytes), f"≈ {m.ram_gb:g} GB", languages, ""])
-            note = QCoreApplication.translate("Catalog", m.note) if m.note else ""
-            item.setToolTip(0, f"{m.repo_id} : {m.filename}\n{m.licence}" + (f"\n{note}" if note else ""))
+            item = QTreeWidgetItem([m.title, _gb(m.size_bytes), f"≈ {m.ram_gb:g} GB", ""])
+            item.setToolTip(0, self._details(m))
             self.catalog.addTopLevelItem(item)
-        self.catalog.setMinimumHeight(40 + 22 * max(1, len(self.models)))
+        rows = self.catalog.sizeHintForRow(0) * max(1, len(self.models))
+        self.catalog.setFixedHeight(rows + self.catalog.header().sizeHint().height() + 2 * self.catalog.frameWidth())
+        self.details = QLabel()  # the picked model's languages, licence and note
+        self.details.setObjectName("llm-model-details")
+        self.details.setWordWrap(True)
+        self.details.setStyleSheet("color: palette(placeholder-text);")
         self.download = QPushButton(self.tr("Download"))
         self.download.setObjectName("llm-download")
         self.cancel = QPushButton(self.tr("Cancel download"))
@@ -202,6 +206,7 @@ class LlmEditor(QWidget):
         self.bar.setObjectName("llm-progress")
         self.file = QLabel()
         self.file.setObjectName("llm-file")
+        self.file.setTextFormat(Qt.TextFormat.PlainText)  # a path, as it is
         self.file.setWordWrap(True)
         self.local_state = QLabel()
         self.local_state.setObjectName("llm-local-state")
@@ -216,6 +221,7 @@ class LlmEditor(QWidget):
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(2)
         col.addWidget(self.catalog)
+        col.addWidget(self.details)
         col.addLayout(buttons)
         col.addWidget(self.bar)
         col.addWidget(self.file)
@@ -375,6 +381,14 @@ class LlmEditor(QWidget):
 
         return gguf.downloaded(self.models_dir, m)
 
+    @staticmethod
+    def _details(m: CatalogModel) -> str:
+        """A catalog model's languages, licence and note (the catalog's words are window words: context Catalog)."""
+        parts = [QCoreApplication.translate("Catalog", m.languages), m.licence]
+        if m.note:
+            parts.append(QCoreApplication.translate("Catalog", m.note))
+        return " · ".join(parts)
+
     def _picked(self) -> CatalogModel | None:
         item = self.catalog.currentItem()
         return self.models[self.catalog.indexOfTopLevelItem(item)] if item is not None else None
@@ -403,8 +417,7 @@ class LlmEditor(QWidget):
             checked = gguf.check_gguf(Path(path))
         except UserFacingError as e:
             self._refresh_local()
-            self.local_state.setStyleSheet(f"color: {BAD_COLOUR};")
-            self.local_state.setText(user_message(e))
+            self._say(user_message(e), bad=True)
             return False
         self.gguf = str(checked)
         self.catalog.setCurrentIndex(QModelIndex())  # no catalog row: a file of one's own
@@ -419,7 +432,7 @@ class LlmEditor(QWidget):
         self.bar.setRange(0, 0)  # busy until the first report gives the size
         self.bar.setFormat(self.tr("asking the hub…"))
         self._refresh_local()
-        self.local_state.setText(self.tr("Downloading {model} into the app's models folder…").format(model=m.title))
+        self._say(self.tr("Downloading {model} into the app's models folder…").format(model=m.title))
         self.controller.download_llm(m, endpoint=self.endpoint)
 
     def cancel_download(self) -> None:
@@ -452,8 +465,7 @@ class LlmEditor(QWidget):
         self.bar.setValue(0)
         self.bar.setFormat(self.tr("not downloaded"))
         self._refresh_local()
-        self.local_state.setStyleSheet(f"color: {BAD_COLOUR};")
-        self.local_state.setText(message)
+        self._say(message, bad=True)
 
     def _refresh_local(self) -> None:
         busy = self.downloading is not None
@@ -463,9 +475,11 @@ class LlmEditor(QWidget):
             found = self._downloaded(m)
             if item is None:
                 continue
-            item.setText(4, self.tr("in use") if found is not None and str(found) == self.gguf else
+            item.setText(3, self.tr("in use") if found is not None and str(found) == self.gguf else
                          self.tr("downloaded") if found is not None else
                          self.tr("downloading…") if busy and m is self.downloading else "—")
+        self.details.setText(self._details(picked) if picked is not None else "")
+        self.details.setVisible(picked is not None)
         can_download = self.controller is not None and picked is not None and self._downloaded(picked) is None
         self.download.setVisible(not busy)
         self.download.setEnabled(can_download)
@@ -474,17 +488,21 @@ class LlmEditor(QWidget):
         self.catalog.setEnabled(not busy)
         self.mode.setEnabled(not busy)
         self.bar.setVisible(busy or self.bar.value() > 0)
-        self.file.setText(self.tr("Model file: {path}").format(path=escape(self.gguf)) if self.gguf else
+        self.file.setText(self.tr("Model file: {path}").format(path=self.gguf) if self.gguf else
                           self.tr("No model file yet: pick one of the list and Download it (once; it then runs "
                                   "offline), or use a GGUF file you have."))
         if busy:
             return
         missing = missing_packages(LOCAL)
         engine = GENERATORS.get(LOCAL)
-        self.local_state.setStyleSheet(f"color: {BAD_COLOUR};" if missing else "")
-        self.local_state.setText(
-            self.tr("The built-in model needs {packages}, which this installation lacks: {install}").format(
-                packages=", ".join(missing), install=engine.install if engine else "") if missing else "")
+        self._say(self.tr("The built-in model needs {packages}, which this installation lacks: {install}").format(
+            packages=", ".join(missing), install=engine.install if engine else "") if missing else "", bad=True)
+
+    def _say(self, text: str, bad: bool = False) -> None:
+        """The built-in page's state line (hidden when there is nothing to say)."""
+        self.local_state.setStyleSheet(f"color: {BAD_COLOUR};" if bad else "")
+        self.local_state.setText(text)
+        self.local_state.setVisible(bool(text))
 
     def cleanup(self) -> None:
         """The dialog closes: a download started here stops (what arrived is kept, the next one resumes)."""
