@@ -1158,7 +1158,7 @@
     </message>
     <message>
         <source>A model file run by vaultrag (llama.cpp)</source>
-        <translation type="unfinished"></translation>
+        <translation>Um arquivo de modelo rodado pelo vaultrag (llama.cpp)</translation>
     </message>
     <message>
         <source>API key variable</source>
