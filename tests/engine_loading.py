@@ -8,16 +8,7 @@ import threading
 from collections.abc import Callable
 
 from tests.fakes import ScriptedGenerator
-
-try:  # REBASE: Part B's ModelState
-    from vaultrag.core.vocab import ModelState
-except ImportError:
-    from enum import StrEnum
-
-    class ModelState(StrEnum):  # type: ignore[no-redef]
-        LOADING = "loading"
-        READY = "ready"
-        RESTARTING = "restarting"
+from vaultrag.core.vocab import ModelState
 from vaultrag.settings import Settings
 
 GATE = threading.Event()  # set by the test: the model has "loaded"

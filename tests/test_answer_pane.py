@@ -4,6 +4,7 @@ in words above the answer, question after question (pytest-qt, a real index, a r
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -15,7 +16,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from tests import engine_loading, test_app_llm
+from tests.conftest import DEMO_VAULT
+from tests.llama_server import server_missing, small_gguf
 from tests.llm_server import ScriptedServer
+from tests.test_app import fake_controller, open_and_wait
 from vaultrag.app.widgets.answer_view import AnswerView
 from vaultrag.app.widgets.main_window import ANSWER_GROWS_TO, ANSWER_HEIGHT, MainWindow
 from vaultrag.core import wording
@@ -154,3 +158,30 @@ def test_a_reader_who_scrolled_up_is_left_where_they_are(qtbot):
     view.append_stream("\n\nLine 60 [2].")
     qtbot.waitUntil(lambda: view.renders == 2, timeout=WAIT_MS)
     assert bar.value() == 0
+
+
+@pytest.mark.skipif(bool(server_missing()), reason=server_missing() or "-")
+def test_the_built_in_model_says_loading_model_then_writes_the_answer(qtbot, home: Path, tmp_path: Path):
+    """The real llama.cpp server with the SmolLM2 GGUF, started by the window's first question."""
+    gguf = small_gguf()
+    assert gguf is not None
+    (home / "settings.toml").write_text(f'llm_backend = "local"\nllm_gguf = "{gguf}"\nllm_max_tokens = 32\n',
+                                        encoding="utf-8")
+    w = MainWindow(fake_controller(home))
+    qtbot.addWidget(w)
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    open_and_wait(qtbot, w, vault)
+    shown: list[tuple[str, str, str]] = []  # (state, what the pane says then, its title)
+    view = w.answer_view
+    w.c.model_state_changed.connect(  # after the pane's own slot: what it shows for that state
+        lambda s: shown.append((str(s), view.browser.toPlainText(), view.kind.text())))
+    trace = ask(qtbot, w)
+    assert [s for s, _, _ in shown] == ["loading", "ready"], "the first question starts the model"
+    assert shown[0][1] == "loading model…" and f"Loading {gguf.stem}…" in shown[0][2]
+    assert trace.answer.kind == AnswerKind.GENERATED and trace.answer.model == gguf.stem
+    assert view.notice.isHidden() and f"Written by {gguf.stem}" in view.kind.text()
+    shown.clear()
+    ask(qtbot, w)
+    assert [s for s, _, _ in shown] == ["ready"], "the next question finds the model running"
+    w.close()

@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from vaultrag.app.tasks import MainThreadBridge, QueryLane, Workers
-from vaultrag.app.words import llm_failure_text, problem_text, user_message
+from vaultrag.app.words import backend_missing, llm_failure_text, user_message
 from vaultrag.core.query.conversation import Conversation
 from vaultrag.core.scope import Scope
-from vaultrag.core.vocab import LLMFailure, Problem
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
 
 if TYPE_CHECKING:
     from vaultrag.core.llm.generator import FoundServer, Generator
     from vaultrag.core.query.search import Asked, Searcher
+    from vaultrag.core.vocab import ModelState
 
 DETECTOR = "vaultrag-detect-llm"
 GENERATOR = "vaultrag-generate"
@@ -73,7 +73,7 @@ class AnswerWriter(QObject):
             self.llm_unavailable.emit(user_message(e))
             generator = None
         else:
-            missing = self._missing_package() if generator is not None else ""
+            missing = backend_missing(self.settings.llm_backend) if generator is not None else ""
             self.llm_unavailable.emit(missing)
             generator = None if missing else generator
         earlier = Conversation(list(self.conversation.turns))  # the lane reads a copy; the window owns the original
@@ -104,34 +104,17 @@ class AnswerWriter(QObject):
 
         return registry.from_settings(self.settings)
 
-    def _missing_package(self) -> str:
-        """Why the configured backend cannot run here, in words: a package it imports is not installed ("" when
-        they all are). Found before the question, so the answer pane says it instead of the extractive answer's
-        "no language model configured"."""
-        import importlib.util
-
-        from vaultrag.engines import GENERATORS
-
-        engine = GENERATORS.get(self.settings.llm_backend)
-        if engine is None or all(importlib.util.find_spec(p) is not None for p in engine.packages):
-            return ""
-        if engine.name == "openai":  # its own words, with what to install
-            return llm_failure_text(LLMFailure.NOT_INSTALLED, {})
-        return problem_text(Problem.MODEL_NEEDS_PACKAGE, {"what": engine.name, "install": engine.install})
-
     def _generate(self, asked: Asked, generator: Generator, cancel: threading.Event) -> None:
         """Make the model ready (a model file is loaded on the first question: `model_state_changed` says so), then
         finish `asked` (its units after the snapshot: the model's answer) on a helper thread."""
         self.answer_started.emit(generator.model)
 
-        def state(s: object) -> None:
+        def state(s: ModelState) -> None:
             self.bridge.run_on_main(lambda: self.model_state_changed.emit(s) if self._cancel is cancel else None)
 
         def work() -> None:
             try:
-                prepare = getattr(generator, "prepare", None)  # REBASE: Part B's Generator.prepare
-                if prepare is not None:
-                    prepare(state)
+                generator.prepare(state)
             except UserFacingError as e:  # the model cannot start (a missing runtime or file): said in words
                 error = e
                 self.bridge.run_on_main(

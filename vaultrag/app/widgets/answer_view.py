@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QV
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
 from vaultrag.app.words import decision_reason
 from vaultrag.core.model import ContextDoc, QueryTrace, SentenceCheck
-from vaultrag.core.vocab import AnswerKind, SupportVerdict
+from vaultrag.core.vocab import AnswerKind, ModelState, SupportVerdict
 
 STREAM_RENDER_MS = 80  # re-render a streamed answer at most this often (Markdown of the whole text each time)
 COPY_SHORTCUT = "Ctrl+Shift+C"
@@ -278,16 +278,15 @@ class AnswerView(QWidget):
         self.browser.clear()
         self.stop.show()
 
-    def show_model_state(self, state: object) -> None:
+    def show_model_state(self, state: ModelState) -> None:
         """The model is being made ready before it writes: loading its file (the first question), or restarting
         after it stopped; ready: it writes."""
-        name = str(state)  # REBASE: Part B's ModelState
         model = escape(self._stream_model)
-        if name == "loading":
+        if state == ModelState.LOADING:
             self.kind.setText(self.tr("<b>Loading {model}…</b> the model starts with the first question (a few "
                                       "seconds; later answers start at once)").format(model=model))
             self.browser.setHtml("<p><i>" + self.tr("loading model…") + "</i></p>")
-        elif name == "restarting":
+        elif state == ModelState.RESTARTING:
             self.kind.setText(self.tr("<b style='color:#c62828'>{model} stopped</b>: restarting it…")
                               .format(model=model))
         else:

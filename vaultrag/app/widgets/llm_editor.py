@@ -3,7 +3,6 @@ its download, or a file of one's own) or one's own server (its model list, Test 
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -27,10 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from vaultrag.app.words import llm_failure_text, user_message
+from vaultrag.app.words import backend_missing, llm_failure_text, user_message
 from vaultrag.core.llm.catalog import CATALOG, CatalogModel, approx_gb
 from vaultrag.core.model import Progress
-from vaultrag.core.vocab import LLMFailure
 from vaultrag.engines import GENERATORS
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
@@ -52,12 +50,6 @@ class Mode(StrEnum):
 
 def _gb(n: float) -> str:
     return approx_gb(n) if n >= 1e9 else f"≈ {n / 1e6:,.0f} MB"
-
-
-def missing_packages(backend: str) -> list[str]:
-    """The packages a generation backend imports that are not installed here (none: it can run)."""
-    engine = GENERATORS.get(backend)
-    return [] if engine is None else [p for p in engine.packages if importlib.util.find_spec(p) is None]
 
 
 class LlmEditor(QWidget):
@@ -288,8 +280,8 @@ class LlmEditor(QWidget):
                                  "OpenAI-compatible API writes the answers."),
         }[mode])
         if mode == Mode.SERVER:
-            missing = missing_packages(SERVER)
-            self.client_state.setText(llm_failure_text(LLMFailure.NOT_INSTALLED, {}) if missing else "")
+            missing = backend_missing(SERVER)
+            self.client_state.setText(missing)
             self.client_state.setVisible(bool(missing))
             if self.address.text().strip() and self.listed_for != self.address.text().strip():
                 self.list_models()
@@ -493,10 +485,7 @@ class LlmEditor(QWidget):
                                   "offline), or use a GGUF file you have."))
         if busy:
             return
-        missing = missing_packages(LOCAL)
-        engine = GENERATORS.get(LOCAL)
-        self._say(self.tr("The built-in model needs {packages}, which this installation lacks: {install}").format(
-            packages=", ".join(missing), install=engine.install if engine else "") if missing else "", bad=True)
+        self._say(backend_missing(LOCAL), bad=True)
 
     def _say(self, text: str, bad: bool = False) -> None:
         """The built-in page's state line (hidden when there is nothing to say)."""
