@@ -636,10 +636,6 @@
         <translation>Testar conexão</translation>
     </message>
     <message>
-        <source>The built-in model needs {packages}, which this installation lacks: {install}</source>
-        <translation>O modelo embutido precisa de {packages}, que falta nesta instalação: {install}</translation>
-    </message>
-    <message>
         <source>The server has no model: load or pull one there, then Refresh.</source>
         <translation>O servidor não tem nenhum modelo: carregue ou baixe um nele e clique em Atualizar.</translation>
     </message>
