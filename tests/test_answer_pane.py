@@ -111,6 +111,7 @@ def test_the_pane_says_loading_model_while_the_model_starts(qtbot, window: MainW
     ask(qtbot, window, signal="answer_started")
     qtbot.waitUntil(lambda: "loading model…" in view.browser.toPlainText(), timeout=WAIT_MS)
     assert "Loading slow-model…" in view.kind.text() and [str(s) for s in states] == ["loading"]
+    assert view.answer_with_sources() == "", "nothing written yet: nothing to copy"
     with qtbot.waitSignal(c.answer_finished, timeout=WAIT_MS) as done:
         engine_loading.GATE.set()
     assert [str(s) for s in states] == ["loading", "ready"]

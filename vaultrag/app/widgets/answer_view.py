@@ -245,6 +245,8 @@ class AnswerView(QWidget):
             return ""
         a = trace.answer
         docs = {d.index: d for d in trace.context}
+        if self._streaming and not self._stream.strip():
+            return ""  # the model is starting or has not written yet: nothing to copy
         if self._streaming:
             text, cited = self._stream, {int(n) for n in _CITATION.findall(self._stream)}  # still being written
         elif a.kind == AnswerKind.GENERATED:
