@@ -100,8 +100,12 @@ def test_the_server_page_lists_the_models_and_the_test_answers_with_model_latenc
 def test_no_model_keeps_the_best_passage_and_saves_no_server(qtbot, controller: AppController,
                                                              server: ScriptedServer):
     dialog, editor = dialog_for(qtbot, controller, llm_base_url=server.base_url, llm_model="tiny-model")
+    shown = lambda name: dialog.fields[name].isVisibleTo(dialog)  # noqa: E731
+    assert shown("llm_api_key_env") and shown("llm_temperature") and not shown("llm_idle_minutes"), \
+        "My server: its settings, not the built-in model's"
     editor.mode.setCurrentIndex(editor.mode.findData(Mode.NONE))
     assert not editor.pages.isVisibleTo(dialog) and not editor.test_row.isVisibleTo(dialog)
+    assert not shown("llm_api_key_env") and not shown("llm_temperature") and shown("llm_offer_local")
     dialog._accept()
     assert dialog.result_settings is not None and dialog.result_settings.llm_base_url == ""
     fresh, editor = dialog_for(qtbot, controller)

@@ -57,6 +57,8 @@ def test_the_catalog_downloads_with_progress_cancel_and_resume_and_becomes_the_m
     dialog, editor = dialog_for(qtbot, controller)
     editor.endpoint = local_hub.url
     editor.mode.setCurrentIndex(editor.mode.findData(Mode.LOCAL))
+    assert dialog.fields["llm_idle_minutes"].isVisibleTo(dialog) and dialog.fields["llm_context"].isVisibleTo(dialog)
+    assert not dialog.fields["llm_api_key_env"].isVisibleTo(dialog), "no key for a model run here"
     rows = [editor.catalog.topLevelItem(i) for i in range(editor.catalog.topLevelItemCount())]
     assert [r.text(0) for r in rows] == [m.title for m in CATALOG]
     assert all(r.text(1).startswith("≈ ") and r.text(1).endswith("GB") and r.text(2).startswith("≈ ") for r in rows)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, Qt
 from PySide6.QtWidgets import (
@@ -59,6 +59,11 @@ class LlmEditor(QWidget):
     edited (the key variable, the timeout) for Test connection."""
 
     EDITS = ("llm_backend", "llm_base_url", "llm_model", "llm_gguf")
+    # the other language model settings, by the choices that use them (the dialog shows only those in use)
+    DEPENDS: ClassVar[dict[str, tuple[Mode, ...]]] = {
+        "llm_api_key_env": (Mode.SERVER,), "llm_temperature": (Mode.SERVER, Mode.LOCAL),
+        "llm_max_tokens": (Mode.SERVER, Mode.LOCAL), "llm_timeout": (Mode.SERVER, Mode.LOCAL),
+        "llm_idle_minutes": (Mode.LOCAL,), "llm_context": (Mode.LOCAL,), "llm_threads": (Mode.LOCAL,)}
 
     def __init__(self, settings: Settings, controller: Any = None, models_dir: Path | None = None,
                  current: Callable[[], Settings] | None = None) -> None:
@@ -232,6 +237,10 @@ class LlmEditor(QWidget):
     # -- what is chosen ------------------------------------------------------------------------------
     def chosen(self) -> Mode:
         return Mode(self.mode.currentData())
+
+    def used_fields(self) -> set[str]:
+        """The settings of DEPENDS the current choice uses."""
+        return {name for name, modes in self.DEPENDS.items() if self.chosen() in modes}
 
     def values(self) -> dict[str, Any]:
         """The settings this editor holds, as field → value (only the fields the choice sets)."""

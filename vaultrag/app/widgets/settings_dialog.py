@@ -47,6 +47,7 @@ class SettingsDialog(QDialog):
         self.original = settings
         self.downloader, self.models_dir = downloader, models_dir
         self.fields: dict[str, QWidget] = {}
+        self.rows: dict[str, tuple[QFormLayout, QWidget]] = {}  # a field's form and its editor (to show or hide)
         self.llm: LlmEditor | None = None
         body = QWidget()
         sections = QVBoxLayout(body)
@@ -81,6 +82,7 @@ class SettingsDialog(QDialog):
                 stack.addWidget(helper)
                 form.addRow(tr(f.metadata["label"]) or f.name, cell)
                 self.fields[f.name] = w
+                self.rows[f.name] = (form, cell)
             sections.addWidget(box)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -104,6 +106,19 @@ class SettingsDialog(QDialog):
                 + 2 * scroll.frameWidth() + margins.left() + margins.right())
         self.resize(max(640, need), 620)
         self.result_settings: Settings | None = None
+        if self.llm is not None:
+            self.llm.mode.currentIndexChanged.connect(self._show_llm_rows)
+            self._show_llm_rows()
+
+    def _show_llm_rows(self) -> None:
+        """Only the language model settings the choice uses are shown (the built-in model's context under My
+        server would be noise); a hidden row keeps its value."""
+        assert self.llm is not None
+        used = self.llm.used_fields()
+        for name in self.llm.DEPENDS:
+            form, cell = self.rows.get(name, (None, None))
+            if form is not None and cell is not None:
+                form.setRowVisible(cell, name in used)
 
     def _editor(self, f: dataclasses.Field[Any], value: Any) -> QWidget:
         """The field's editor, of the kind its type and rule call for (`editor_of`), within the rule's bounds."""
