@@ -4,8 +4,9 @@ Run: python benchmarks/screenshot.py [out_dir]      (default docs/screenshots)
 Under Xvfb (`apt-get install xvfb xauth`) the whole 1280×800 screen is grabbed, dialogs included; without it the
 window renders offscreen (dialogs are then saved on their own).
 States: answer, refusal, cross-stage selection, a follow-up with its rewrite, a note flagged as hostile, the
-offer of a local language model server, why-not (irrelevant note, excluded note), health, evaluation, settings,
-indexing in progress, and the answer, the follow-up, the offer and index health in Portuguese.
+offer of a local language model server, why-not (irrelevant note, excluded note), health, evaluation, settings
+(with the reranker's download, and Settings › Language model's built-in model), indexing in progress, and the
+answer, the follow-up, the offer, index health and Settings › Language model in Portuguese.
 """
 
 from __future__ import annotations
@@ -60,6 +61,27 @@ def save(app: Any, window: Any, out: Path, name: str, dialog: Any = None) -> Non
     print(f"saved {path} ({pix.width()}×{pix.height()})")
 
 
+def show_llm_settings(app: Any, w: Any, out: Path, name: str) -> None:
+    """Settings › Language model as a new user finds it: the built-in model chosen, the catalog's first model
+    picked (its size, RAM and languages), Download and "Use a GGUF file I already have…"."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QScrollArea
+
+    from vaultrag.app.widgets.llm_editor import Mode
+
+    w.show_settings()
+    dialog = w.settings_dialog
+    dialog.move(W // 2 - dialog.width() // 2, 40)
+    editor = dialog.llm
+    editor.mode.setCurrentIndex(max(0, editor.mode.findData(Mode.LOCAL)))
+    editor.catalog.setCurrentItem(editor.catalog.topLevelItem(0))
+    scroll = dialog.findChild(QScrollArea)
+    settle(app)
+    scroll.verticalScrollBar().setValue(editor.mapTo(scroll.widget(), QPoint(0, 0)).y() - 30)
+    save(app, w, out, name, dialog)
+    dialog.reject()
+
+
 def shoot(out: Path, language: str) -> None:
     from PySide6.QtWidgets import QApplication, QScrollArea
 
@@ -105,6 +127,7 @@ def shoot(out: Path, language: str) -> None:
             w.health.tabs.setCurrentIndex(1)
             wait(app, lambda: w.health.lists["excluded"].count() > 0, 30)
             save(app, w, out, "pt-health")
+            show_llm_settings(app, w, out, "pt-settings-llm")
             w.close()
             return
         trace = ask("Qual o prazo do reembolso?")
@@ -170,6 +193,7 @@ def shoot(out: Path, language: str) -> None:
         w.settings_dialog.findChild(QScrollArea).ensureWidgetVisible(editor, 0, 200)
         save(app, w, out, "settings-reranker", w.settings_dialog)
         w.settings_dialog.reject()
+        show_llm_settings(app, w, out, "settings-llm")
         # indexing in progress: a bigger vault, caught while its vectors fill
         big = Path(tmp) / "bigger"
         text = (DEMO_VAULT / "Casa" / "Reembolso e cancelamentos.md").read_text(encoding="utf-8")

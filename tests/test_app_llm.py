@@ -177,7 +177,7 @@ def test_a_missing_generation_backend_reaches_the_window_worded_by_its_code(qtbo
                                                                            window: MainWindow,
                                                                            request: pytest.FixtureRequest):
     """A backend whose package does not import: the window says so in its language (the error's Problem code
-    and details), not in the core's English."""
+    and details), not in the core's English, above the answer — where the next search does not wipe it."""
     from vaultrag.engines import GENERATORS, GeneratorEngine
 
     GENERATORS.register(GeneratorEngine("absent", "Absent", "vaultrag_absent_backend",
@@ -185,11 +185,12 @@ def test_a_missing_generation_backend_reaches_the_window_worded_by_its_code(qtbo
     request.addfinalizer(lambda: GENERATORS.unregister("absent"))
     c = window.c
     c.save_settings(c.settings.replace(llm_backend="absent"))
-    with qtbot.waitSignal(c.failed, timeout=30_000) as failed:
+    with qtbot.waitSignal(c.llm_unavailable, timeout=30_000) as unavailable, \
+            qtbot.waitSignal(c.search_finished, timeout=30_000):
         c.ask("Qual o prazo do reembolso?", window_scope(), None, None)
-    said = failed.args[0]
+    said = unavailable.args[0]
     assert said == "O modelo absent precisa de um pacote que não está instalado: pip install absent"
-    assert window.error.text() == said
+    assert window.answer_view.notice.text() == said and not window.answer_view.notice.isHidden()
 
 
 def test_an_answer_in_another_language_is_flagged_in_the_decision_pane(qtbot, window: MainWindow,

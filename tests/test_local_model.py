@@ -87,7 +87,8 @@ def test_ask_generate_starts_the_built_in_model_answers_and_leaves_no_process(tm
     (home / "settings.toml").write_text(f'llm_backend = "local"\nllm_gguf = "{small_gguf()}"\nllm_max_tokens = 16\n'
                                         "llm_temperature = 0\nllm_context = 2048\nllm_threads = 2\n", encoding="utf-8")
     r = cli(home, "llm", "models")  # the file's model, without starting it
-    assert r.returncode == 0 and r.stdout.split() == ["SmolLM2-135M-Instruct.Q4_1"] and not local.servers()
+    assert r.returncode == 0 and r.stdout.split() == ["SmolLM2-135M-Instruct.Q4_1"]
+    assert not any(s.running() for s in local.servers()), "listed without starting it"  # earlier tests: stopped ones
     # a real process: its exit (atexit) must stop the server it started
     tmp = tmp_path / "tmp"  # where the server's log goes while it runs: the clean stop at exit removes it
     tmp.mkdir()

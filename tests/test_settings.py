@@ -22,7 +22,7 @@ def test_every_shown_field_has_a_label_a_description_and_one_section():
     for f in shown:
         assert f.metadata["label"] and f.metadata["desc"].endswith("."), f.name
     hidden = {f.name for f in dataclasses.fields(Settings)} - {f.name for f in shown}
-    assert hidden == {"schema_version", "llm_backend"}  # llm_backend: one backend today, nothing to pick
+    assert hidden == {"schema_version"}  # llm_backend: shown as Settings › Language model, with its companions
 
 
 def test_language_model_settings_are_checked():

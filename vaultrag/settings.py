@@ -45,6 +45,7 @@ class Editor(StrEnum):
     CHOICE = "choice"  # str with choices: a list of the choices' names
     LIST = "list"  # list[...]: comma-separated
     RERANKER = "reranker"  # the reranker's own editor (built-in, a hub cross-encoder with its download, none)
+    LLM = "llm"  # the language model's own editor (no model, the built-in model, my server: with their settings)
 
 
 class Choices:
@@ -142,8 +143,10 @@ class Settings:
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
                               "Whole parent section", recorded=True)
     # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)
-    llm_backend: str = _f("openai", "The generation backend that writes answers (a name in "
-                          "vaultrag/engines.py's GENERATORS).", choices=GENERATORS)
+    llm_backend: str = _f("openai", "What writes the answers: no model (the best passage is the answer), a model "
+                          "file vaultrag runs (local), or your own server (openai).",
+                          Group.LLM, "Answers written by", choices=GENERATORS,
+                          editor=Editor.LLM)
     llm_base_url: str = _f("", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no "
                            "language model, the answer is the best passage.", Group.LLM, "Server address")
     llm_model: str = _f("", "Model name as the server lists it at /v1/models.", Group.LLM, "Model")

@@ -243,8 +243,20 @@
         <translation>&lt;b style=&apos;color:#c62828&apos;&gt;A resposta parou&lt;/b&gt;: {m}</translation>
     </message>
     <message>
+        <source>&lt;b style=&apos;color:#c62828&apos;&gt;{model} stopped&lt;/b&gt;: restarting it…</source>
+        <translation>&lt;b style=&apos;color:#c62828&apos;&gt;{model} parou&lt;/b&gt;: reiniciando…</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Extractive&lt;/b&gt;: no language model configured — the best passage of the top note, its best sentence marked</source>
         <translation>&lt;b&gt;Extrativa&lt;/b&gt;: nenhum modelo de linguagem configurado — o melhor trecho da primeira nota, com a melhor frase marcada</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Extractive&lt;/b&gt;: the best passage of the top note, its best sentence marked — no language model wrote this answer (why: below)</source>
+        <translation>&lt;b&gt;Extrativa&lt;/b&gt;: o melhor trecho da primeira nota, com a melhor frase marcada — nenhum modelo de linguagem escreveu esta resposta (o motivo está abaixo)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Loading {model}…&lt;/b&gt; the model starts with the first question (a few seconds; later answers start at once)</source>
+        <translation>&lt;b&gt;Carregando {model}…&lt;/b&gt; o modelo inicia com a primeira pergunta (alguns segundos; as respostas seguintes começam na hora)</translation>
     </message>
     <message>
         <source>&lt;b&gt;Written by {model}&lt;/b&gt;, checked against the cited notes</source>
@@ -259,8 +271,20 @@
         <translation>Anexada pelo vaultrag, não citada pelo modelo: o documento {n} sustenta esta frase (apoio {support:.0%}).</translation>
     </message>
     <message>
+        <source>Copy answer with sources</source>
+        <translation>Copiar resposta com fontes</translation>
+    </message>
+    <message>
+        <source>Copy the answer and its numbered sources to the clipboard ({key})</source>
+        <translation>Copiar a resposta e suas fontes numeradas para a área de transferência ({key})</translation>
+    </message>
+    <message>
         <source>New conversation</source>
         <translation>Nova conversa</translation>
+    </message>
+    <message>
+        <source>Sources:</source>
+        <translation>Fontes:</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -277,6 +301,10 @@
     <message>
         <source>line {n}</source>
         <translation>linha {n}</translation>
+    </message>
+    <message>
+        <source>loading model…</source>
+        <translation>carregando o modelo…</translation>
     </message>
     <message>
         <source>no citation, and no note backs it</source>
@@ -510,6 +538,177 @@
     </message>
 </context>
 <context>
+    <name>LlmEditor</name>
+    <message>
+        <source>, about {s} s left</source>
+        <translation>, faltam cerca de {s} s</translation>
+    </message>
+    <message>
+        <source>A model is still downloading: wait for it, or cancel the download.</source>
+        <translation>Um modelo ainda está sendo baixado: espere terminar ou cancele o download.</translation>
+    </message>
+    <message>
+        <source>A server you run (Ollama, LM Studio, llama.cpp&apos;s server, vLLM) or a hosted OpenAI-compatible API writes the answers.</source>
+        <translation>Um servidor que você roda (Ollama, LM Studio, o servidor do llama.cpp, vLLM) ou uma API hospedada compatível com a OpenAI escreve as respostas.</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Endereço</translation>
+    </message>
+    <message>
+        <source>Answers are the best passage of the best note, its best sentence marked: nothing is written by a model.</source>
+        <translation>As respostas são o melhor trecho da melhor nota, com a melhor frase marcada: nada é escrito por um modelo.</translation>
+    </message>
+    <message>
+        <source>Ask the model for one short sentence: its latency and what it said, or why it could not answer</source>
+        <translation>Pedir ao modelo uma frase curta: quanto demorou e o que disse, ou por que não conseguiu responder</translation>
+    </message>
+    <message>
+        <source>Ask the server again for its models</source>
+        <translation>Pedir de novo ao servidor a lista de modelos</translation>
+    </message>
+    <message>
+        <source>Built-in model (a file vaultrag runs)</source>
+        <translation>Modelo embutido (um arquivo que o vaultrag roda)</translation>
+    </message>
+    <message>
+        <source>Cancel download</source>
+        <translation>Cancelar download</translation>
+    </message>
+    <message>
+        <source>Choose a GGUF model file</source>
+        <translation>Escolha um arquivo de modelo GGUF</translation>
+    </message>
+    <message>
+        <source>Choose the server&apos;s model (Refresh lists the ones it has).</source>
+        <translation>Escolha o modelo do servidor (Atualizar lista os que ele tem).</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Baixar</translation>
+    </message>
+    <message>
+        <source>Download a model of the list or choose a GGUF file you have, or pick another choice for the language model.</source>
+        <translation>Baixe um modelo da lista ou escolha um arquivo GGUF que você tenha, ou faça outra escolha para o modelo de linguagem.</translation>
+    </message>
+    <message>
+        <source>Downloading {model} into the app&apos;s models folder…</source>
+        <translation>Baixando {model} para a pasta de modelos do aplicativo…</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>Modelos GGUF (*.gguf);;Todos os arquivos (*)</translation>
+    </message>
+    <message>
+        <source>Give the address of your server (for example http://localhost:11434/v1 for Ollama).</source>
+        <translation>Informe o endereço do seu servidor (por exemplo http://localhost:11434/v1 para o Ollama).</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Model file: {path}</source>
+        <translation>Arquivo do modelo: {path}</translation>
+    </message>
+    <message>
+        <source>My server (Ollama, LM Studio, llama.cpp…)</source>
+        <translation>Meu servidor (Ollama, LM Studio, llama.cpp…)</translation>
+    </message>
+    <message>
+        <source>No language model is set.</source>
+        <translation>Nenhum modelo de linguagem está definido.</translation>
+    </message>
+    <message>
+        <source>No model (the best passage)</source>
+        <translation>Sem modelo (o melhor trecho)</translation>
+    </message>
+    <message>
+        <source>No model file yet: pick one of the list and Download it (once; it then runs offline), or use a GGUF file you have.</source>
+        <translation>Ainda não há arquivo de modelo: escolha um da lista e clique em Baixar (uma vez; depois ele roda offline), ou use um arquivo GGUF que você tenha.</translation>
+    </message>
+    <message>
+        <source>On this computer</source>
+        <translation>Neste computador</translation>
+    </message>
+    <message>
+        <source>RAM needed</source>
+        <translation>RAM necessária</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Atualizar</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Testar conexão</translation>
+    </message>
+    <message>
+        <source>The server has no model: load or pull one there, then Refresh.</source>
+        <translation>O servidor não tem nenhum modelo: carregue ou baixe um nele e clique em Atualizar.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s OpenAI-compatible address (Ollama: http://localhost:11434/v1; LM Studio: http://localhost:1234/v1; llama.cpp: http://localhost:8080/v1)</source>
+        <translation>O endereço do servidor compatível com a OpenAI (Ollama: http://localhost:11434/v1; LM Studio: http://localhost:1234/v1; llama.cpp: http://localhost:8080/v1)</translation>
+    </message>
+    <message>
+        <source>Use a GGUF file I already have…</source>
+        <translation>Usar um arquivo GGUF que já tenho…</translation>
+    </message>
+    <message>
+        <source>asking the hub…</source>
+        <translation>consultando o hub…</translation>
+    </message>
+    <message>
+        <source>asking the model for one sentence…</source>
+        <translation>pedindo uma frase ao modelo…</translation>
+    </message>
+    <message>
+        <source>asking {address} for its models…</source>
+        <translation>pedindo a lista de modelos a {address}…</translation>
+    </message>
+    <message>
+        <source>downloaded</source>
+        <translation>baixado</translation>
+    </message>
+    <message>
+        <source>downloading…</source>
+        <translation>baixando…</translation>
+    </message>
+    <message>
+        <source>in use</source>
+        <translation>em uso</translation>
+    </message>
+    <message>
+        <source>not downloaded</source>
+        <translation>não baixado</translation>
+    </message>
+    <message>
+        <source>starting the model and asking it for one sentence…</source>
+        <translation>iniciando o modelo e pedindo uma frase a ele…</translation>
+    </message>
+    <message>
+        <source>the server&apos;s model</source>
+        <translation>o modelo do servidor</translation>
+    </message>
+    <message>
+        <source>vaultrag runs a model file on this computer: no server to install, nothing leaves the computer. It starts with the first question and stops when unused.</source>
+        <translation>O vaultrag roda um arquivo de modelo neste computador: nenhum servidor para instalar, nada sai do computador. Ele inicia com a primeira pergunta e para quando fica sem uso.</translation>
+    </message>
+    <message>
+        <source>{model} answered in {ms} ms: «{sample}»</source>
+        <translation>{model} respondeu em {ms} ms: «{sample}»</translation>
+    </message>
+    <message>
+        <source>{n} model(s) on this server.</source>
+        <translation>{n} modelo(s) neste servidor.</translation>
+    </message>
+    <message>
+        <source>{n} model(s) on this server; {model} is not one of them.</source>
+        <translation>{n} modelo(s) neste servidor; {model} não é um deles.</translation>
+    </message>
+</context>
+<context>
     <name>LlmOfferBar</name>
     <message>
         <source>({n} servers found: pick one)</source>
@@ -549,6 +748,10 @@
     <message>
         <source>&amp;Clear the scope</source>
         <translation>&amp;Limpar o escopo</translation>
+    </message>
+    <message>
+        <source>&amp;Copy answer with sources</source>
+        <translation>&amp;Copiar resposta com fontes</translation>
     </message>
     <message>
         <source>&amp;Evaluation</source>
@@ -629,6 +832,10 @@
     <message>
         <source>About vaultrag</source>
         <translation>Sobre o vaultrag</translation>
+    </message>
+    <message>
+        <source>Answer and sources copied</source>
+        <translation>Resposta e fontes copiadas</translation>
     </message>
     <message>
         <source>Answers will be written by {model} ({url}).</source>
@@ -954,8 +1161,20 @@
         <translation>Um cross-encoder do hub Hugging Face (ou uma pasta local)</translation>
     </message>
     <message>
+        <source>A model file run by vaultrag (llama.cpp)</source>
+        <translation>Um arquivo de modelo rodado pelo vaultrag (llama.cpp)</translation>
+    </message>
+    <message>
         <source>API key variable</source>
         <translation>Variável da chave de API</translation>
+    </message>
+    <message>
+        <source>Answers written by</source>
+        <translation>Respostas escritas por</translation>
+    </message>
+    <message>
+        <source>Any OpenAI-compatible server (Ollama, llama.cpp, LM Studio…)</source>
+        <translation>Qualquer servidor compatível com a OpenAI (Ollama, llama.cpp, LM Studio…)</translation>
     </message>
     <message>
         <source>At start, when no server is set, look for one running on this machine (Ollama, llama.cpp, LM Studio) and offer it; &apos;Never&apos; in the offer turns this off.</source>
@@ -1220,6 +1439,10 @@
     <message>
         <source>What re-orders the candidates before the answer (the list shows each choice).</source>
         <translation>O que reordena os candidatos antes da resposta (a lista mostra cada opção).</translation>
+    </message>
+    <message>
+        <source>What writes the answers: no model (the best passage is the answer), a model file vaultrag runs (local), or your own server (openai).</source>
+        <translation>O que escreve as respostas: nenhum modelo (o melhor trecho é a resposta), um arquivo de modelo que o vaultrag roda (local), ou o seu próprio servidor (openai).</translation>
     </message>
     <message>
         <source>Whole parent section</source>

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from vaultrag.app.tasks import MainThreadBridge, QueryLane, Workers
-from vaultrag.app.words import llm_failure_text, user_message
+from vaultrag.app.words import backend_missing, llm_failure_text, user_message
 from vaultrag.core.query.conversation import Conversation
 from vaultrag.core.scope import Scope
 from vaultrag.errors import UserFacingError
@@ -18,6 +18,7 @@ from vaultrag.settings import Settings
 if TYPE_CHECKING:
     from vaultrag.core.llm.generator import FoundServer, Generator
     from vaultrag.core.query.search import Asked, Searcher
+    from vaultrag.core.vocab import ModelState
 
 DETECTOR = "vaultrag-detect-llm"
 GENERATOR = "vaultrag-generate"
@@ -27,9 +28,11 @@ class AnswerWriter(QObject):
     """The window's conversation: each question searched on the query lane (a follow-up rewritten first), then,
     when a language model is set, its answer streamed from a worker; and the first run's look for a local server.
 
-    Signals: search_finished (a QueryTrace), answer_started (the model's name), answer_delta (the next piece),
-    answer_finished (the trace with the checked answer, also after Stop), answer_failed (a message),
-    local_llm_found (the FoundServers with models), failed (a message).
+    Signals: search_finished (a QueryTrace), answer_started (the model's name), model_state_changed (a ModelState
+    while the model gets ready: loading it, restarting it), answer_delta (the next piece), answer_finished (the
+    trace with the checked answer, also after Stop), answer_failed (a message), llm_unavailable (why no model writes
+    this question's answer: a missing package, no model name…; "" when one does or none is set), local_llm_found
+    (the FoundServers with models), failed (a message).
     """
 
     search_finished = Signal(object)
@@ -37,6 +40,8 @@ class AnswerWriter(QObject):
     answer_delta = Signal(str)
     answer_finished = Signal(object)
     answer_failed = Signal(str)
+    model_state_changed = Signal(object)
+    llm_unavailable = Signal(str)
     local_llm_found = Signal(object)
     failed = Signal(str)
 
@@ -64,9 +69,13 @@ class AnswerWriter(QObject):
         self.stop_answer()  # a new question replaces the answer being written
         try:
             generator = self._generator()
-        except UserFacingError as e:
-            self.failed.emit(user_message(e))
+        except UserFacingError as e:  # said with every answer until it is fixed, not once in a passing banner
+            self.llm_unavailable.emit(user_message(e))
             generator = None
+        else:
+            missing = backend_missing(self.settings.llm_backend) if generator is not None else ""
+            self.llm_unavailable.emit(missing)
+            generator = None if missing else generator
         earlier = Conversation(list(self.conversation.turns))  # the lane reads a copy; the window owns the original
         cancel = threading.Event()
         self._cancel = cancel
@@ -84,7 +93,7 @@ class AnswerWriter(QObject):
             self.conversation.add(trace, question)
             self.search_finished.emit(trace)
             if generator is not None and trace.prompt and not cancel.is_set():  # not stopped or replaced meanwhile
-                self._generate(asked, generator.model, cancel)
+                self._generate(asked, generator, cancel)
 
         self.queries.submit("ask", work, done, self.failed.emit)
 
@@ -95,11 +104,22 @@ class AnswerWriter(QObject):
 
         return registry.from_settings(self.settings)
 
-    def _generate(self, asked: Asked, model: str, cancel: threading.Event) -> None:
-        """Finish `asked` (its units after the snapshot: the model's answer) on a helper thread."""
-        self.answer_started.emit(model)
+    def _generate(self, asked: Asked, generator: Generator, cancel: threading.Event) -> None:
+        """Make the model ready (a model file is loaded on the first question: `model_state_changed` says so), then
+        finish `asked` (its units after the snapshot: the model's answer) on a helper thread."""
+        self.answer_started.emit(generator.model)
+
+        def state(s: ModelState) -> None:
+            self.bridge.run_on_main(lambda: self.model_state_changed.emit(s) if self._cancel is cancel else None)
 
         def work() -> None:
+            try:
+                generator.prepare(state)
+            except UserFacingError as e:  # the model cannot start (a missing runtime or file): said in words
+                error = e
+                self.bridge.run_on_main(
+                    lambda: self.answer_failed.emit(user_message(error)) if self._cancel is cancel else None)
+                return
             result = asked.finish()
             g = result.generation
 

@@ -14,6 +14,7 @@ from vaultrag import settings as settings_mod
 from vaultrag.app.answers import AnswerWriter
 from vaultrag.app.downloads import Downloads
 from vaultrag.app.evaluation import Evaluation
+from vaultrag.app.llm_setup import LlmSetup
 from vaultrag.app.session import EmbedderFactory, VaultSession, real_embedder
 from vaultrag.app.tasks import QUERY_LANE, MainThreadBridge, QueryLane, Workers
 from vaultrag.app.words import user_message
@@ -40,7 +41,8 @@ class AppController(QObject):
 
     Parts: `session` (VaultSession: workspace, model loading, index lane, watcher, reads on the query lane),
     `answers` (AnswerWriter: the question and the language model's answer), `downloads` (Downloads: hub
-    cross-encoders), `evaluation` (Evaluation: golden runs and calibration).
+    cross-encoders), `evaluation` (Evaluation: golden runs and calibration), `llm_setup` (LlmSetup: Settings'
+    model list and test answer).
 
     Signals:
         status_changed: one line for the status bar ("loading model…", "indexing…", "ready").
@@ -56,9 +58,12 @@ class AppController(QObject):
         answer_delta: the next piece of the answer's text.
         answer_finished: the QueryTrace with the model's checked answer (also after Stop: marked stopped).
         answer_failed: a message (server down, timeout…); the trace already shown keeps the extractive answer.
+        model_state_changed: a ModelState while the language model gets ready (loading, restarting, ready).
+        llm_unavailable: why no language model writes the next answer, in words ("" when none is set or one is).
         notes_listed: the indexed note paths (for pickers and scope chips), with folders and tags.
         note_read: a NoteText (a note's text for the preview), read on the query lane.
         local_llm_found: the FoundServers with models answering on this machine (offered when none is set).
+        llm_models_listed / llm_tested: Settings' model list (a ModelsListed) and test answer (a Tested).
         model_download_progress / _finished / _failed: a model download's bytes, where it is (a cross-encoder's
             folder, a language model's file), or why it stopped.
         failed: a message a person can act on (shown once).
@@ -78,6 +83,10 @@ class AppController(QObject):
     answer_delta = Signal(str)
     answer_finished = Signal(object)
     answer_failed = Signal(str)
+    model_state_changed = Signal(object)
+    llm_unavailable = Signal(str)
+    llm_models_listed = Signal(object)
+    llm_tested = Signal(object)
     note_read = Signal(object)
     failed = Signal(str)
     model_download_progress = Signal(object)
@@ -105,6 +114,7 @@ class AppController(QObject):
         self.answers = AnswerWriter(current, self.session.searcher, self.bridge, self.queries, self.workers)
         self.downloads = Downloads(self.paths.models_dir, self.bridge, self.workers)
         self.evaluation = Evaluation(self.session, self.bridge, self.queries)
+        self.llm_setup = LlmSetup(self.bridge, self.workers)
         self._forward()
         self._load_token_table()
         if embedder_factory is None:
@@ -114,11 +124,13 @@ class AppController(QObject):
 
     def _forward(self) -> None:
         """Re-emit the parts' signals as this object's (the widgets connect to the facade only)."""
-        s, a, d, e = self.session, self.answers, self.downloads, self.evaluation
+        s, a, d, e, m = self.session, self.answers, self.downloads, self.evaluation, self.llm_setup
         for part, names in ((s, ("status_changed", "model_ready", "index_progress", "index_changed",
                                  "diagnosis_finished", "health_ready", "notes_listed", "note_read", "failed")),
                             (a, ("search_finished", "answer_started", "answer_delta", "answer_finished",
-                                 "answer_failed", "local_llm_found", "failed")),
+                                 "answer_failed", "model_state_changed", "llm_unavailable", "local_llm_found",
+                                 "failed")),
+                            (m, ("llm_models_listed", "llm_tested")),
                             (d, ("model_download_progress", "model_download_finished", "model_download_failed")),
                             (e, ("eval_finished", "eval_progress", "failed"))):
             for name in names:
@@ -213,6 +225,14 @@ class AppController(QObject):
 
     def cancel_model_download(self) -> None:
         self.downloads.cancel()
+
+    def list_llm_models(self, s: Settings) -> None:
+        """The models the server of `s` lists (`llm_models_listed`), asked on a worker."""
+        self.llm_setup.list_llm_models(s)
+
+    def test_llm(self, s: Settings) -> None:
+        """A short test answer from the model of `s` (`llm_tested`), asked on a worker."""
+        self.llm_setup.test_llm(s)
 
     def look_for_local_llm(self) -> bool:
         return self.answers.look_for_local_llm()

@@ -156,6 +156,26 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
     }[problem]()
 
 
+# the generation backends whose missing packages have words of their own (the others: MODEL_NEEDS_PACKAGE)
+MISSING_BACKEND = {"openai": LLMFailure.NOT_INSTALLED, "local": LLMFailure.NO_RUNTIME}
+
+
+def backend_missing(backend: str) -> str:
+    """Why a generation backend cannot run here, in words: a package it imports is not installed ("" when they all
+    are). Found before a question is asked, so the answer pane and Settings say it, not only `ask --json`."""
+    import importlib.util
+
+    from vaultrag.engines import GENERATORS
+
+    engine = GENERATORS.get(backend)
+    if engine is None or all(importlib.util.find_spec(p) is not None for p in engine.packages):
+        return ""
+    code = MISSING_BACKEND.get(engine.name)
+    if code is not None:
+        return llm_failure_text(code, {"detail": engine.install})
+    return problem_text(Problem.MODEL_NEEDS_PACKAGE, {"what": engine.name, "install": engine.install})
+
+
 def llm_failure_text(kind: LLMFailure, details: dict[str, str]) -> str:
     """A language model failure in the window's language, from its code and details (the core's templates)."""
     return wording.llm_failure(kind, details, wording_tr)

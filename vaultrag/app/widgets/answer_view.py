@@ -1,4 +1,5 @@
-"""The answer area: Markdown rendered, [n] citations as links, the refusal as a refusal, a streamed answer live."""
+"""The answer area: Markdown rendered, [n] citations as links, the refusal as a refusal, a streamed answer live
+(growing, its latest line kept in view), Copy answer with sources, and why no language model wrote it."""
 
 from __future__ import annotations
 
@@ -7,15 +8,16 @@ from html import escape
 
 from markdown_it import MarkdownIt
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QTextCursor, QTextDocument
+from PySide6.QtGui import QGuiApplication, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
 from vaultrag.app.words import decision_reason
-from vaultrag.core.model import QueryTrace, SentenceCheck
-from vaultrag.core.vocab import AnswerKind, SupportVerdict
+from vaultrag.core.model import ContextDoc, QueryTrace, SentenceCheck
+from vaultrag.core.vocab import AnswerKind, ModelState, SupportVerdict
 
 STREAM_RENDER_MS = 80  # re-render a streamed answer at most this often (Markdown of the whole text each time)
+COPY_SHORTCUT = "Ctrl+Shift+C"
 _MD = MarkdownIt("commonmark", {"html": False}).enable("table").enable("strikethrough")
 _EMBED = re.compile(r"!\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")  # ![[image.png]] / ![[note#heading]]
 _WIKILINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")  # [[note]] / [[note|shown]]
@@ -51,16 +53,28 @@ class AnswerView(QWidget):
         citation_activated(int): the user clicked [n] (n = the prompt document's index).
         stop_requested: the Stop button (while streaming).
         new_conversation_requested: the "New conversation" button.
+        copied(str): the answer with its sources went to the clipboard (the text copied).
     """
 
     citation_activated = Signal(int)
     stop_requested = Signal()
     new_conversation_requested = Signal()
+    copied = Signal(str)
 
     def __init__(self) -> None:
         super().__init__()
         self.kind = QLabel()
         self.kind.setObjectName("answer-kind")
+        self.kind.setWordWrap(True)
+        self.copy = QPushButton(self.tr("Copy answer with sources"))
+        self.copy.setObjectName("answer-copy")
+        self.copy.setToolTip(self.tr("Copy the answer and its numbered sources to the clipboard ({key})")
+                             .format(key=COPY_SHORTCUT))
+        self.notice = QLabel()  # why no language model wrote the answer: said with every answer until fixed
+        self.notice.setObjectName("answer-notice")
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("color: #b71c1c;")
+        self.notice.hide()
         self.stop = QPushButton(self.tr("Stop"))
         self.stop.setObjectName("answer-stop")
         self.stop.setToolTip(self.tr("Stop writing the answer (Ctrl+.)"))
@@ -74,28 +88,56 @@ class AnswerView(QWidget):
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.kind, 1)
         top.addWidget(self.stop)
+        top.addWidget(self.copy)
         top.addWidget(self.new)
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(2)
         col.addLayout(top)
+        col.addWidget(self.notice)
         col.addWidget(self.browser, 1)
         self.stop.clicked.connect(self.stop_requested.emit)
         self.new.clicked.connect(self.new_conversation_requested.emit)
+        self.copy.clicked.connect(self.copy_answer)
         self._stream = ""
         self._stream_model = ""
+        self._trace: QueryTrace | None = None  # the answer shown (the extractive one while a model writes)
+        self._streaming = False
+        self._llm_problem = ""
+        self.base_height, self.most_height = 150, 150  # `set_heights`: it grows from the first up to the second
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(STREAM_RENDER_MS)
         self._render_timer.timeout.connect(self._render_stream)
         self.renders = 0  # how many times the streamed text was re-rendered (the throttle's effect)
         self.stop.hide()
+        self.copy.setEnabled(False)
+
+    def set_heights(self, base: int, most: int) -> None:
+        """Its height: `base` for a short answer; a streamed answer grows it up to `most`, then scrolls."""
+        self.base_height, self.most_height = base, max(base, most)
+        self._fit(0)
+
+    def _fit(self, wanted: int) -> None:
+        """Grow to show `wanted` pixels of answer (within base…most); 0 goes back to the base height."""
+        h = min(max(wanted, self.base_height), self.most_height)
+        self.setMaximumHeight(h)
+        self.setMinimumHeight(h if wanted else 0)
+
+    def _grow_to_content(self) -> None:
+        browser = self.browser
+        doc_h = browser.document().size().height()
+        chrome = self.height() - browser.viewport().height()  # the title row, the notice, frames and spacing
+        self._fit(int(doc_h) + chrome + 2)
 
     # -- a finished answer --------------------------------------------------------------------------
     def show_answer(self, trace: QueryTrace) -> None:
         """The final answer of `trace`: extractive, refused, or generated (sentences marked by their check)."""
         self._render_timer.stop()
         self.stop.hide()
+        self._streaming = False
+        self._trace = trace
+        self.copy.setEnabled(True)
         a = trace.answer
         if a.kind == AnswerKind.REFUSAL:
             self.kind.setText(self.tr("<b style='color:#c62828'>Refused</b>: no note seems to answer this"))
@@ -107,10 +149,19 @@ class AnswerView(QWidget):
             body = self._sentences_html(a.sentences) if a.sentences else link_citations(note_markdown_to_html(a.text))
             cited = {n for s in a.sentences for n in s.citations} if a.sentences else \
                 {int(n) for n in _CITATION.findall(a.text)}
+            bar = self.browser.verticalScrollBar()
+            followed = bar.value() >= bar.maximum() - 4 and bar.maximum() > 0  # the stream's end was in view
             self.browser.setHtml(self._flag_warnings(trace, cited) + body)
+            self._grow_to_content()
+            if followed:  # the checked answer replaces the streamed one: its last line and citations stay in view
+                bar.setValue(bar.maximum())
             return
-        self.kind.setText(self.tr("<b>Extractive</b>: no language model configured — the best passage of the "
-                                  "top note, its best sentence marked"))
+        if self._llm_problem:
+            self.kind.setText(self.tr("<b>Extractive</b>: the best passage of the top note, its best sentence "
+                                      "marked — no language model wrote this answer (why: below)"))
+        else:
+            self.kind.setText(self.tr("<b>Extractive</b>: no language model configured — the best passage of the "
+                                      "top note, its best sentence marked"))
         doc = next((d for d in trace.context if d.note == a.note), None)
         where = escape(a.source or a.note)
         if doc is not None:
@@ -181,22 +232,85 @@ class AnswerView(QWidget):
     def show_message(self, text: str) -> None:
         """A plain message in the answer area (nothing asked yet, a search running)."""
         self._render_timer.stop()
+        self._trace, self._stream, self._streaming = None, "", False
+        self.copy.setEnabled(False)
+        self._fit(0)
         self.kind.setText("")
         self.browser.setHtml(f"<p><i>{escape(text)}</i></p>")
 
     def clear(self) -> None:
         self._render_timer.stop()
-        self._stream = ""
+        self._trace, self._stream, self._streaming = None, "", False
+        self.copy.setEnabled(False)
+        self._fit(0)
         self.kind.setText("")
         self.stop.hide()
         self.browser.clear()
 
+    def set_llm_problem(self, text: str) -> None:
+        """Why no language model writes the answers ("" when one does, or none is set): shown above every
+        extractive answer until it is fixed (a banner would go away with the next search)."""
+        self._llm_problem = text
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    # -- Copy answer with sources -------------------------------------------------------------------
+    def answer_with_sources(self) -> str:
+        """The answer shown (or written so far) as plain text, then its numbered sources: "[1] note › heading
+        (path:line)" — the prompt documents it cites (the extractive answer's own passage)."""
+        trace = self._trace
+        if trace is None:
+            return ""
+        a = trace.answer
+        docs = {d.index: d for d in trace.context}
+        if self._streaming and not self._stream.strip():
+            return ""  # the model is starting or has not written yet: nothing to copy
+        if self._streaming:
+            text, cited = self._stream, {int(n) for n in _CITATION.findall(self._stream)}  # still being written
+        elif a.kind == AnswerKind.GENERATED:
+            text = a.text
+            cited = {n for s in a.sentences for n in s.citations} | {int(n) for n in _CITATION.findall(a.text)}
+        elif a.kind == AnswerKind.REFUSAL:
+            text, cited = f"{a.text}\n\n{decision_reason(trace)}", set()
+        else:
+            doc = next((d for d in trace.context if d.note == a.note), None)  # the passage's document
+            text, cited = a.text, {doc.index} if doc is not None else set()
+        lines = [self._source_line(docs[n]) for n in sorted(cited) if n in docs]
+        return text.strip() + ("\n\n" + self.tr("Sources:") + "\n" + "\n".join(lines) if lines else "") + "\n"
+
+    @staticmethod
+    def _source_line(d: ContextDoc) -> str:
+        title = d.note.rsplit("/", 1)[-1].removesuffix(".md")
+        return f"[{d.index}] " + " › ".join([title, *d.heading_path]) + f" ({d.note}:{d.line_start + 1})"
+
+    def copy_answer(self) -> None:
+        """Put the answer with its sources on the clipboard (the button and Ask › Copy answer with sources)."""
+        text = self.answer_with_sources()
+        if not text:
+            return
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+
     # -- a streamed answer --------------------------------------------------------------------------
     def begin_stream(self, model: str) -> None:
-        self._stream, self._stream_model = "", model
+        self._stream, self._stream_model, self._streaming = "", model, True
         self.kind.setText(self.tr("<b>{model}</b> is writing…").format(model=escape(model)))
         self.browser.clear()
         self.stop.show()
+
+    def show_model_state(self, state: ModelState) -> None:
+        """The model is being made ready before it writes: loading its file (the first question), or restarting
+        after it stopped; ready: it writes."""
+        model = escape(self._stream_model)
+        if state == ModelState.LOADING:
+            self.kind.setText(self.tr("<b>Loading {model}…</b> the model starts with the first question (a few "
+                                      "seconds; later answers start at once)").format(model=model))
+            self.browser.setHtml("<p><i>" + self.tr("loading model…") + "</i></p>")
+        elif state == ModelState.RESTARTING:
+            self.kind.setText(self.tr("<b style='color:#c62828'>{model} stopped</b>: restarting it…")
+                              .format(model=model))
+        else:
+            self.kind.setText(self.tr("<b>{model}</b> is writing…").format(model=model))
 
     def append_stream(self, text: str) -> None:
         """Add streamed text; the Markdown is re-rendered at most every STREAM_RENDER_MS."""
@@ -210,15 +324,24 @@ class AnswerView(QWidget):
     def _render_stream(self) -> None:
         self.renders += 1
         bar = self.browser.verticalScrollBar()
-        at_end = bar.value() >= bar.maximum() - 4
+        at_end = bar.value() >= bar.maximum() - 4  # a reader who scrolled up is left where they are
         self.browser.setHtml(link_citations(note_markdown_to_html(self._stream)))
-        if at_end:
+        self._grow_to_content()
+        if at_end:  # the latest line and its citations in view
             bar.setValue(bar.maximum())
 
     def show_stream_error(self, message: str) -> None:
-        """The stream broke: keep what was written, say what went wrong under it."""
+        """The stream broke: keep what was written, say what went wrong under it. Nothing written (the model
+        could not start or be reached): the extractive answer stays, the failure said above it."""
         self._render_timer.stop()
         self.stop.hide()
+        self._streaming = False
+        if not self._stream and self._trace is not None:
+            self.notice.setText(message)
+            self.notice.show()
+            trace, self._llm_problem = self._trace, self._llm_problem or message
+            self.show_answer(trace)
+            return
         self.kind.setText(self.tr("<b style='color:#c62828'>The answer stopped</b>: {m}").format(m=escape(message)))
         self.browser.setHtml(link_citations(note_markdown_to_html(self._stream))
                              + f"<p style='color:#c62828'><i>{escape(message)}</i></p>")

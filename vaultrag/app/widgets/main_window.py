@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.controller import AppController
-from vaultrag.app.widgets.answer_view import AnswerView
+from vaultrag.app.widgets.answer_view import COPY_SHORTCUT, AnswerView
 from vaultrag.app.widgets.eval_view import EvalView
 from vaultrag.app.widgets.health_panel import HealthPanel
 from vaultrag.app.widgets.inspector import Inspector
@@ -40,6 +40,7 @@ from vaultrag.core.vocab import LaneEventKind, Phase, Timing
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
 MAX_RECENT = 8
+ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 330  # px at 1280×800: a streamed answer grows, the inspector keeps most room
 
 
 def _str_list(value: object) -> list[str]:
@@ -176,7 +177,7 @@ class MainWindow(QMainWindow):
 
     def _build_answer(self) -> AnswerView:
         self.answer_view = AnswerView()
-        self.answer_view.setMaximumHeight(150)
+        self.answer_view.set_heights(ANSWER_HEIGHT, ANSWER_GROWS_TO)
         self.answer = self.answer_view.browser
         return self.answer_view
 
@@ -222,6 +223,7 @@ class MainWindow(QMainWindow):
         self._action(a, self.tr("&Focus the question"), "Ctrl+L", self._focus_question)
         self._action(a, self.tr("&Ask"), "Ctrl+Return", self.ask)
         self._action(a, self.tr("&Stop the answer"), "Ctrl+.", self.answer_view.stop_requested.emit)
+        self._action(a, self.tr("&Copy answer with sources"), COPY_SHORTCUT, self.answer_view.copy_answer)
         self._action(a, self.tr("&New conversation"), "Ctrl+Shift+N",
                      self.answer_view.new_conversation_requested.emit)
         self._action(a, self.tr("&Clear the scope"), "Ctrl+Shift+K", self.clear_scope)
@@ -303,6 +305,9 @@ class MainWindow(QMainWindow):
         self.answer_view.citation_activated.connect(self.open_citation)
         self.connect_answer_stream(self.answer_view)
         c.answer_finished.connect(self.inspector.set_answer)  # the model's warnings reach the decision pane
+        c.model_state_changed.connect(self.answer_view.show_model_state)
+        c.llm_unavailable.connect(self.answer_view.set_llm_problem)
+        self.answer_view.copied.connect(lambda _text: self.status.setText(self.tr("Answer and sources copied")))
         self.open_button.clicked.connect(self.choose_vault)
         self.demo_button.clicked.connect(lambda: self.open_vault(DEMO_VAULT))
         self.recent_box.activated.connect(lambda i: self.open_vault(self.recent_box.itemText(i)))

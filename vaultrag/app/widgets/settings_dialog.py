@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app.widgets.llm_editor import LlmEditor
 from vaultrag.app.widgets.reranker_editor import RerankerEditor
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Editor, Group, Settings, editor_of, rule_of
@@ -36,7 +37,8 @@ def tr(text: str) -> str:
 
 
 class SettingsDialog(QDialog):
-    """`downloader` (the AppController) and `models_dir` let the reranker field download a hub cross-encoder."""
+    """`downloader` (the AppController) and `models_dir` let the reranker field download a hub cross-encoder and the
+    language model's editor list a server's models, test a model and download a model file."""
 
     def __init__(self, settings: Settings, parent: QWidget | None = None, downloader: Any = None,
                  models_dir: Path | None = None) -> None:
@@ -45,9 +47,14 @@ class SettingsDialog(QDialog):
         self.original = settings
         self.downloader, self.models_dir = downloader, models_dir
         self.fields: dict[str, QWidget] = {}
+        self.rows: dict[str, tuple[QFormLayout, QWidget]] = {}  # a field's form and its editor (to show or hide)
+        self.llm: LlmEditor | None = None
         body = QWidget()
         sections = QVBoxLayout(body)
         groups = type(settings).groups()  # a Settings subclass (a test's) brings its own fields
+        # the language model's editor edits its companion fields with the choice: they get no rows of their own
+        owned = set(LlmEditor.EDITS) if any(editor_of(f, type(settings)) == Editor.LLM
+                                            for fs in groups.values() for f in fs) else set()
         for group in (g for g in Group if g in groups):  # the enum's order: Vault, Search, Models, …
             fields = groups[group]
             box = QGroupBox(tr(str(group)))
@@ -55,6 +62,8 @@ class SettingsDialog(QDialog):
             form = QFormLayout(box)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             for f in fields:
+                if f.name in owned and editor_of(f, type(settings)) != Editor.LLM:
+                    continue
                 w = self._editor(f, getattr(settings, f.name))
                 w.setObjectName(f"setting-{f.name}")
                 help_text = tr(f.metadata["desc"])
@@ -73,6 +82,7 @@ class SettingsDialog(QDialog):
                 stack.addWidget(helper)
                 form.addRow(tr(f.metadata["label"]) or f.name, cell)
                 self.fields[f.name] = w
+                self.rows[f.name] = (form, cell)
             sections.addWidget(box)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -90,8 +100,25 @@ class SettingsDialog(QDialog):
         col.addWidget(scroll, 1)
         col.addWidget(self.problem)
         col.addWidget(buttons)
-        self.resize(640, 620)
+        # as wide as its widest section needs (a long choice in Portuguese), so nothing is cut at the right edge
+        margins = col.contentsMargins()
+        need = (body.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
+                + 2 * scroll.frameWidth() + margins.left() + margins.right())
+        self.resize(max(640, need), 620)
         self.result_settings: Settings | None = None
+        if self.llm is not None:
+            self.llm.mode.currentIndexChanged.connect(self._show_llm_rows)
+            self._show_llm_rows()
+
+    def _show_llm_rows(self) -> None:
+        """Only the language model settings the choice uses are shown (the built-in model's context under My
+        server would be noise); a hidden row keeps its value."""
+        assert self.llm is not None
+        used = self.llm.used_fields()
+        for name in self.llm.DEPENDS:
+            form, cell = self.rows.get(name, (None, None))
+            if form is not None and cell is not None:
+                form.setRowVisible(cell, name in used)
 
     def _editor(self, f: dataclasses.Field[Any], value: Any) -> QWidget:
         """The field's editor, of the kind its type and rule call for (`editor_of`), within the rule's bounds."""
@@ -99,6 +126,8 @@ class SettingsDialog(QDialog):
         w: QWidget
         if kind == Editor.RERANKER:
             w = self.reranker = RerankerEditor(value, self.downloader, self.models_dir)
+        elif kind == Editor.LLM:
+            w = self.llm = LlmEditor(self.original, self.downloader, self.models_dir, self._edited)
         elif kind == Editor.CHOICE:
             assert rule.choices is not None
             w = QComboBox()
@@ -148,6 +177,8 @@ class SettingsDialog(QDialog):
             kind = editor_of(f, type(self.original))
             if isinstance(w, RerankerEditor):
                 out[f.name] = w.value()
+            elif isinstance(w, LlmEditor):
+                out.update(w.values())
             elif isinstance(w, QComboBox):
                 out[f.name] = w.currentData()
             elif isinstance(w, QCheckBox):
@@ -164,12 +195,18 @@ class SettingsDialog(QDialog):
                 out[f.name] = w.text().strip()
         return out
 
+    def _edited(self) -> Settings:
+        """The settings as edited so far (raises UserFacingError while a value does not pass its check)."""
+        return self.original.replace(**self.values())
+
     def _accept(self) -> None:
         """Validate through core Settings; a problem is shown in the dialog, which stays open with the values."""
-        if self.reranker.problem():
-            self.problem.setText(self.reranker.problem())
-            self.problem.show()
-            return
+        for editor in (self.reranker, self.llm):
+            said = editor.problem() if editor is not None else ""
+            if said:
+                self.problem.setText(said)
+                self.problem.show()
+                return
         try:
             self.result_settings = self.original.replace(**self.values())
         except UserFacingError as e:
@@ -181,4 +218,6 @@ class SettingsDialog(QDialog):
     def reject(self) -> None:
         """Cancel also stops a model download started here (what arrived is kept for the next attempt)."""
         self.reranker.cancel_download()
+        if self.llm is not None:
+            self.llm.cleanup()
         super().reject()
