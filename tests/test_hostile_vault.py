@@ -60,6 +60,14 @@ def build_private(vault: Path, outside: Path) -> dict[str, str]:
     # keys are read whatever their case, as Obsidian reads them
     note("capitalised-tags", "captags.md", "---\nTags: [private]\n---\n# C\n\nCANARY\n")
     note("capitalised-exclude", "capex.md", "---\nVaultrag: exclude\n---\n# C\n\nCANARY\n")
+    # two tag keys, or one key twice (YAML keeps one value): any of them makes the note private
+    note("tag-beside-tags", "twokeys.md", "---\ntag: private\ntags: [work]\n---\n# T\n\nCANARY\n")
+    note("duplicate-tags", "dupkeys.md", "---\ntags: [private]\ntags: [public]\n---\n# D\n\nCANARY\n")
+    note("exclude-among-two", "twoflags.md", "---\nvaultrag: keep\nVaultrag: exclude\n---\n# F\n\nCANARY\n")
+    # UTF-32 (its BOM starts like UTF-16's): read as UTF-32, so its private tag is seen
+    cases["utf-32-private"] = canary("utf-32-private")
+    (vault / "u32.md").write_bytes(f"---\ntags: [private]\n---\n# U\n\n{cases['utf-32-private']}\n"
+                                   .encode("utf-32"))
     note("ignored-folder", "secret/s.md", "# S\n\nCANARY in an ignored folder\n")
     note("outside-file", "../outside/passwd.md", "# P\n\nCANARY outside the vault\n")
     note("outside-folder", "../outside/dir/o.md", "# O\n\nCANARY in an outside folder\n")
@@ -122,9 +130,10 @@ def test_hostile_vault_through_the_cli(home: Path, hostile: tuple[Path, Path, di
         assert "outside the vault" in excluded[path]
     for path in ("link-to-secret.md", "linkdir/"):
         assert "symlink to secret" in excluded[path]
-    for path in ("bom.md", "yamlerr.md", "hugetag.md", "brokentags.md", "captags.md"):
+    for path in ("bom.md", "yamlerr.md", "hugetag.md", "brokentags.md", "captags.md", "twokeys.md", "dupkeys.md",
+                 "u32.md"):
         assert "private tag" in excluded[path], path
-    for path in ("listex.md", "hugeex.md", "capex.md"):
+    for path in ("listex.md", "hugeex.md", "capex.md", "twoflags.md"):
         assert "vaultrag: exclude" in excluded[path], path
 
     index_files = list((home / "indexes").iterdir())

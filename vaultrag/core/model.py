@@ -81,6 +81,8 @@ class ParsedNote:
     frontmatter: dict[str, Any]
     blocks: list[Block]
     frontmatter_error: str = ""
+    # every value of every `vaultrag` key in any case, duplicates included (what `vaultrag: exclude` looks for)
+    flags: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,29 @@ def _salvage(raw: str, only: frozenset[str] | None = None) -> dict[str, Any]:
     return out
 
 
+def _privacy_values(raw: str) -> tuple[list[str], list[str]]:
+    """Every value of every privacy key of a frontmatter, block by block: (tags, vaultrag flags). YAML keeps one of
+    two `tags:` keys and the case of a key matters to it; privacy must see them all (`tag: private` beside
+    `tags: [work]`, `Tags:` beside `tags:`). A block that does not parse alone keeps its words (fail closed)."""
+    tags: list[str] = []
+    flags: list[str] = []
+    starts = [m.start() for m in TOP_KEY.finditer(raw)] + [len(raw)]
+    for a, b in itertools.pairwise(starts):
+        block = raw[a:b]
+        key = block.split(":", 1)[0].strip().strip("'\"").lower()
+        if key not in PRIVACY_KEYS:
+            continue
+        try:
+            if len(block) > MAX_FRONTMATTER_CHARS:
+                raise ValueError("too large")
+            part = _load(block)
+            words = [w for v in (part.values() if isinstance(part, dict) else []) for w in _as_list(v)]
+        except Exception:
+            words = FLAG_WORD.findall(block.split(":", 1)[1])
+        (flags if key == "vaultrag" else tags).extend(str(w).lstrip("#") for w in words)
+    return tags, flags
+
+
 def _frontmatter(raw: str) -> tuple[dict[str, Any], str]:
     if len(raw) > MAX_FRONTMATTER_CHARS:
         return (_salvage(raw, PRIVACY_KEYS),
@@ -154,6 +177,8 @@ def parse(text: str, filename_stem: str) -> ParsedNote:
     tokens = _parser().parse(text)
     frontmatter: dict[str, Any] = {}
     fm_error = ""
+    privacy_tags: list[str] = []
+    flags: list[str] = []
     blocks: list[Block] = []
     tags: list[str] = []
     links: list[str] = []
@@ -168,6 +193,7 @@ def parse(text: str, filename_stem: str) -> ParsedNote:
             links.extend(m.group(1).strip() for m in WIKILINK.finditer(body))
         if tok.type == "front_matter":
             frontmatter, fm_error = _frontmatter(tok.content)
+            privacy_tags, flags = _privacy_values(tok.content)
         elif tok.level == 0 and tok.type in _BLOCK_KINDS and tok.map:
             kind = _BLOCK_KINDS[tok.type]
             info = ""
@@ -200,9 +226,10 @@ def parse(text: str, filename_stem: str) -> ParsedNote:
     return ParsedNote(
         title=title,
         aliases=aliases,
-        tags=list(dict.fromkeys(fm_tags + tags)),
+        tags=list(dict.fromkeys(fm_tags + privacy_tags + tags)),
         wikilinks=list(dict.fromkeys(links)),
         frontmatter=frontmatter,
         blocks=blocks,
         frontmatter_error=fm_error,
+        flags=flags,
     )

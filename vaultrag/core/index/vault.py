@@ -191,6 +191,10 @@ class ReadError(Exception):
         self.code = code
 
 
+WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
+             (codecs.BOM_UTF16_BE, "utf-16"))
+
+
 def read_note(path: str | os.PathLike[str], max_bytes: int) -> tuple[bytes, str]:
     """The raw bytes and decoded text of a note, or ReadError with the reason."""
     try:
@@ -206,11 +210,15 @@ def read_note(path: str | os.PathLike[str], max_bytes: int) -> tuple[bytes, str]
         raise ReadError(Reason.CANNOT_READ, f"cannot read: {e.strerror or e}") from e
     if len(data) > max_bytes:
         raise ReadError(Reason.TOO_LARGE, f"larger than the size cap ({max_bytes:,} bytes; setting max_note_bytes)")
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows editors' "Unicode": text, not binary
+    # Windows editors' "Unicode" (UTF-16) and UTF-32, told by their BOM (UTF-32's starts like UTF-16's: tested first)
+    wide = next((name for bom, name in WIDE_BOMS if data.startswith(bom)), None)
+    if wide is not None:
         try:
-            text = data.decode("utf-16")
+            text = data.decode(wide)
         except UnicodeDecodeError as e:
-            raise ReadError(Reason.NOT_UTF8, f"invalid UTF-16 at byte {e.start}") from e
+            raise ReadError(Reason.NOT_UTF8, f"invalid {wide.upper()} at byte {e.start}") from e
+        if "\x00" in text[:BINARY_SNIFF]:  # as for UTF-8: a NUL character is not Markdown
+            raise ReadError(Reason.BINARY, "binary file (contains NUL characters), not Markdown text")
         return data, LONE_CR.sub("\n", text) if "\r" in text else text
     if b"\x00" in data[:BINARY_SNIFF]:
         raise ReadError(Reason.BINARY, "binary file (contains NUL bytes), not Markdown text")
@@ -225,9 +233,8 @@ def read_note(path: str | os.PathLike[str], max_bytes: int) -> tuple[bytes, str]
 
 def exclusion_rule(parsed: ParsedNote, private_tag: str) -> Rule | None:
     """The rule by which a parsed note's own content excludes it, or None."""
-    flag = next((v for k, v in parsed.frontmatter.items() if k.lower() == "vaultrag"), None)  # "Vaultrag:" too
-    flags = flag if isinstance(flag, list | tuple) else [flag]
-    if any(isinstance(f, str) and f.strip().lower() == "exclude" for f in flags):
+    # every `vaultrag` key in any case, each value (markdown.py reads them block by block: duplicates too)
+    if any(f.strip().lower() == "exclude" for f in parsed.flags):
         return Reason.FRONTMATTER_EXCLUDE, "frontmatter vaultrag: exclude"
     if private_tag:
         wanted = private_tag.lstrip("#").lower()
