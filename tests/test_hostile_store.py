@@ -75,6 +75,8 @@ DAMAGE: dict[str, Callable[[Path], str]] = {
     "garbage-last-page": garbage_at(lambda pages: pages - 1),
     "garbage-header": garbage_at(lambda pages: 0),
     "truncated": truncated,
+    # 0 bytes: SQLite's empty database, no schema at all; `index` builds it as a new one (nothing was there to keep)
+    "emptied-file": lambda db: (db.write_bytes(b""), "fresh")[1],
     "index-is-a-folder": folder,
     "deleted-fts-rows": sql(["insert into chunks_fts(chunks_fts, rowid, prefix, lead, body) select 'delete', id, "
                              "prefix, lead, body from chunks where id % 3 = 0"]),
@@ -103,7 +105,9 @@ def test_index_repairs_or_rebuilds_each_kind_of_damage(home: Path, vault: Path, 
     r = cli(home, "index", str(vault), "--no-embed")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     out = r.stdout + r.stderr
-    if expect != "repaired":  # rebuilt from the notes, saying why
+    if expect == "fresh":
+        assert f"{NOTES} (re)indexed" in out, out
+    elif expect != "repaired":  # rebuilt from the notes, saying why
         said = {"damaged": "damaged", "folder": "is a folder"}.get(expect, expect)
         assert "is rebuilt from the notes" in out and said in out, out
         assert not [p.name for p in (home / "indexes").iterdir() if ".corrupt-" in p.name and p.is_file()], \
@@ -171,7 +175,7 @@ def test_status_check_only_reads_and_reports_each_kind_of_damage(home: Path, vau
     r = cli(home, "status", str(vault), "--check")
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
     assert "check: ok" not in r.stdout and "is rebuilt" not in r.stdout + r.stderr
-    assert ("check FAILED" in r.stdout) or ("index" in r.stderr and "rebuild" in r.stderr), r.stdout + r.stderr
+    assert "check FAILED" in r.stdout or "run `vaultrag index" in r.stderr.lower(), r.stdout + r.stderr
     after = {p.name: (p.read_bytes() if p.is_file() else None) for p in indexes.iterdir() if p.suffix == ".sqlite"}
     assert after == before, "the check changed the index file"
     assert sorted(p.name for p in indexes.iterdir() if "corrupt" in p.name or p.suffix == ".sqlite") == names

@@ -80,7 +80,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)
-    store, _ = ws.open_store(readonly=True)  # a check only reads: damage is reported, `index` mends it
+    # a check only reads: damage is reported and `index` mends it; plain `status` upgrades an older index once
+    store, _ = ws.open_store(readonly=True, migrate=not args.check)
     try:
         h = health(store, str(ws.vault), ws.settings, check=args.check)
     finally:

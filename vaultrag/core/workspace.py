@@ -45,12 +45,14 @@ class Workspace:
         """The lock every writer of this index holds (the CLI's `index`, the app's index lane)."""
         return WriterLock(self.index_path)
 
-    def open_store(self, readonly: bool = False, repair: bool = False,
-                   full_check: bool = False) -> tuple[IndexStore, Notice | None]:
+    def open_store(self, readonly: bool = False, repair: bool = False, full_check: bool = False,
+                   migrate: bool = True) -> tuple[IndexStore, Notice | None]:
         """The vault's index and, when something was repaired or a damaged file was moved aside, a notice.
 
         `repair` (writers, under the writer lock) fixes what `status --check` would report; `full_check` also
-        checks the file's structure, for when the last writer did not stop cleanly.
+        checks the file's structure, for when the last writer did not stop cleanly. A reader migrates an index
+        from an older version once, unless `migrate` is False (a check only reads: an empty or outdated file is
+        reported, not upgraded).
         """
         path = self.index_path
         if readonly and not path.exists():
@@ -60,7 +62,11 @@ class Workspace:
             if readonly:
                 try:
                     return IndexStore.open(path, readonly=True), None
-                except IndexOutdated:
+                except IndexOutdated as e:
+                    if not migrate:
+                        raise UserFacingError(f"The index file {path} is empty or from an older version; a check "
+                                              f"does not change it: run `vaultrag index {self.vault}`.",
+                                              Problem.INDEX_DAMAGED, path=path, why="empty or outdated") from e
                     IndexStore.open(path).close()  # an index from an older version: migrate it once
                     return IndexStore.open(path, readonly=True), None
             store = IndexStore.open(path)
