@@ -45,7 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             server_settings=settings_mod.ServerSettings(host=host, port=args.port),
             model_settings=[settings_mod.ModelSettings(
                 model=args.model, model_alias=args.alias, n_ctx=args.ctx, n_threads=args.threads,
-                n_threads_batch=args.threads, verbose=False)])
+                n_threads_batch=args.threads, verbose=False,
+                # the server's default keeps every position's logits (n_ctx × vocabulary floats: ~2.5 GB for a
+                # Qwen2.5 at 4k); answers need the last one only
+                logits_all=False)])
     except (ValueError, OSError, RuntimeError) as e:  # llama.cpp's "Failed to load model from file"
         print(f"vaultrag-llm-server: cannot load {args.model}: {e}", file=sys.stderr, flush=True)
         return MODEL_FILE_EXIT
