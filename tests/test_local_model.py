@@ -114,6 +114,31 @@ def test_ask_generate_starts_the_built_in_model_answers_and_leaves_no_process(tm
 
 
 @needs_server
+def test_ctrl_c_while_the_model_loads_says_interrupted_and_leaves_no_process(tmp_path: Path, cli):
+    home, vault = tmp_path / "home", tmp_path / "demo"
+    home.mkdir()
+    shutil.copytree(DEMO_VAULT, vault)
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    (home / "settings.toml").write_text(f'llm_backend = "local"\nllm_gguf = "{small_gguf()}"\nllm_max_tokens = 16\n'
+                                        "llm_context = 2048\nllm_threads = 2\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "vaultrag", "--home", str(home), "ask", str(vault),
+                             "When does the flight to Lisbon leave?", "--generate"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: list[int] = []
+
+    def look() -> bool:
+        seen.extend(p for p in servers_of(proc.pid) if p not in seen)
+        return bool(seen) or proc.poll() is not None
+
+    wait_until(look, "the command started a server or ended", timeout=300)
+    proc.send_signal(signal.SIGINT)  # Ctrl+C in the terminal
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "Traceback" not in err and "interrupted" in err, err[-3000:]
+    assert seen, "the server was running when Ctrl+C came"
+    wait_until(lambda: not alive(seen[0]), f"the server {seen[0]} ended with the command")
+
+
+@needs_server
 @linux_only
 def test_the_server_dies_with_a_parent_killed_by_kill_9(tmp_path: Path):
     """The parent starts the model from a worker thread that ends (as the window's answer worker does: the kernel's

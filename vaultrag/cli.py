@@ -184,3 +184,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # Ctrl+C where a command has no message of its own (a question, a model loading)
+        print("\nvaultrag: interrupted", file=sys.stderr)
+        return 130
