@@ -264,3 +264,23 @@ def test_a_catalog_model_is_found_downloaded_by_its_file(tmp_path: Path):
     assert gguf.downloaded(tmp_path, other) is None and gguf.downloaded_models(tmp_path) == []
     path.write_bytes(b"GGUF")
     assert gguf.downloaded(tmp_path, other) == path and gguf.downloaded_models(tmp_path) == [path]
+
+
+def test_a_missing_file_a_hub_without_checksum_and_a_whole_part_are_handled(local_hub: LocalHub, tmp_path: Path):
+    assert GGUF is not None
+    models = tmp_path / "models"
+    with pytest.raises(UserFacingError) as missing:  # the hub answers: there is no such file (not "unreachable")
+        gguf.download_gguf(MODEL.repo_id, "not-there.gguf", models, endpoint=local_hub.url)
+    assert missing.value.problem == Problem.DOWNLOAD_NOT_FOUND and "has no not-there.gguf" in str(missing.value)
+    local_hub.no_checksum = True  # a file the hub cannot vouch for is not fetched at all
+    with pytest.raises(UserFacingError) as unchecked:
+        gguf.download_gguf(MODEL.repo_id, MODEL.filename, models, endpoint=local_hub.url)
+    assert unchecked.value.problem == Problem.DOWNLOAD_NO_CHECKSUM and local_hub.gets[MODEL.filename] == 0
+    local_hub.no_checksum = False
+    # every byte already in the .part (its check was interrupted): checked and kept, no request for a byte past it
+    final = gguf.gguf_path(models, MODEL.repo_id, MODEL.filename)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    final.with_name(final.name + gguf.PART).write_bytes(GGUF.read_bytes())
+    final.with_name(final.name + gguf.PART_OF).write_text(local_hub.sha[MODEL.filename], encoding="ascii")
+    assert gguf.download_gguf(MODEL.repo_id, MODEL.filename, models, endpoint=local_hub.url) == final
+    assert sha256(final) == local_hub.sha[MODEL.filename] and local_hub.gets[MODEL.filename] == 0

@@ -30,6 +30,8 @@ class Problem(StrEnum):
     DOWNLOAD_CANCELLED = "download-cancelled"  # repo
     DOWNLOAD_BUSY = "download-busy"  # repo, file: another process is downloading that file
     DOWNLOAD_CORRUPT = "download-corrupt"  # repo, file, expected, got: the sha256 differs from the hub's
+    DOWNLOAD_NOT_FOUND = "download-not-found"  # repo, file: the hub answered, and has no such repository or file
+    DOWNLOAD_NO_CHECKSUM = "download-no-checksum"  # repo, file: the hub gave no sha256 to check the file against
     GGUF_MISSING = "gguf-missing"  # path: a language model file that is not there
     GGUF_UNREADABLE = "gguf-unreadable"  # path, why
     GGUF_INVALID = "gguf-invalid"  # path: a file that is not a GGUF model

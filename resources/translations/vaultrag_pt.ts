@@ -68,6 +68,14 @@
         <translation>O {repo} baixado está danificado: a soma de verificação (sha256) não é a do Hugging Face. Ele foi apagado; baixe-o de novo.</translation>
     </message>
     <message>
+        <source>The hub gave no checksum (sha256) for {repo}: a model file that cannot be checked is not downloaded.</source>
+        <translation>O Hugging Face não informou a soma de verificação (sha256) de {repo}: um arquivo de modelo que não pode ser conferido não é baixado.</translation>
+    </message>
+    <message>
+        <source>The hub has no {repo}: check the repository and the file name.</source>
+        <translation>O Hugging Face não tem {repo}: confira o repositório e o nome do arquivo.</translation>
+    </message>
+    <message>
         <source>The index file disappeared or was replaced: rebuilding it.</source>
         <translation>O arquivo de índice sumiu ou foi substituído: reconstruindo-o.</translation>
     </message>

@@ -141,6 +141,10 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
                                           "llm get`); wait for it to finish.").format(repo=_download(d)),
         Problem.DOWNLOAD_CORRUPT: lambda: tr("The downloaded {repo} is damaged: its checksum (sha256) is not the "
                                              "hub's. It was deleted; download it again.").format(repo=_download(d)),
+        Problem.DOWNLOAD_NOT_FOUND: lambda: tr("The hub has no {repo}: check the repository and the file "
+                                               "name.").format(repo=_download(d)),
+        Problem.DOWNLOAD_NO_CHECKSUM: lambda: tr("The hub gave no checksum (sha256) for {repo}: a model file that "
+                                                 "cannot be checked is not downloaded.").format(repo=_download(d)),
         Problem.GGUF_MISSING: lambda: tr("The language model file {path} does not exist.").format(path=g("path")),
         Problem.GGUF_UNREADABLE: lambda: tr("Cannot read the language model file {path} ({why}).").format(
             path=g("path"), why=g("why")),

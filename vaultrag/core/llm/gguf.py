@@ -95,6 +95,9 @@ def _checked_names(repo_id: str, filename: str) -> None:
                               Problem.DOWNLOAD_BAD_ID, repo=f"{repo_id}/{filename}", example=CATALOG[0].filename)
 
 
+HTTP_NOT_FOUND = 404
+
+
 def download_gguf(repo_id: str, filename: str, models_dir: Path, on_progress: Callable[[Progress], None] | None = None,
                   cancel: Callable[[], bool] | None = None, endpoint: str | None = None) -> Path:
     """Download `filename` of hub repository `repo_id` into the models folder and return the file's path (at once
@@ -110,9 +113,20 @@ def download_gguf(repo_id: str, filename: str, models_dir: Path, on_progress: Ca
     from huggingface_hub import get_hf_file_metadata, hf_hub_url
 
     url = hf_hub_url(repo_id, filename, endpoint=endpoint)
+    from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError
+
     try:
-        meta = get_hf_file_metadata(url, endpoint=endpoint)
-    except Exception as e:  # no network, a DNS failure, a 404 for a wrong name, a proxy page: all say why
+        try:
+            meta = get_hf_file_metadata(url, endpoint=endpoint)
+        except Exception as e:  # a plain 404 (a mirror without the hub's error codes) is "not there" too
+            if getattr(getattr(e, "response", None), "status_code", None) == HTTP_NOT_FOUND:
+                raise EntryNotFoundError(str(e)) from e
+            raise
+    except (EntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError) as e:  # reached: nothing there
+        raise UserFacingError(f"The hub has no {filename} in {repo_id} ({e.__class__.__name__}): check the "
+                              "repository and the file name.", Problem.DOWNLOAD_NOT_FOUND, repo=repo_id,
+                              file=filename) from e
+    except Exception as e:  # no network, a DNS failure, a proxy page: all say why
         raise ModelUnavailable(
             f"Cannot reach the Hugging Face hub to download {filename} from {repo_id}: {e.__class__.__name__}: {e}. "
             "Check the connection and try again.", Problem.DOWNLOAD_UNREACHABLE, repo=repo_id, file=filename,
@@ -140,7 +154,11 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
     from tqdm.auto import tqdm
 
     sha = (meta.etag or "").lower()
-    expected = sha if SHA256.match(sha) else None  # a model file is stored with LFS: its etag is its sha256
+    if not SHA256.match(sha):  # a model file is stored with LFS (or Xet): its etag is its sha256
+        raise UserFacingError(f"The hub gave no checksum (sha256) for {filename} in {repo_id}: a model file that "
+                              "cannot be checked is not downloaded.", Problem.DOWNLOAD_NO_CHECKSUM, repo=repo_id,
+                              file=filename)
+    expected: str | None = sha
     total = meta.size or 0
     part = final.with_name(final.name + PART)
     part_of = final.with_name(final.name + PART_OF)
@@ -186,9 +204,10 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
     # (as hf_hub_download does, which also keeps the exact version the HEAD saw)
     location = url if meta.xet_file_data is not None else meta.location
     try:
-        with part.open("ab") as f:
-            http_get(location, f, resume_size=start, expected_size=meta.size, displayed_filename=filename,
-                     tqdm_class=Bar)
+        if not total or start < total:  # a whole .part (a check that failed to finish) goes straight to the check
+            with part.open("ab") as f:
+                http_get(location, f, resume_size=start, expected_size=meta.size, displayed_filename=filename,
+                         tqdm_class=Bar)
     except DownloadCancelled:
         raise
     except Exception as e:
