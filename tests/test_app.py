@@ -303,6 +303,10 @@ def test_portuguese_ui_through_qt_translations(qtbot, home: Path):
         qtbot.addWidget(w)
         assert w.ask_button.text() == "Perguntar" and w.tabs.tabText(1) == "Saúde do índice"
         assert w.open_button.text() == "Abrir uma pasta de cofre…"
+        # words whose Portuguese is the English itself (lrelease drops them) keep their text: never a blank label
+        from PySide6.QtWidgets import QPushButton
+
+        assert "+ tag" in [b.text() for b in w.findChildren(QPushButton)]
         w.close()
         from PySide6.QtWidgets import QDialogButtonBox
 

@@ -39,12 +39,17 @@ def ask_generating(args: argparse.Namespace, searcher: Searcher, scope: Scope) -
                                       pipeline=conversation_pipeline(conversation, None)))
     streaming = not (args.json or args.explain)
 
+    last = [""]  # the streamed text's last character: what follows it starts on a line of its own
+
     def show(piece: str) -> None:
         sys.stdout.write(piece)
         sys.stdout.flush()
+        last[0] = piece[-1:] or last[0]
 
     trace = searcher.ask(args.question, scope, k=args.k, threshold=args.threshold,
                          pipeline=conversation_pipeline(conversation, generator, show if streaming else None))
+    if last[0] and last[0] != "\n":  # a failure's message (stderr) must not be glued to the streamed line
+        print(flush=True)
     if args.json:
         print(json.dumps(to_dict(trace), ensure_ascii=False, indent=2))
     elif args.explain:

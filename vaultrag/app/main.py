@@ -26,9 +26,12 @@ def _install_translator(app: object, language: str) -> object | None:
             self.qt = QTranslator(self)
             self.qt.load("qtbase_pt_BR", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
 
-        def translate(self, context: str, source: str, disambiguation: str | None = None, n: int = -1) -> str:
+        def translate(self, context: str, source: str, disambiguation: str | None = None,
+                      n: int = -1) -> str | None:
             own = super().translate(context, source, disambiguation, n)
-            return own or self.qt.translate(context, source, disambiguation, n) or ""
+            # None, not "": Qt takes an empty string for the translation itself, and a label would go blank; None
+            # is Qt's "not translated here", so the source text shows (lrelease drops translations equal to it)
+            return own or self.qt.translate(context, source, disambiguation, n) or None
 
     translator = Translations(app)
     folder = Path(__file__).resolve().parents[2] / "resources" / "translations"
