@@ -162,20 +162,31 @@ def test_models_are_listed_a_local_server_is_detected_and_the_connection_tested(
     assert test.ok and test.sample == "Hello there!" and test.latency_ms is not None and test.latency_ms > 0
     assert (test.model, test.address) == ("tiny-model", server.base_url)
     assert server.requests[-1]["max_tokens"] < 64 and server.requests[-1]["temperature"] == 0.0
+    # a server that answers under any name (llama.cpp's) but does not list this one: the name is wrong
+    asked = len(server.requests)
+    wrong = OpenAICompatible(LLMConfig(server.base_url, "qwen2.5:7b", timeout=5.0)).test_connection()
+    assert not wrong.ok and wrong.failure == LLMFailure.BAD_MODEL and len(server.requests) == asked, "no answer asked"
     down = OpenAICompatible(LLMConfig(f"http://127.0.0.1:{free_port()}/v1", "tiny-model", timeout=2.0))
     test = down.test_connection()
     assert not test.ok and test.failure == LLMFailure.SERVER_DOWN and "is it running?" in test.error
+    # no model chosen and nothing at the address: the address is the problem, not the missing name
+    with pytest.raises(LLMError) as no_model:
+        registry.from_settings(Settings(llm_base_url=down.address, llm_timeout=2.0))
+    assert no_model.value.kind == LLMFailure.SERVER_DOWN
     with pytest.raises(LLMError) as e:
         down.list_models()
     assert e.value.kind == LLMFailure.SERVER_DOWN
 
 
-def test_the_factory_reads_the_settings_and_the_key_from_the_environment(monkeypatch: pytest.MonkeyPatch):
+def test_the_factory_reads_the_settings_and_the_key_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                                        server: ScriptedServer):
     assert registry.from_settings(Settings()) is None, "no server set: the extractive answer stays"
-    with pytest.raises(UserFacingError, match="no model"):
-        registry.from_settings(Settings(llm_base_url="http://localhost:11434/v1"))
+    with pytest.raises(UserFacingError, match="no model"):  # the server answers: the missing name is the problem
+        registry.from_settings(Settings(llm_base_url=server.base_url))
     lister = registry.from_settings(Settings(llm_base_url="http://localhost:11434/v1"), need_model=False)
     assert lister is not None and lister.address == "http://localhost:11434/v1"
+    typed = registry.from_settings(Settings(llm_base_url="localhost:11434/v1"), need_model=False)
+    assert typed is not None and typed.address == "http://localhost:11434/v1", "the scheme people leave out"
     with pytest.raises(UserFacingError, match=r"Unknown llm_backend 'nope': .*'openai'"):  # the settings' check
         registry.from_settings(Settings(llm_backend="nope", llm_base_url="http://x/v1", llm_model="m"))
     monkeypatch.setenv("MY_KEY", "sk-123")

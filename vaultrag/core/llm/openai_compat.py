@@ -62,7 +62,10 @@ def build(s: Settings) -> OpenAICompatible | None:
     """The configured server, or None when no server is set (the extractive answer stays)."""
     if not s.llm_base_url.strip():
         return None
-    return OpenAICompatible(LLMConfig(s.llm_base_url.strip().rstrip("/"), s.llm_model.strip(), api_key(s),
+    address = s.llm_base_url.strip().rstrip("/")
+    if "://" not in address:  # "localhost:11434/v1" as people type it: a local server speaks plain http
+        address = "http://" + address
+    return OpenAICompatible(LLMConfig(address, s.llm_model.strip(), api_key(s),
                                       s.llm_temperature, s.llm_max_tokens, s.llm_timeout))
 
 
@@ -202,6 +205,16 @@ class OpenAICompatible:
             client.close()  # its connection pool: a long-lived process (the window) asks again and again
 
     def test_connection(self) -> ConnectionTest:
+        """The model's one-sentence answer, but first whether the server lists the model: some servers (llama.cpp's)
+        answer under any name, so a wrong name would pass the test and fail later on a server that checks."""
+        try:
+            listed = self.list_models()
+        except LLMError:
+            listed = None  # no model list here: the answer alone decides
+        if listed is not None and not _listed(self.config.model, listed):
+            f = Failure(LLMFailure.BAD_MODEL)
+            return ConnectionTest(self.model, self.address, failure=f.kind, error=f.words(self.config),
+                                  details=f.details(self.config))
         return connection_test(self)
 
     def prepare(self, on_state: Callable[[ModelState], None] | None = None) -> None:

@@ -35,6 +35,7 @@ def from_settings(s: Settings, need_model: bool = True) -> Generator | None:
                               choices=", ".join(e.name for e in GENERATORS))
     generator = _backend(engine).build(s)
     if generator is not None and need_model and not generator.model:
+        generator.list_models()  # a server that is down or wrong says so first: there is no model to choose yet
         raise UserFacingError(f"A language model is set ({generator.address}) but no model: set llm_model "
                               f"(`vaultrag llm models` lists the server's models).", Problem.LLM_NO_MODEL,
                               where=generator.address)
