@@ -134,6 +134,7 @@ def test_ctrl_c_while_the_model_loads_says_interrupted_and_leaves_no_process(tmp
     proc.send_signal(signal.SIGINT)  # Ctrl+C in the terminal
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130 and "Traceback" not in err and "interrupted" in err, err[-3000:]
+    assert "(loading the model SmolLM2-135M-Instruct.Q4_1…)" in err, "the seconds of loading are announced"
     assert seen, "the server was running when Ctrl+C came"
     wait_until(lambda: not alive(seen[0]), f"the server {seen[0]} ended with the command")
 

@@ -4,18 +4,24 @@ and the built-in model's files: `llm catalog|get`."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from vaultrag.cli_show import explain, format_generated
+from vaultrag.core import wording
+from vaultrag.core.llm.generator import LLMError
 from vaultrag.core.model import to_dict
+from vaultrag.core.vocab import ModelState
 from vaultrag.errors import UserFacingError
 
 if TYPE_CHECKING:
+    import threading
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
-    from vaultrag.core.llm.generator import ConnectionTest
+    from vaultrag.core.llm.generator import ConnectionTest, Generated, Generator, Message
     from vaultrag.core.model import Progress
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.scope import Scope
@@ -28,6 +34,8 @@ def ask_generating(args: argparse.Namespace, searcher: Searcher, scope: Scope) -
     from vaultrag.core.query.search import conversation_pipeline
 
     generator = registry.from_settings(searcher.settings) if args.generate else None
+    if generator is not None and not (args.json or args.explain):
+        generator = _Announced(generator)  # "loading the model…" on stderr: the built-in model takes seconds
     if args.generate and generator is None:
         raise UserFacingError("--generate needs a language model: set llm_base_url and llm_model in the settings "
                               "(`vaultrag llm detect` finds a server running on this machine), or llm_backend = "
@@ -58,6 +66,46 @@ def ask_generating(args: argparse.Namespace, searcher: Searcher, scope: Scope) -
         print(format_generated(trace, streamed=True))
     failed = trace.generation is not None and trace.generation.failure is not None
     return 1 if failed else 0
+
+
+class _Announced:
+    """A Generator that says on stderr what getting the model ready does (loading, restarting) before it answers,
+    only when that happens: a question that is refused starts nothing."""
+
+    def __init__(self, generator: Generator) -> None:
+        self._g = generator
+
+    @property
+    def model(self) -> str:
+        return self._g.model
+
+    @property
+    def address(self) -> str:
+        return self._g.address
+
+    @property
+    def max_tokens(self) -> int:
+        return self._g.max_tokens
+
+    def _say(self, state: ModelState) -> None:
+        if state != ModelState.READY:
+            print(f"({wording.model_state(state, self._g.model)})", file=sys.stderr, flush=True)
+
+    def prepare(self, on_state: Callable[[ModelState], None] | None = None) -> None:
+        self._g.prepare(on_state)
+
+    def list_models(self) -> list[str]:
+        return self._g.list_models()
+
+    def test_connection(self) -> ConnectionTest:
+        return self._g.test_connection()
+
+    def generate(self, messages: Sequence[Message], on_piece: Callable[[str], None] | None = None,
+                 cancel: threading.Event | None = None, temperature: float | None = None,
+                 max_tokens: int | None = None) -> Generated:
+        with contextlib.suppress(LLMError):  # the answer's own attempt reports it, coded; the extractive one stays
+            self._g.prepare(self._say)
+        return self._g.generate(messages, on_piece, cancel, temperature, max_tokens)
 
 
 def cmd_llm(args: argparse.Namespace) -> int:
