@@ -130,10 +130,9 @@ def test_a_long_streamed_answer_grows_the_pane_and_keeps_its_latest_line_in_view
     assert view.height() == ANSWER_HEIGHT, "a short answer keeps the pane's height"
     window.c.save_settings(window.c.settings.replace(llm_max_tokens=4000))  # not cut at the default 512 tokens
     server.reply = " ".join(f"Frase {i}: o prazo do reembolso é de sete dias úteis [1]." for i in range(120))
-    heights: list[int] = []
-    window.c.answer_delta.connect(lambda _piece: heights.append(view.height()))
+    # (growth during the stream itself is shown deterministically by the next test: here the pieces may all arrive
+    # between two of the throttled renders)
     ask(qtbot, window)
-    assert heights[0] == ANSWER_HEIGHT < max(heights), "it grew while it streamed"
     qtbot.waitUntil(lambda: view.height() == ANSWER_GROWS_TO, timeout=WAIT_MS)  # laid out at the next event
     bar = view.browser.verticalScrollBar()
     assert bar.maximum() > 0 and bar.value() == bar.maximum(), "the latest line and its citation in view"
@@ -154,7 +153,7 @@ def test_a_reader_who_scrolled_up_is_left_where_they_are(qtbot):
     view.append_stream("\n\n".join(f"Line {i} [1]." for i in range(60)))
     qtbot.waitUntil(lambda: view.renders == 1, timeout=WAIT_MS)
     bar = view.browser.verticalScrollBar()
-    assert view.height() == 330 and bar.value() == bar.maximum() > 0
+    assert view.height() == 330 and bar.value() == bar.maximum() > 0, "it grew while it streamed, end in view"
     bar.setValue(0)  # the reader goes back up to read the start
     view.append_stream("\n\nLine 60 [2].")
     qtbot.waitUntil(lambda: view.renders == 2, timeout=WAIT_MS)

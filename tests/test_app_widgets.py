@@ -350,3 +350,26 @@ def test_the_decision_view_shows_exactly_the_core_warnings(qtbot):
     t.warnings = []
     view.set_trace(t)
     assert "filling" not in view.toPlainText()
+
+
+def test_a_checked_answer_keeps_its_list_and_paragraphs(qtbot):
+    """The check marks sentences in place: a numbered list stays a list, paragraphs stay apart (they used to run
+    together into one paragraph once the answer was checked)."""
+    text = ("Os passos são:\n\n1. Abra o app do banco [1].\n2. Peça o estorno pelo chat.\n\n"
+            "Depois disso, guarde o número do protocolo [1].")
+    sentences = [SentenceCheck("Abra o app do banco [1].", [1], SupportVerdict.SUPPORTED, 0.9),
+                 SentenceCheck("Peça o estorno pelo chat.", [], SupportVerdict.UNCITED, 0.3),
+                 SentenceCheck("Depois disso, guarde o número do protocolo [1].", [1], SupportVerdict.SUPPORTED, 0.8)]
+    view = AnswerView()
+    qtbot.addWidget(view)
+    view.show_answer(trace(Answer(AnswerKind.GENERATED, text, model="qwen", sentences=sentences), [cand(1, 1)]))
+    lists = []
+    block = view.browser.document().begin()
+    while block.isValid():
+        if block.textList() is not None:
+            lists.append(block.text())
+        block = block.next()
+    assert lists[:2] == ["Abra o app do banco [1].", "Peça o estorno pelo chat. no citation, and no note backs it"]
+    plain = view.browser.toPlainText()
+    assert plain.index("Os passos são:") < plain.index("Abra") < plain.index("Depois disso")
+    assert "Depois disso, guarde o número do protocolo [1]." in [line.strip() for line in plain.split("\n")]

@@ -84,6 +84,11 @@ class AnswerView(QWidget):
         self.browser.setObjectName("answer")
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_link)
+        # the checked answer replaces the streamed one, then the pane grows at the next layout: while the reader
+        # followed the end, each change of the scroll range (that growth, a re-wrap) keeps the end in view
+        self._follow_end = False
+        self.browser.verticalScrollBar().rangeChanged.connect(self._keep_end)
+        self.browser.verticalScrollBar().actionTriggered.connect(self._left_end)  # the reader's own scrolling
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.kind, 1)
@@ -136,6 +141,7 @@ class AnswerView(QWidget):
         self._render_timer.stop()
         self.stop.hide()
         self._streaming = False
+        self._follow_end = False
         self._trace = trace
         self.copy.setEnabled(True)
         a = trace.answer
@@ -146,11 +152,14 @@ class AnswerView(QWidget):
         if a.kind == AnswerKind.GENERATED:
             self.kind.setText(self.tr("<b>Written by {model}</b>, checked against the cited notes")
                               .format(model=escape(a.model or self._stream_model)))
-            body = self._sentences_html(a.sentences) if a.sentences else link_citations(note_markdown_to_html(a.text))
+            body = self._sentences_html(a.text, a.sentences) if a.sentences else \
+                link_citations(note_markdown_to_html(a.text))
             cited = {n for s in a.sentences for n in s.citations} if a.sentences else \
                 {int(n) for n in _CITATION.findall(a.text)}
             bar = self.browser.verticalScrollBar()
-            followed = bar.value() >= bar.maximum() - 4 and bar.maximum() > 0  # the stream's end was in view
+            # the stream's end was in view, or nothing could be scrolled yet (its growth not laid out): follow the end
+            followed = bar.value() >= bar.maximum() - 4
+            self._follow_end = followed
             self.browser.setHtml(self._flag_warnings(trace, cited) + body)
             self._grow_to_content()
             if followed:  # the checked answer replaces the streamed one: its last line and citations stay in view
@@ -171,6 +180,15 @@ class AnswerView(QWidget):
         self.browser.setHtml(warnings + f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>")
         if not warnings:  # a hostile note's warning stays in view above its text, scrolled or not
             self._show_marked(a.sentence)
+
+    def _keep_end(self, _low: int, high: int) -> None:
+        if self._follow_end:
+            self.browser.verticalScrollBar().setValue(high)
+
+    def _left_end(self, _action: int) -> None:
+        bar = self.browser.verticalScrollBar()
+        if bar.sliderPosition() < bar.maximum() - 4:  # the reader scrolled up: leave them there
+            self._follow_end = False
 
     def _show_marked(self, sentence: str) -> None:
         """Scroll the marked sentence into view: far down a long passage it would otherwise sit below the fold."""
@@ -197,7 +215,36 @@ class AnswerView(QWidget):
                  for n in sorted(cited) if n in flagged]
         return "".join(f"<p style='color:{WARNING_COLOUR}'>{line}</p>" for line in lines)
 
-    def _sentences_html(self, sentences: list[SentenceCheck]) -> str:
+    def _sentences_html(self, text: str, sentences: list[SentenceCheck]) -> str:
+        """The answer's own Markdown (its lists, paragraphs and line breaks), each checked sentence marked in place:
+        the sentences are found in the text in order, stood in for by a word Markdown leaves alone, and the
+        rendered HTML gets each one back, marked."""
+        marked = self._marked_sentences(sentences)
+        out, at = [], 0
+        tokens: dict[str, str] = {}
+        for n, (sentence, html) in enumerate(marked):
+            found = text.find(sentence.text, at)
+            if found < 0:  # not where the check saw it (should not happen): the sentences alone, as a paragraph
+                return "<p>" + " ".join(h for _, h in marked) + "</p>" + self._legend(sentences)
+            token = f"vaultragsentence{n}x"
+            tokens[token] = html
+            out.append(text[at:found] + token)
+            at = found + len(sentence.text)
+        out.append(text[at:])
+        rendered = link_citations(note_markdown_to_html("".join(out)))
+        for token, html in tokens.items():
+            rendered = rendered.replace(token, html, 1)
+        return rendered + self._legend(sentences)
+
+    def _legend(self, sentences: list[SentenceCheck]) -> str:
+        if not any(s.verdict == SupportVerdict.ATTACHED for s in sentences):
+            return ""
+        legend = self.tr("{mark} attached by vaultrag: the model cited nothing there, and that note backs the "
+                         "sentence").format(mark=ATTACHED_MARK)
+        return f"<p style='color:{ATTACHED_COLOUR}'><i>{escape(legend)}</i></p>"
+
+    def _marked_sentences(self, sentences: list[SentenceCheck]) -> list[tuple[SentenceCheck, str]]:
+        """Each sentence as HTML with its check's mark (colour and words), or its attached citation."""
         words = {SupportVerdict.UNSUPPORTED: self.tr("not supported by its source"),
                  SupportVerdict.UNCITED: self.tr("no citation, and no note backs it"),
                  SupportVerdict.BAD_CITATION: self.tr("cites a document that is not in the prompt"),
@@ -210,13 +257,8 @@ class AnswerView(QWidget):
             if colour:
                 body = (f"<span style='background:{colour}'>{body}</span>"
                         f"<sup style='color:#8a1c1c'> {escape(words[s.verdict])}</sup>")
-            parts.append(body)
-        html = "<p>" + " ".join(parts) + "</p>"
-        if any(s.verdict == SupportVerdict.ATTACHED for s in sentences):
-            legend = self.tr("{mark} attached by vaultrag: the model cited nothing there, and that note backs the "
-                             "sentence").format(mark=ATTACHED_MARK)
-            html += f"<p style='color:{ATTACHED_COLOUR}'><i>{escape(legend)}</i></p>"
-        return html
+            parts.append((s, body))
+        return parts
 
     def _attached_html(self, s: SentenceCheck) -> str:
         """A sentence the model left uncited, with the citation the check attached: "[2]†", greyed and in italics
@@ -239,6 +281,7 @@ class AnswerView(QWidget):
         self.browser.setHtml(f"<p><i>{escape(text)}</i></p>")
 
     def clear(self) -> None:
+        self._follow_end = False
         self._render_timer.stop()
         self._trace, self._stream, self._streaming = None, "", False
         self.copy.setEnabled(False)
@@ -293,6 +336,7 @@ class AnswerView(QWidget):
 
     # -- a streamed answer --------------------------------------------------------------------------
     def begin_stream(self, model: str) -> None:
+        self._follow_end = False
         self._stream, self._stream_model, self._streaming = "", model, True
         self.kind.setText(self.tr("<b>{model}</b> is writing…").format(model=escape(model)))
         self.browser.clear()
