@@ -48,7 +48,9 @@ def test_copy_answer_with_sources_by_button_and_shortcut(qtbot, window: MainWind
     assert doc.note == "Casa/Reembolso e cancelamentos.md"
     lines = Path(window.c.ws.vault / doc.note).read_text(encoding="utf-8").splitlines()
     assert lines[doc.line_start].strip(), "the source's line number points at the passage's first line"
-    expected = (f"{server.reply}\n\nSources:\n[1] Reembolso e cancelamentos › {' › '.join(doc.heading_path)} "
+    # the note's first heading is its title: named once ("Reembolso e cancelamentos › Prazo do reembolso")
+    assert doc.heading_path[0] == "Reembolso e cancelamentos"
+    expected = (f"{server.reply}\n\nSources:\n[1] Reembolso e cancelamentos › {' › '.join(doc.heading_path[1:])} "
                 f"(Casa/Reembolso e cancelamentos.md:{doc.line_start + 1})\n")
     clipboard.clear()
     qtbot.mouseClick(view.copy, Qt.MouseButton.LeftButton)

@@ -373,3 +373,14 @@ def test_a_checked_answer_keeps_its_list_and_paragraphs(qtbot):
     plain = view.browser.toPlainText()
     assert plain.index("Os passos são:") < plain.index("Abra") < plain.index("Depois disso")
     assert "Depois disso, guarde o número do protocolo [1]." in [line.strip() for line in plain.split("\n")]
+
+
+def test_copying_a_checked_answer_keeps_its_checks(qtbot):
+    view = AnswerView()
+    qtbot.addWidget(view)
+    view.show_answer(trace(attached_answer(), [cand(1, 1)]))
+    copied = view.answer_with_sources()
+    checks = copied.split("Checks:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert checks == ["[1]† attached by vaultrag: O reembolso sai em até 7 dias.",
+                      "(no citation, and no note backs it) Sai em barras de ouro."]
+    assert "\nSources:\n[1] " in copied

@@ -279,6 +279,10 @@
         <translation>Anexada pelo vaultrag, não citada pelo modelo: o documento {n} sustenta esta frase (apoio {support:.0%}).</translation>
     </message>
     <message>
+        <source>Checks:</source>
+        <translation>Verificações:</translation>
+    </message>
+    <message>
         <source>Copy answer with sources</source>
         <translation>Copiar resposta com fontes</translation>
     </message>
@@ -301,6 +305,10 @@
     <message>
         <source>Stop writing the answer (Ctrl+.)</source>
         <translation>Parar de escrever a resposta (Ctrl+.)</translation>
+    </message>
+    <message>
+        <source>attached by vaultrag</source>
+        <translation>anexada pelo vaultrag</translation>
     </message>
     <message>
         <source>cites a document that is not in the prompt</source>

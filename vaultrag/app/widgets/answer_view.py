@@ -311,7 +311,7 @@ class AnswerView(QWidget):
         if self._streaming:
             text, cited = self._stream, {int(n) for n in _CITATION.findall(self._stream)}  # still being written
         elif a.kind == AnswerKind.GENERATED:
-            text = a.text
+            text = a.text + self._checks_text(a.sentences)
             cited = {n for s in a.sentences for n in s.citations} | {int(n) for n in _CITATION.findall(a.text)}
         elif a.kind == AnswerKind.REFUSAL:
             text, cited = f"{a.text}\n\n{decision_reason(trace)}", set()
@@ -321,10 +321,28 @@ class AnswerView(QWidget):
         lines = [self._source_line(docs[n]) for n in sorted(cited) if n in docs]
         return text.strip() + ("\n\n" + self.tr("Sources:") + "\n" + "\n".join(lines) if lines else "") + "\n"
 
+    def _checks_text(self, sentences: list[SentenceCheck]) -> str:
+        """What the check found, for the copied text: the citations vaultrag attached, the sentences no note backs."""
+        said = {SupportVerdict.UNSUPPORTED: self.tr("not supported by its source"),
+                SupportVerdict.UNCITED: self.tr("no citation, and no note backs it"),
+                SupportVerdict.BAD_CITATION: self.tr("cites a document that is not in the prompt")}
+        attached = self.tr("attached by vaultrag")
+        lines = []
+        for s in sentences:
+            if s.verdict == SupportVerdict.ATTACHED:
+                marks = "".join(f"[{n}]{ATTACHED_MARK}" for n in s.citations)
+                lines.append(f"{marks} {attached}: {s.text}")
+            elif s.verdict in said:
+                lines.append(f"({said[s.verdict]}) {s.text}")
+        return ("\n\n" + self.tr("Checks:") + "\n" + "\n".join(lines)) if lines else ""
+
     @staticmethod
     def _source_line(d: ContextDoc) -> str:
         title = d.note.rsplit("/", 1)[-1].removesuffix(".md")
-        return f"[{d.index}] " + " › ".join([title, *d.heading_path]) + f" ({d.note}:{d.line_start + 1})"
+        path = [title, *d.heading_path]
+        if len(path) > 1 and path[1] == title:  # a note whose first heading is its title: named once
+            del path[1]
+        return f"[{d.index}] " + " › ".join(path) + f" ({d.note}:{d.line_start + 1})"
 
     def copy_answer(self) -> None:
         """Put the answer with its sources on the clipboard (the button and Ask › Copy answer with sources)."""
