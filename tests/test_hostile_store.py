@@ -178,6 +178,7 @@ def test_status_check_only_reads_and_reports_each_kind_of_damage(home: Path, vau
     assert "check FAILED" in r.stdout or "`vaultrag index " in r.stderr, r.stdout + r.stderr
     after = {p.name: (p.read_bytes() if p.is_file() else None) for p in indexes.iterdir() if p.suffix == ".sqlite"}
     assert after == before, "the check changed the index file"
+    assert not [p.name for p in indexes.iterdir() if p.name.endswith(("-wal", "-shm"))], "nor made companions"
     assert sorted(p.name for p in indexes.iterdir() if "corrupt" in p.name or p.suffix == ".sqlite") == names
     assert cli(home, "index", str(vault), "--no-embed").returncode == 0  # the writer mends it, as before
     assert cli(home, "status", str(vault), "--check").returncode == 0

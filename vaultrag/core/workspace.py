@@ -61,7 +61,8 @@ class Workspace:
         try:
             if readonly:
                 try:
-                    return IndexStore.open(path, readonly=True), None
+                    # a check (no migration) leaves no trace at all, not even SQLite's -wal/-shm files
+                    return IndexStore.open(path, readonly=True, still=not migrate), None
                 except IndexOutdated as e:
                     if not migrate:
                         raise UserFacingError(f"The index file {path} is empty or from an older version; a check "

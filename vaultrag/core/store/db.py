@@ -21,13 +21,18 @@ class CorruptIndex(UserFacingError):
     """The index file is damaged or belongs to another program; it can be moved aside and rebuilt."""
 
 
-def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float = 10.0) -> Connection:
-    """Open `path` with sqlite-vec loaded; autocommit mode (transactions are explicit BEGINs)."""
+def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float = 10.0,
+            still: bool = False) -> Connection:
+    """Open `path` with sqlite-vec loaded; autocommit mode (transactions are explicit BEGINs). `still` (a read-only
+    check): when no other connection has the file open (no `-wal` beside it), read it as immutable, so not even
+    SQLite's `-wal`/`-shm` companions are created."""
     p = Path(path)
     if p.is_dir():
         raise CorruptIndex(f"The index path {p} is a folder, not an index file.")
     if readonly:
         uri = f"file:{p}?mode=ro"
+        if still and not p.with_name(p.name + "-wal").exists():
+            uri += "&immutable=1"
         db = sqlean.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=timeout)
     else:
         p.parent.mkdir(parents=True, exist_ok=True)

@@ -112,9 +112,9 @@ class IndexStore(QueryReads):
         self.chunks_dropped = False  # since the last prune_vector_cache: whose cached vectors may be orphaned
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], readonly: bool = False) -> IndexStore:
-        """Open (creating and migrating when writable) the index at `path`."""
-        db = connect(path, readonly=readonly)
+    def open(cls, path: str | os.PathLike[str], readonly: bool = False, still: bool = False) -> IndexStore:
+        """Open (creating and migrating when writable) the index at `path`; `still`: see `db.connect`."""
+        db = connect(path, readonly=readonly, still=still)
         try:
             if readonly:
                 migrations.check_not_newer(db)
