@@ -9,10 +9,12 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+from typing import Any
 
 from tests.llm_server import ClosingHTTPServer
 
@@ -169,3 +171,18 @@ class LocalHub:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join()
+
+
+@contextmanager
+def serving(monkeypatch: Any, repo: str, filename: str, path: Path) -> Iterator[LocalHub]:
+    """A hub serving `path` as `repo`/`filename`, with huggingface_hub let online (the suite runs offline) and small
+    reads (a cancel lands mid-file)."""
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(constants, "DOWNLOAD_CHUNK_SIZE", 256 * 1024)
+    hub = LocalHub(repo, {filename: path})
+    try:
+        yield hub
+    finally:
+        hub.close()

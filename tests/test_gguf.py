@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.llama_server import small_gguf
-from tests.local_hub import LocalHub
+from tests.local_hub import LocalHub, serving
 from vaultrag import settings as settings_mod
 from vaultrag.core.download import DownloadCancelled
 from vaultrag.core.llm import catalog, gguf
@@ -31,14 +31,9 @@ MB = 1_000_000
 
 @pytest.fixture
 def local_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalHub]:
-    from huggingface_hub import constants
-
     assert GGUF is not None
-    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)  # the suite runs offline; this test has a hub
-    monkeypatch.setattr(constants, "DOWNLOAD_CHUNK_SIZE", 256 * 1024)  # small reads: a cancel lands mid-file
-    hub = LocalHub(MODEL.repo_id, {MODEL.filename: GGUF})
-    yield hub
-    hub.close()
+    with serving(monkeypatch, MODEL.repo_id, MODEL.filename, GGUF) as hub:
+        yield hub
 
 
 def left(models: Path) -> list[Path]:

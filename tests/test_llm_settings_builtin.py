@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
 from tests.llama_server import server_missing, small_gguf
-from tests.local_hub import LocalHub
+from tests.local_hub import LocalHub, serving
 from tests.test_app import fake_controller
 from tests.test_llm_settings import dialog_for
 from vaultrag.app.controller import AppController
@@ -35,14 +35,9 @@ WAIT_MS = 60_000
 
 @pytest.fixture
 def local_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalHub]:
-    from huggingface_hub import constants
-
     assert GGUF is not None
-    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)  # the suite runs offline; this test has a hub
-    monkeypatch.setattr(constants, "DOWNLOAD_CHUNK_SIZE", 256 * 1024)  # small reads: a cancel lands mid-file
-    hub = LocalHub(MODEL.repo_id, {MODEL.filename: GGUF})
-    yield hub
-    hub.close()
+    with serving(monkeypatch, MODEL.repo_id, MODEL.filename, GGUF) as hub:
+        yield hub
 
 
 @pytest.fixture

@@ -28,6 +28,25 @@ class DownloadCancelled(UserFacingError):
     """The user stopped the download; what arrived is kept and the next download resumes from it."""
 
 
+def byte_bar(on_bytes: Callable[[int], None]) -> Any:
+    """A tqdm class for huggingface_hub's transfers that draws nothing and hands each chunk's byte count to
+    `on_bytes` (which may raise to stop the transfer: a cancel)."""
+    from tqdm.auto import tqdm
+
+    class Bar(tqdm):  # type: ignore[misc]
+        monitor_interval = 0  # no tqdm monitor thread: a cancelled bar is never closed and would keep it alive
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["disable"] = True
+            super().__init__(*args, **kwargs)
+
+        def update(self, n: float | None = 1) -> bool | None:
+            on_bytes(int(n or 0))
+            return None
+
+    return Bar
+
+
 def model_folder(models_dir: Path, repo_id: str) -> Path:
     """Where `repo_id` is (or will be) stored under the app's models folder."""
     return models_dir / repo_id.replace("/", "--")
@@ -50,7 +69,6 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
     # huggingface_hub is a default dependency (it downloads the language models too): only running a cross-encoder
     # needs the sentence-transformers extra, and loading it says so (core/rerankers/cross_encoder.py)
     from huggingface_hub import hf_hub_download, snapshot_download
-    from tqdm.auto import tqdm
 
     folder = model_folder(models_dir, repo_id)
     if downloaded(models_dir, repo_id):
@@ -71,23 +89,15 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
     total = sum(i.file_size or 0 for i in infos)
     done = [sum(i.file_size or 0 for i in infos if not i.will_download)]
 
-    class Bar(tqdm):  # type: ignore[misc]
-        """Forwards the bytes of each file to `on_progress` and stops the transfer on `cancel()`."""
+    def on_bytes(n: int) -> None:
+        if cancel and cancel():
+            raise DownloadCancelled(f"Download of {repo_id} cancelled; the files it finished are kept for next "
+                                    "time.", Problem.DOWNLOAD_CANCELLED, repo=repo_id)
+        done[0] += n
+        if on_progress:
+            on_progress(Progress(Phase.DOWNLOAD, done[0], total, message=repo_id))
 
-        monitor_interval = 0  # no tqdm monitor thread: a cancelled bar is never closed and would keep it alive
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            kwargs["disable"] = True
-            super().__init__(*args, **kwargs)
-
-        def update(self, n: float | None = 1) -> bool | None:
-            if cancel and cancel():
-                raise DownloadCancelled(f"Download of {repo_id} cancelled; the files it finished are kept for next "
-                                        "time.", Problem.DOWNLOAD_CANCELLED, repo=repo_id)
-            done[0] += int(n or 0)
-            if on_progress:
-                on_progress(Progress(Phase.DOWNLOAD, done[0], total, message=repo_id))
-            return None
+    Bar = byte_bar(on_bytes)
 
     try:
         for info in infos:

@@ -15,11 +15,11 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
-from vaultrag.core.download import REPO_ID, DownloadCancelled
+from vaultrag.core.download import REPO_ID, DownloadCancelled, byte_bar
 from vaultrag.core.llm.catalog import CATALOG, CatalogModel
 from vaultrag.core.model import Progress
 from vaultrag.core.vocab import Phase, Problem
@@ -151,7 +151,6 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
               on_progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None) -> Path:
     """The bytes into the .part (resumed when they belong to this version of the file), their check, the rename."""
     from huggingface_hub.file_download import http_get
-    from tqdm.auto import tqdm
 
     sha = (meta.etag or "").lower()
     if not SHA256.match(sha):  # a model file is stored with LFS (or Xet): its etag is its sha256
@@ -184,20 +183,12 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
         eta = (total - done[0]) / rate if rate > 0 and total else None
         on_progress(Progress(phase, done[0], total or done[0], rate=rate, eta_s=eta, message=filename))
 
-    class Bar(tqdm):  # type: ignore[misc]
-        """Forwards the bytes to `on_progress` and stops the transfer on `cancel()` (before the chunk is written)."""
+    def on_bytes(n: int) -> None:  # before the chunk is written: a cancel keeps only whole chunks
+        stop_if_cancelled()
+        done[0] += n
+        report()
 
-        monitor_interval = 0  # no tqdm monitor thread: a cancelled bar is never closed and would keep it alive
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            kwargs["disable"] = True
-            super().__init__(*args, **kwargs)
-
-        def update(self, n: float | None = 1) -> bool | None:
-            stop_if_cancelled()
-            done[0] += int(n or 0)
-            report()
-            return None
+    Bar = byte_bar(on_bytes)
 
     report()
     # a file kept as a Git LFS or Xet blob answers its HEAD with a redirect to a CDN: fetch the bytes from there
