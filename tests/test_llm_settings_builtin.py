@@ -126,3 +126,16 @@ def test_test_connection_starts_the_built_in_model_and_it_answers(qtbot, control
     qtbot.waitUntil(lambda: editor.tested.text().startswith(("✓", "✗")), timeout=120_000)
     said = editor.tested.text()
     assert said.startswith(f"✓ {GGUF.stem} answered in ") and "ms: «" in said, said
+
+
+def test_the_catalog_shows_each_model_name_whole(qtbot, controller: AppController):
+    """"Qwen2.5 1.5B…" and "Qwen2.5 3B…" must be told apart without a hover: each title fits its column."""
+    dialog, editor = dialog_for(qtbot, controller)
+    editor.mode.setCurrentIndex(editor.mode.findData(Mode.LOCAL))
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    metrics = editor.catalog.fontMetrics()
+    column = editor.catalog.columnWidth(0)
+    for i in range(editor.catalog.topLevelItemCount()):
+        title = editor.catalog.topLevelItem(i).text(0)
+        assert metrics.horizontalAdvance(title) <= column, f"{title!r} is cut ({column} px)"

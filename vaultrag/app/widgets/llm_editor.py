@@ -187,6 +187,11 @@ class LlmEditor(QWidget):
             item = QTreeWidgetItem([m.title, _gb(m.size_bytes), f"≈ {m.ram_gb:g} GB", ""])
             item.setToolTip(0, self._details(m))
             self.catalog.addTopLevelItem(item)
+        # as wide as the whole titles and figures need ("Qwen2.5 1.5B" and "3B" told apart without a hover): the
+        # Settings dialog takes the width its widest section asks for
+        header_hint = self.catalog.header().sectionSizeHint
+        wanted = sum(max(self.catalog.sizeHintForColumn(i), header_hint(i)) for i in range(4))
+        self.catalog.setMinimumWidth(wanted + 2 * self.catalog.frameWidth() + 16)
         rows = self.catalog.sizeHintForRow(0) * max(1, len(self.models))
         self.catalog.setFixedHeight(rows + self.catalog.header().sizeHint().height() + 2 * self.catalog.frameWidth())
         self.details = QLabel()  # the picked model's languages, licence and note
