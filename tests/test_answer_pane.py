@@ -181,6 +181,8 @@ def test_the_built_in_model_says_loading_model_then_writes_the_answer(qtbot, hom
     trace = ask(qtbot, w)
     assert [s for s, _, _ in shown] == ["loading", "ready"], "the first question starts the model"
     assert shown[0][1] == "loading model…" and f"Loading {gguf.stem}…" in shown[0][2]
+    # ready, it reads the prompt before its first word: the pane says so, not "loading" nor "writing" yet
+    assert shown[1][1] == "reading the notes…" and "is reading the question and the notes" in shown[1][2]
     assert trace.answer.kind == AnswerKind.GENERATED and trace.answer.model == gguf.stem
     assert view.notice.isHidden() and f"Written by {gguf.stem}" in view.kind.text()
     shown.clear()

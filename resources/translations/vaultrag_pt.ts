@@ -271,6 +271,10 @@
         <translation>&lt;b&gt;Escrita por {model}&lt;/b&gt;, conferida com as notas citadas</translation>
     </message>
     <message>
+        <source>&lt;b&gt;{model}&lt;/b&gt; is reading the question and the notes…</source>
+        <translation>&lt;b&gt;{model}&lt;/b&gt; está lendo a pergunta e as notas…</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{model}&lt;/b&gt; is writing…</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt; está escrevendo…</translation>
     </message>
@@ -331,8 +335,16 @@
         <translation>sem apoio na fonte</translation>
     </message>
     <message>
+        <source>reading the notes…</source>
+        <translation>lendo as notas…</translation>
+    </message>
+    <message>
         <source>refusal</source>
         <translation>recusa</translation>
+    </message>
+    <message>
+        <source>restarting the model…</source>
+        <translation>reiniciando o modelo…</translation>
     </message>
     <message>
         <source>{mark} attached by vaultrag: the model cited nothing there, and that note backs the sentence</source>

@@ -371,11 +371,15 @@ class AnswerView(QWidget):
         elif state == ModelState.RESTARTING:
             self.kind.setText(self.tr("<b style='color:#c62828'>{model} stopped</b>: restarting it…")
                               .format(model=model))
-        else:
-            self.kind.setText(self.tr("<b>{model}</b> is writing…").format(model=model))
+            self.browser.setHtml("<p><i>" + self.tr("restarting the model…") + "</i></p>")
+        elif not self._stream:  # ready, but it reads the whole prompt before its first word (seconds on a laptop)
+            self.kind.setText(self.tr("<b>{model}</b> is reading the question and the notes…").format(model=model))
+            self.browser.setHtml("<p><i>" + self.tr("reading the notes…") + "</i></p>")
 
     def append_stream(self, text: str) -> None:
         """Add streamed text; the Markdown is re-rendered at most every STREAM_RENDER_MS."""
+        if not self._stream and text:  # its first word: it writes now
+            self.kind.setText(self.tr("<b>{model}</b> is writing…").format(model=escape(self._stream_model)))
         self._stream += text
         if not self._render_timer.isActive():
             self._render_timer.start()
