@@ -167,6 +167,7 @@ def test_an_attached_citation_is_shown_apart_from_the_models_own(qtbot):
     assert "O reembolso sai em até 7 dias [1]†." in text, "the attached [n] is marked, before the full stop"
     assert "O prazo é de 7 dias [1]." in text and "[1]†" not in text.split("O reembolso")[0], "the model's own: plain"
     assert "† attached by vaultrag: the model cited nothing there" in text
+    assert view.kind.text() == "<b>Written by qwen</b>: 2 of 3 sentences backed by a note they cite"
     assert "Sai em barras de ouro. no citation, and no note backs it" in text
     links = link_formats(view)
     assert [(t, h) for t, h, _ in links] == [("[1]", "cite:1"), ("[1]†", "cite:1")], "both open the document"

@@ -267,8 +267,8 @@
         <translation>&lt;b&gt;Carregando {model}…&lt;/b&gt; o modelo inicia com a primeira pergunta (alguns segundos; as respostas seguintes começam na hora)</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Written by {model}&lt;/b&gt;, checked against the cited notes</source>
-        <translation>&lt;b&gt;Escrita por {model}&lt;/b&gt;, conferida com as notas citadas</translation>
+        <source>&lt;b&gt;Written by {model}&lt;/b&gt;: {k} of {n} sentences backed by a note they cite</source>
+        <translation>&lt;b&gt;Escrita por {model}&lt;/b&gt;: {k} de {n} frases sustentadas por uma nota que citam</translation>
     </message>
     <message>
         <source>&lt;b&gt;{model}&lt;/b&gt; is reading the question and the notes…</source>

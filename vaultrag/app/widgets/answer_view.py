@@ -150,8 +150,10 @@ class AnswerView(QWidget):
             self.browser.setHtml(f"<p><b>{escape(a.text)}</b></p><p><i>{escape(decision_reason(trace))}</i></p>")
             return
         if a.kind == AnswerKind.GENERATED:
-            self.kind.setText(self.tr("<b>Written by {model}</b>, checked against the cited notes")
-                              .format(model=escape(a.model or self._stream_model)))
+            backed = sum(s.verdict in (SupportVerdict.SUPPORTED, SupportVerdict.ATTACHED) for s in a.sentences)
+            claims = sum(s.verdict != SupportVerdict.REFUSAL for s in a.sentences)
+            self.kind.setText(self.tr("<b>Written by {model}</b>: {k} of {n} sentences backed by a note they cite")
+                              .format(model=escape(a.model or self._stream_model), k=backed, n=claims))
             body = self._sentences_html(a.text, a.sentences) if a.sentences else \
                 link_citations(note_markdown_to_html(a.text))
             cited = {n for s in a.sentences for n in s.citations} if a.sentences else \
