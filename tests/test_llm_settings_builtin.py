@@ -136,6 +136,9 @@ def test_the_catalog_shows_each_model_name_whole(qtbot, controller: AppControlle
     qtbot.waitExposed(dialog)
     metrics = editor.catalog.fontMetrics()
     column = editor.catalog.columnWidth(0)
+    # and the dialog gave the list its room: its right edge (the last column's) is inside the scroll area's view
+    right = editor.catalog.mapTo(dialog._scroll.viewport(), editor.catalog.rect().topRight()).x()
+    assert right <= dialog._scroll.viewport().width(), "the catalog runs past the dialog's right edge"
     for i in range(editor.catalog.topLevelItemCount()):
         title = editor.catalog.topLevelItem(i).text(0)
         assert metrics.horizontalAdvance(title) <= column, f"{title!r} is cut ({column} px)"

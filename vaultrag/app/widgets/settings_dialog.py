@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -100,15 +101,29 @@ class SettingsDialog(QDialog):
         col.addWidget(scroll, 1)
         col.addWidget(self.problem)
         col.addWidget(buttons)
-        # as wide as its widest section needs (a long choice in Portuguese), so nothing is cut at the right edge
-        margins = col.contentsMargins()
-        need = (body.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
-                + 2 * scroll.frameWidth() + margins.left() + margins.right())
-        self.resize(max(640, need), 620)
+        self._body, self._scroll, self._col = body, scroll, col
+        self.resize(640, 620)
+        self._fit_width()
         self.result_settings: Settings | None = None
         if self.llm is not None:
             self.llm.mode.currentIndexChanged.connect(self._show_llm_rows)
             self._show_llm_rows()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_width()  # the size hints are real once shown (hidden pages are laid out by then)
+
+    def _fit_width(self) -> None:
+        """As wide as its widest section needs (a long choice in Portuguese, the built-in model's catalog once it
+        is shown), so nothing is cut at the right edge; never narrower than it is, never wider than the screen."""
+        margins = self._col.contentsMargins()
+        layout = self._body.layout()
+        if layout is not None:
+            layout.activate()  # a page just shown counts in the size hint only once its layout is redone
+        need = (self._body.minimumSizeHint().width() + self._scroll.verticalScrollBar().sizeHint().width()
+                + 2 * self._scroll.frameWidth() + margins.left() + margins.right())
+        screen = self.screen().availableGeometry().width() if self.screen() is not None else need
+        self.resize(max(self.width(), min(need, screen)), self.height())
 
     def _show_llm_rows(self) -> None:
         """Only the language model settings the choice uses are shown (the built-in model's context under My
@@ -119,6 +134,7 @@ class SettingsDialog(QDialog):
             form, cell = self.rows.get(name, (None, None))
             if form is not None and cell is not None:
                 form.setRowVisible(cell, name in used)
+        self._fit_width()  # the choice's page (the catalog) may need more room than the one shown before
 
     def _editor(self, f: dataclasses.Field[Any], value: Any) -> QWidget:
         """The field's editor, of the kind its type and rule call for (`editor_of`), within the rule's bounds."""
