@@ -1,6 +1,6 @@
 """GGUF language model files: downloaded from the Hugging Face hub (progress, cancel, resume, checksum) and checked.
 
-huggingface_hub (≥ 1.x) drops a partial file when `hf_hub_download` stops, so a 2 GB model cancelled at 90 % would
+huggingface_hub's own file download (≥ 1.x) drops a partial file when it stops, so a 2 GB model cancelled at 90 % would
 start again from zero. Here the hub's own calls do the talking (`get_hf_file_metadata` for the size and the sha256,
 `http_get` with `resume_size` for the bytes: an HTTP Range request) into a `.part` file of ours that a cancel or a
 broken connection keeps, and the next download continues from its last byte. The finished file is checked against
@@ -192,7 +192,7 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
 
     report()
     # a file kept as a Git LFS or Xet blob answers its HEAD with a redirect to a CDN: fetch the bytes from there
-    # (as hf_hub_download does, which also keeps the exact version the HEAD saw)
+    # (as huggingface_hub's own file download does, which also keeps the exact version the HEAD saw)
     location = url if meta.xet_file_data is not None else meta.location
     try:
         if not total or start < total:  # a whole .part (a check that failed to finish) goes straight to the check
