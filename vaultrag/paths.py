@@ -63,9 +63,19 @@ class Paths:
 
     def index_file(self, vault: str | os.PathLike[str]) -> Path:
         """The SQLite index of `vault`, keyed by the vault's absolute path (name kept for humans)."""
-        absolute = str(Path(vault).expanduser().resolve())
-        # the path's own bytes: a folder name that is not valid UTF-8 still has one (and the same digest as before
-        # for every name that is)
-        digest = hashlib.sha1(os.fsencode(absolute)).hexdigest()[:12]
-        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(absolute).name).strip("-")[:40] or "vault"
-        return self.index_dir / f"{slug}-{digest}.sqlite"
+        return self.index_dir / f"{_vault_key(vault)}.sqlite"
+
+    def vault_dir(self, vault: str | os.PathLike[str]) -> Path:
+        """The window's own state for one vault (its question history), in a folder only this user can read: what
+        is asked of one vault is never shown in another, nor kept in the shared ui.ini."""
+        return self.home / "vaults" / _vault_key(vault)
+
+
+def _vault_key(vault: str | os.PathLike[str]) -> str:
+    """`vault`'s name for files under the home: its folder name for humans, a digest of its absolute path."""
+    absolute = str(Path(vault).expanduser().resolve())
+    # the path's own bytes: a folder name that is not valid UTF-8 still has one (and the same digest as before
+    # for every name that is)
+    digest = hashlib.sha1(os.fsencode(absolute)).hexdigest()[:12]
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(absolute).name).strip("-")[:40] or "vault"
+    return f"{slug}-{digest}"

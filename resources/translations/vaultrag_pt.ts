@@ -299,6 +299,10 @@
         <translation>Nova conversa</translation>
     </message>
     <message>
+        <source>Source: {where}</source>
+        <translation>Fonte: {where}</translation>
+    </message>
+    <message>
         <source>Sources:</source>
         <translation>Fontes:</translation>
     </message>
@@ -349,6 +353,13 @@
     <message>
         <source>{mark} attached by vaultrag: the model cited nothing there, and that note backs the sentence</source>
         <translation>{mark} anexada pelo vaultrag: o modelo não citou nada ali, e essa nota sustenta a frase</translation>
+    </message>
+</context>
+<context>
+    <name>Banner</name>
+    <message>
+        <source>Dismiss</source>
+        <translation>Dispensar</translation>
     </message>
 </context>
 <context>
@@ -431,12 +442,24 @@
         <translation>Limiar calibrado {t:.3f} salvo; {r}.</translation>
     </message>
     <message>
+        <source>Each question of the golden set, failures first: double-click (or Enter) asks it again in the inspector and says why its note was lost</source>
+        <translation>Cada pergunta do conjunto de referência, as falhas primeiro: um clique duplo (ou Enter) faz a pergunta de novo no inspetor e diz por que a nota dela se perdeu</translation>
+    </message>
+    <message>
         <source>Evaluate</source>
         <translation>Avaliar</translation>
     </message>
     <message>
+        <source>Expected note</source>
+        <translation>Nota esperada</translation>
+    </message>
+    <message>
         <source>Golden set</source>
         <translation>Conjunto de referência</translation>
+    </message>
+    <message>
+        <source>In the prompt at</source>
+        <translation>Posição no prompt</translation>
     </message>
     <message>
         <source>Not stored: the threshold {t:.3f} misses its goal on the validate half (at most {g:.0%} of the unanswerable questions should pass); the threshold in force stays. Add unanswerable questions like the ones that pass, or accept a higher share; {r}.</source>
@@ -447,12 +470,24 @@
         <translation>Não salvo: {a} perguntas respondíveis e {u} sem resposta são poucas para mudar o limiar (são precisas ao menos {n} de cada). Ele seria {t:.3f}; {r}.</translation>
     </message>
     <message>
+        <source>Question</source>
+        <translation>Pergunta</translation>
+    </message>
+    <message>
+        <source>Where it was lost</source>
+        <translation>Onde se perdeu</translation>
+    </message>
+    <message>
         <source>all</source>
         <translation>todas</translation>
     </message>
     <message>
         <source>calibration needs unanswerable questions in the golden set</source>
         <translation>a calibração precisa de perguntas sem resposta no conjunto de referência</translation>
+    </message>
+    <message>
+        <source>document {n}</source>
+        <translation>documento {n}</translation>
     </message>
     <message>
         <source>evaluating: {d}/{t} questions{eta}</source>
@@ -475,8 +510,16 @@
         <translation>nenhuma pergunta respondível tem confiança (sem vetores?)</translation>
     </message>
     <message>
+        <source>not first in the final list</source>
+        <translation>não ficou em primeiro na lista final</translation>
+    </message>
+    <message>
         <source>the golden set has no unanswerable questions</source>
         <translation>o conjunto de referência não tem perguntas sem resposta</translation>
+    </message>
+    <message>
+        <source>unanswerable</source>
+        <translation>sem resposta</translation>
     </message>
     <message>
         <source>validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} unanswerable passed</source>
@@ -764,6 +807,13 @@
     </message>
 </context>
 <context>
+    <name>Locale</name>
+    <message>
+        <source>en_US</source>
+        <translation>pt_BR</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>&amp;About vaultrag</source>
@@ -842,14 +892,6 @@
         <translation>&amp;Por que não esta nota?</translation>
     </message>
     <message>
-        <source>+ folder</source>
-        <translation>+ pasta</translation>
-    </message>
-    <message>
-        <source>+ tag</source>
-        <translation>+ tag</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Answers questions about your Markdown notes on this machine and shows why each note was or wasn&apos;t found.</source>
         <translation>&lt;b&gt;vaultrag {v}&lt;/b&gt;&lt;p&gt;Responde perguntas sobre suas notas Markdown nesta máquina e mostra por que cada nota foi ou não encontrada.</translation>
     </message>
@@ -910,6 +952,10 @@
         <translation>Nenhum cofre aberto</translation>
     </message>
     <message>
+        <source>Open a vault first: why-not looks for a note in the open vault.</source>
+        <translation>Abra um cofre primeiro: “Por que não esta nota?” procura a nota no cofre aberto.</translation>
+    </message>
+    <message>
         <source>Open a vault folder</source>
         <translation>Abrir uma pasta de cofre</translation>
     </message>
@@ -946,6 +992,14 @@
         <translation>Escopo:</translation>
     </message>
     <message>
+        <source>Search only notes with this tag: pick one and it applies at once</source>
+        <translation>Buscar só nas notas com esta tag: escolha uma e ela vale na hora</translation>
+    </message>
+    <message>
+        <source>Search only this folder: pick one and it applies at once</source>
+        <translation>Buscar só nesta pasta: escolha uma e ela vale na hora</translation>
+    </message>
+    <message>
         <source>Searching: {q}</source>
         <translation>Buscando: {q}</translation>
     </message>
@@ -970,16 +1024,20 @@
         <translation>Digite uma pergunta primeiro.</translation>
     </message>
     <message>
+        <source>add a folder…</source>
+        <translation>limitar a uma pasta…</translation>
+    </message>
+    <message>
+        <source>add a tag…</source>
+        <translation>limitar a uma tag…</translation>
+    </message>
+    <message>
         <source>answered in {ms:.0f} ms</source>
         <translation>respondida em {ms:.0f} ms</translation>
     </message>
     <message>
         <source>embedding</source>
         <translation>gerando vetores</translation>
-    </message>
-    <message>
-        <source>folder…</source>
-        <translation>pasta…</translation>
     </message>
     <message>
         <source>indexing paused</source>
@@ -1014,10 +1072,6 @@
         <translation>buscando…</translation>
     </message>
     <message>
-        <source>tag…</source>
-        <translation>tag…</translation>
-    </message>
-    <message>
         <source>threshold: auto</source>
         <translation>limiar: automático</translation>
     </message>
@@ -1045,6 +1099,14 @@
         <translation> (alterada desde a indexação)</translation>
     </message>
     <message>
+        <source>Nothing opened the note in Obsidian: is Obsidian installed on this computer?</source>
+        <translation>Nada abriu a nota no Obsidian: o Obsidian está instalado neste computador?</translation>
+    </message>
+    <message>
+        <source>Nothing opened {path}: this computer has no default program for Markdown files. Set one in the system settings, or open the file yourself.</source>
+        <translation>Nada abriu {path}: este computador não tem um programa padrão para arquivos Markdown. Escolha um nas configurações do sistema, ou abra o arquivo você mesmo.</translation>
+    </message>
+    <message>
         <source>Open in Obsidian</source>
         <translation>Abrir no Obsidian</translation>
     </message>
@@ -1055,6 +1117,10 @@
     <message>
         <source>Select a chunk to preview its note</source>
         <translation>Selecione um trecho para ver a nota</translation>
+    </message>
+    <message>
+        <source>{note} — line {n}</source>
+        <translation>{note} — linha {n}</translation>
     </message>
     <message>
         <source>{note} — lines {a}–{b}</source>
@@ -1532,7 +1598,7 @@
     </message>
     <message>
         <source>Note title › last heading (hover a row for the full path)</source>
-        <translation>Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
+        <translation>Título da nota › última seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
     </message>
     <message>
         <source>Rank in this list, and its move from the lists before (↑ up, ↓ down)</source>
@@ -1630,7 +1696,7 @@
     </message>
     <message>
         <source>Heading:</source>
-        <translation>Título:</translation>
+        <translation>Seção:</translation>
     </message>
     <message>
         <source>Pick a note and press Diagnose.</source>
@@ -1658,14 +1724,14 @@
     </message>
     <message>
         <source>optional: one heading of the note</source>
-        <translation>opcional: um título da nota</translation>
+        <translation>opcional: uma seção da nota</translation>
     </message>
 </context>
 <context>
     <name>Wording</name>
     <message>
         <source>Add text under it: headings alone are not indexed.</source>
-        <translation>Escreva texto sob ele: títulos sozinhos não são indexados.</translation>
+        <translation>Escreva texto sob ela: uma seção sem texto não é indexada.</translation>
     </message>
     <message>
         <source>Answers from a language model need the openai client library, which this installation lacks: pip install openai.</source>
@@ -1749,7 +1815,7 @@
     </message>
     <message>
         <source>Heading {heading} of the note produced no chunks.</source>
-        <translation>O título {heading} da nota não gerou nenhum trecho.</translation>
+        <translation>A seção {heading} da nota não gerou nenhum trecho.</translation>
     </message>
     <message>
         <source>Index the vault (or wait for the watcher to pick the file up).</source>
@@ -1813,7 +1879,7 @@
     </message>
     <message>
         <source>Nothing to tune: it does not seem to be about this question. If it should answer it, add the question&apos;s words to the note (in the text, a heading or an alias).</source>
-        <translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, num título ou num alias).</translation>
+        <translation>Nada a ajustar: ela não parece tratar desta pergunta. Se devesse respondê-la, acrescente as palavras da pergunta à nota (no texto, no nome de uma seção ou num alias).</translation>
     </message>
     <message>
         <source>Only regular files are indexed (not pipes or devices).</source>
@@ -1973,7 +2039,7 @@
     </message>
     <message>
         <source>The note never uses the word(s) {words}: add them to the text, or as an alias or a heading, so BM25 can match the question.</source>
-        <translation>A nota nunca usa a(s) palavra(s) {words}: acrescente-as ao texto, ou como alias ou título, para que o BM25 encontre a pergunta.</translation>
+        <translation>A nota nunca usa a(s) palavra(s) {words}: acrescente-as ao texto, a um alias ou ao nome de uma seção, para que o BM25 encontre a pergunta.</translation>
     </message>
     <message>
         <source>The note produced no chunks.</source>

@@ -11,7 +11,8 @@ from vaultrag.core.quality.evaluate import EvalResult
 
 
 class Evaluation(QObject):
-    """Signals: eval_progress (a Progress), eval_finished ((EvalResult, Calibration or None))."""
+    """Signals: eval_progress (a Progress), eval_finished ((EvalResult, Calibration or None, {golden line: the
+    note expected, "" for an unanswerable question})): the view's per-question list opens a failure on its note."""
 
     eval_finished = Signal(object)
     eval_progress = Signal(object)
@@ -31,7 +32,7 @@ class Evaluation(QObject):
 
         session = self.session
 
-        def work() -> tuple[EvalResult, Calibration | None]:
+        def work() -> tuple[EvalResult, Calibration | None, dict[int, str]]:
             s = session.searcher()
             vault = str(session.ws.vault) if session.ws is not None else ""
             progress = lambda p: self.bridge.run_on_main(lambda: self.eval_progress.emit(p))  # noqa: E731
@@ -40,6 +41,7 @@ class Evaluation(QObject):
             cal = None
             if calibrate_max_pass is not None:
                 cal = calibration.calibrate(run.results, calibrate_max_pass, s.reranker_id, session.write)
-            return ev, cal
+            items, _ = evaluate.load_for(s.store, golden, limit)  # the same seeded sample: each line's note
+            return ev, cal, {item.line: item.gold_note or "" for item in items}
 
         self.queries.submit("eval", work, self.eval_finished.emit, self.failed.emit)

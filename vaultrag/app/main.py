@@ -67,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     controller = AppController(args.home)
     _install_translator(app, controller.settings.ui_language)
+    from PySide6.QtCore import QLocale
+
+    from vaultrag.app.words import locale
+
+    QLocale.setDefault(locale())  # every number field writes numbers as the window's language does (0,20)
     window = MainWindow(controller)
     window.show()
     window.offer_local_llm()  # no language model set yet: a local server, if one runs, is offered in a bar

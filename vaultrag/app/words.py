@@ -3,9 +3,10 @@ health reasons, errors and notices, and the ranker's features."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from vaultrag.core import wording
 from vaultrag.core.llm.generator import LLMError
@@ -46,8 +47,9 @@ def status_word(status: StageStatus) -> str:
 
 
 def wording_tr(text: str) -> str:
-    """A template of the core's wording (`core/wording.py`) in the window's language."""
-    return QCoreApplication.translate(wording.CONTEXT, text)
+    """A template of the core's wording (`core/wording.py`) in the window's language; its numbers are written as
+    the language writes them (0,303 in Portuguese) when the core formats it."""
+    return LocalTemplate(QCoreApplication.translate(wording.CONTEXT, text))
 
 
 def source_word(source: ThresholdSource) -> str:
@@ -212,3 +214,50 @@ def feature_name(name: str) -> str:
 def failures_text(counts: Mapping[Verdict, int]) -> str:
     """An evaluation's failures (where the gold was lost, by why-not verdict) in the window's language."""
     return wording.failures(counts, wording_tr)
+
+
+def verdict_title(verdict: Verdict) -> str:
+    """A why-not verdict's title ("Ranked below k"), as the why-not dialog heads it."""
+    return wording_tr(wording.TITLE[verdict])
+
+
+# -- issue 24: numbers as the window's language writes them ------------------------------------------------------
+def locale() -> QLocale:
+    """The window's language as a QLocale (numbers: 0,303 in Portuguese). It follows the translation in force: the
+    Portuguese .ts translates this locale name, so a window without the translation writes 0.303."""
+    return QLocale(QCoreApplication.translate("Locale", "en_US"))
+
+
+def number(value: float, decimals: int) -> str:
+    """`value` with `decimals` decimals, the window's decimal separator, no digit grouping."""
+    loc = locale()
+    loc.setNumberOptions(QLocale.NumberOption.OmitGroupSeparator)
+    return loc.toString(float(value), "f", decimals)
+
+
+_PLAIN_NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+class LocalNumber(float):
+    """A float that formats itself (`{x:.3f}`, `{x:.0%}`) with the window's decimal separator."""
+
+    def __format__(self, spec: str) -> str:
+        text = float.__format__(float(self), spec)
+        point = locale().decimalPoint()
+        return text.replace(".", point) if point != "." else text
+
+
+class LocalTemplate(str):
+    """A translated template whose `format` writes its float arguments (and numbers already made text, like a
+    score's) with the window's decimal separator: the core formats, the window's language decides the comma."""
+
+    def format(self, *args: Any, **kwargs: Any) -> str:
+        return str.format(self, *(_local(a) for a in args), **{k: _local(v) for k, v in kwargs.items()})
+
+
+def _local(value: Any) -> Any:
+    if isinstance(value, float) and not isinstance(value, bool):
+        return LocalNumber(value)
+    if isinstance(value, str) and _PLAIN_NUMBER.fullmatch(value):
+        return value.replace(".", locale().decimalPoint())
+    return value

@@ -1,5 +1,7 @@
 """The answer area: Markdown rendered, [n] citations as links, the refusal as a refusal, a streamed answer live
-(growing, its latest line kept in view), Copy answer with sources, and why no language model wrote it."""
+(growing, its latest line kept in view), Copy answer with sources, and why no language model wrote it. An
+extractive answer names its source above the passage (never below the fold) and highlights the one sentence it
+used, over the note's own formatting (its bold stays bold, nothing else is highlighted)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ import re
 from html import escape
 
 from markdown_it import MarkdownIt
-from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QGuiApplication, QTextCursor, QTextDocument
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
@@ -28,6 +30,8 @@ VERDICT_COLOURS = {SupportVerdict.SUPPORTED: "", SupportVerdict.ATTACHED: "", Su
                    SupportVerdict.UNCITED: "#fff0c2", SupportVerdict.BAD_CITATION: "#ffd6d6",
                    SupportVerdict.REFUSAL: "#e3e3e3"}
 ATTACHED_MARK, ATTACHED_COLOUR = "†", "#5f6b7a"  # an attached citation: "[2]†", greyed, in italics
+SENTENCE_COLOUR = "#ffe28a"  # the extractive answer's sentence: a background over the note's own formatting
+_CORE_MARK = "**"  # how the core's extractive text marks its sentence (for the terminal); the window marks it itself
 
 
 def note_markdown_to_html(text: str) -> str:
@@ -37,8 +41,27 @@ def note_markdown_to_html(text: str) -> str:
     text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
     text = _CALLOUT.sub(lambda m: f"{m.group(1)}**{m.group(2).capitalize()}{': ' if m.group(3) else ''}"
                                   f"{m.group(3)}**", text)
-    html = str(_MD.render(text))
-    return html.replace("<strong>", "<strong style='background:#fff3b0'>")
+    return str(_MD.render(text))  # the note's bold is bold: only the answer's own sentence gets a highlight
+
+
+def unmarked(text: str, sentence: str) -> tuple[str, int]:
+    """The extractive answer's text without the core's `**sentence**` mark, and where the sentence starts (-1
+    when it is not marked): the window highlights it in the rendered text, so no `**` of the mark meets the
+    note's own (which left raw asterisks, or split an embed's `!` from its `[[…]]`)."""
+    if not sentence:
+        return text, -1
+    at = text.find(_CORE_MARK + sentence + _CORE_MARK)
+    if at < 0:
+        return text, -1
+    end = at + len(sentence) + 2 * len(_CORE_MARK)
+    return text[:at] + sentence + text[end:], at
+
+
+def _shown(markdown: str) -> str:
+    """Markdown as the view shows it, as plain text (links, embeds and emphasis rendered)."""
+    doc = QTextDocument()
+    doc.setHtml(note_markdown_to_html(markdown))
+    return doc.toPlainText()
 
 
 def link_citations(html: str) -> str:
@@ -75,6 +98,11 @@ class AnswerView(QWidget):
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color: #b71c1c;")
         self.notice.hide()
+        self.source = QLabel()  # an extractive answer's source: above the passage, so a long one never hides it
+        self.source.setObjectName("answer-source")
+        self.source.setTextFormat(Qt.TextFormat.RichText)
+        self.source.linkActivated.connect(lambda href: self._on_link(QUrl(href)))
+        self.source.hide()
         self.stop = QPushButton(self.tr("Stop"))
         self.stop.setObjectName("answer-stop")
         self.stop.setToolTip(self.tr("Stop writing the answer (Ctrl+.)"))
@@ -100,6 +128,7 @@ class AnswerView(QWidget):
         col.setSpacing(2)
         col.addLayout(top)
         col.addWidget(self.notice)
+        col.addWidget(self.source)
         col.addWidget(self.browser, 1)
         self.stop.clicked.connect(self.stop_requested.emit)
         self.new.clicked.connect(self.new_conversation_requested.emit)
@@ -144,6 +173,7 @@ class AnswerView(QWidget):
         self._follow_end = False
         self._trace = trace
         self.copy.setEnabled(True)
+        self.source.hide()
         a = trace.answer
         if a.kind == AnswerKind.REFUSAL:
             self.kind.setText(self.tr("<b style='color:#c62828'>Refused</b>: no note seems to answer this"))
@@ -178,10 +208,14 @@ class AnswerView(QWidget):
         if doc is not None:
             where = f"<a href='cite:{doc.index}'>[{doc.index}] {where}</a>"
         line = self.tr("line {n}").format(n=a.line) if a.line else ""
+        self.source.setText(self.tr("Source: {where}").format(where=where) + (", " + line if line else ""))
+        self.source.show()
         warnings = self._flag_warnings(trace, {doc.index} if doc is not None else set())
-        self.browser.setHtml(warnings + f"{note_markdown_to_html(a.text)}<p>— {where}{', ' + line if line else ''}</p>")
-        if not warnings:  # a hostile note's warning stays in view above its text, scrolled or not
-            self._show_marked(a.sentence)
+        text, at = unmarked(a.text, a.sentence)
+        self.browser.setHtml(warnings + note_markdown_to_html(text))
+        marked = self._mark_sentence(text, at, a.sentence)
+        if marked is not None and not warnings:  # a hostile note's warning stays in view above its text
+            self._show_marked(marked)
 
     def _keep_end(self, _low: int, high: int) -> None:
         if self._follow_end:
@@ -192,14 +226,31 @@ class AnswerView(QWidget):
         if bar.sliderPosition() < bar.maximum() - 4:  # the reader scrolled up: leave them there
             self._follow_end = False
 
-    def _show_marked(self, sentence: str) -> None:
+    def _mark_sentence(self, text: str, at: int, sentence: str) -> QTextCursor | None:
+        """Highlight the answer's sentence where the answer took it (the same words earlier in the note, a heading
+        say, stay plain), over the note's own formatting; the cursor on it, or None when it is not shown."""
+        needle = _shown(sentence).strip() if sentence else ""
+        if not needle:
+            return None
+        document = self.browser.document()
+        before = _shown(text[:at]).count(needle) if at > 0 else 0  # the same words shown before the answer's
+        # "see ![[photo]]" ends a sentence at its "!": shown, the embed is "[photo]", so the words without the end
+        for words in dict.fromkeys((needle, needle.rstrip(".!?…:; "))):
+            found, skipped = document.find(words), 0
+            while not found.isNull() and skipped < before:
+                nxt = document.find(words, found)
+                if nxt.isNull():
+                    break
+                found, skipped = nxt, skipped + 1
+            if not found.isNull():
+                mark = QTextCharFormat()
+                mark.setBackground(QColor(SENTENCE_COLOUR))
+                found.mergeCharFormat(mark)  # a background only: bold, links and italics stay as the note has them
+                return found
+        return None
+
+    def _show_marked(self, found: QTextCursor) -> None:
         """Scroll the marked sentence into view: far down a long passage it would otherwise sit below the fold."""
-        shown = QTextDocument()  # the sentence as the view shows it ([[links]] and other markup rendered)
-        shown.setHtml(note_markdown_to_html(sentence))
-        needle = shown.toPlainText().strip()
-        found = self.browser.document().find(needle) if needle else QTextCursor()
-        if found.isNull():
-            return
         at = QTextCursor(self.browser.document())
         at.setPosition(found.selectionEnd())  # its end first, then its start: the whole sentence comes into view
         self.browser.setTextCursor(at)
@@ -280,6 +331,7 @@ class AnswerView(QWidget):
         self.copy.setEnabled(False)
         self._fit(0)
         self.kind.setText("")
+        self.source.hide()
         self.browser.setHtml(f"<p><i>{escape(text)}</i></p>")
 
     def clear(self) -> None:
@@ -289,6 +341,7 @@ class AnswerView(QWidget):
         self.copy.setEnabled(False)
         self._fit(0)
         self.kind.setText("")
+        self.source.hide()
         self.stop.hide()
         self.browser.clear()
 
@@ -319,7 +372,7 @@ class AnswerView(QWidget):
             text, cited = f"{a.text}\n\n{decision_reason(trace)}", set()
         else:
             doc = next((d for d in trace.context if d.note == a.note), None)  # the passage's document
-            text, cited = a.text, {doc.index} if doc is not None else set()
+            text, cited = unmarked(a.text, a.sentence)[0], {doc.index} if doc is not None else set()
         lines = [self._source_line(docs[n]) for n in sorted(cited) if n in docs]
         return text.strip() + ("\n\n" + self.tr("Sources:") + "\n" + "\n".join(lines) if lines else "") + "\n"
 
@@ -359,6 +412,7 @@ class AnswerView(QWidget):
         self._follow_end = False
         self._stream, self._stream_model, self._streaming = "", model, True
         self.kind.setText(self.tr("<b>{model}</b> is writing…").format(model=escape(model)))
+        self.source.hide()
         self.browser.clear()
         self.stop.show()
 

@@ -1,4 +1,5 @@
-"""Run a golden file: the per-stage table, the refusal trade-off curve, and calibration."""
+"""Run a golden file: the per-stage table, each question's outcome (a failure opens in the inspector), the refusal
+trade-off curve, and calibration."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
@@ -16,15 +18,16 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from vaultrag.app.words import failures_text, stage_title
+from vaultrag.app.words import failures_text, locale, number, stage_title, verdict_title
 from vaultrag.core.quality.calibration import Calibration, CalibrationOutcome, HalfRates
-from vaultrag.core.quality.evaluate import CONTEXT, EvalResult, RefusalGap
+from vaultrag.core.quality.evaluate import CONTEXT, QuestionResult, RefusalGap
 from vaultrag.core.quality.metrics import RANK_METRICS
 from vaultrag.core.query.contracts import ranked_lists
 from vaultrag.core.query.search import PIPELINE
@@ -66,10 +69,16 @@ class TradeoffCurve(QWidget):
             p.drawLine(a, b)
 
 
+QUESTION_ROLE = Qt.ItemDataRole.UserRole  # on a row's question cell: (question, the note expected or "")
+FAILURE_COLOUR = QColor("#ffd6d6")
+
+
 class EvalView(QWidget):
-    """Signals: run_requested(golden path, limit or 0, max_pass or -1 for no calibration)."""
+    """Signals: run_requested(golden path, limit or 0, max_pass or -1 for no calibration); question_opened(question,
+    the note it expected or "" for an unanswerable one): a row of the per-question list was activated."""
 
     run_requested = Signal(str, int, float)
+    question_opened = Signal(str, str)
 
     def __init__(self) -> None:
         super().__init__()
@@ -80,6 +89,7 @@ class EvalView(QWidget):
         self.limit.setRange(0, 100000)
         self.limit.setSpecialValueText(self.tr("all"))
         self.max_pass = QDoubleSpinBox()
+        self.max_pass.setLocale(locale())
         self.max_pass.setRange(0.0, 1.0)
         self.max_pass.setSingleStep(0.05)
         self.max_pass.setValue(0.10)
@@ -91,6 +101,18 @@ class EvalView(QWidget):
         self.table.setObjectName("eval-table")
         self.table.setHorizontalHeaderLabels([m.header for m in RANK_METRICS])
         self._rows((*ranked_lists(PIPELINE), CONTEXT))  # an evaluation brings its own lists
+        self.questions = QTableWidget(0, 4)
+        self.questions.setObjectName("eval-questions")
+        self.questions.setHorizontalHeaderLabels([self.tr("Question"), self.tr("Expected note"),
+                                                  self.tr("In the prompt at"), self.tr("Where it was lost")])
+        self.questions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.questions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.questions.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.questions.verticalHeader().hide()
+        self.questions.horizontalHeader().setStretchLastSection(True)
+        self.questions.setToolTip(self.tr("Each question of the golden set, failures first: double-click (or Enter) "
+                                          "asks it again in the inspector and says why its note was lost"))
+        self.questions.activated.connect(self._open_row)
         self.curve = TradeoffCurve()
         top = QHBoxLayout()
         for wdg in (self.path, browse, QLabel(self.tr("limit")), self.limit, self.run, QLabel(self.tr("max pass")),
@@ -99,12 +121,21 @@ class EvalView(QWidget):
         col = QVBoxLayout(self)
         col.addLayout(top)
         col.addWidget(self.status)
-        col.addWidget(self.table)
+        tables = QSplitter()
+        tables.addWidget(self.table)
+        tables.addWidget(self.questions)
+        tables.setStretchFactor(1, 1)
+        col.addWidget(tables, 1)
         col.addWidget(self.curve)
         browse.clicked.connect(self._browse)
         self.run.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(), -1.0))
         self.calibrate.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(),
                                                                        self.max_pass.value()))
+
+    def set_vault_open(self, on: bool) -> None:
+        """Evaluate and Calibrate ask the open vault's index: without one they are disabled."""
+        self.run.setEnabled(on)
+        self.calibrate.setEnabled(on)
 
     def _rows(self, names: Sequence[StageName]) -> None:
         """One row per ranked list, then the prompt's documents."""
@@ -120,12 +151,15 @@ class EvalView(QWidget):
         eta = self.tr(", ETA {s:.0f}s").format(s=p.eta_s) if p.eta_s else ""
         self.status.setText(self.tr("evaluating: {d}/{t} questions{eta}").format(d=p.done, t=p.total, eta=eta))
 
-    def set_result(self, result: tuple[EvalResult, Calibration | None]) -> None:
-        ev, cal = result
+    def set_result(self, result: tuple[Any, ...]) -> None:
+        """(EvalResult, Calibration or None[, {golden line: the note expected}])."""
+        ev, cal = result[0], result[1]
+        gold: dict[int, str] = result[2] if len(result) > 2 else {}
         self._rows(list(ev.stages))
+        self._questions(ev.results, gold)
         for r, row in enumerate(ev.stages.values()):
             for c, v in enumerate(row[m.name] for m in RANK_METRICS):
-                item = QTableWidgetItem(f"{v:.3f}")
+                item = QTableWidgetItem(number(v, 3))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight)
                 self.table.setItem(r, c, item)
         text = self.tr("{a} answerable, {u} unanswerable, {q:.1f} questions/s").format(
@@ -146,6 +180,37 @@ class EvalView(QWidget):
             text += "<br>" + "; ".join(ev.skipped_lines[:5])
         self.status.setText(text)
         self.curve.update()
+
+    def _questions(self, results: list[QuestionResult], gold: dict[int, str]) -> None:
+        """One row per question, the failures first: where its note was lost, or where it reached the prompt."""
+        self.questions.setRowCount(0)
+        failed = [r for r in results if r.answerable and not r.top1_correct]
+        rows = failed + [r for r in results if r not in failed]
+        self.questions.setRowCount(len(rows))
+        for n, r in enumerate(rows):
+            note = gold.get(r.line, "")
+            at = r.ranks.get(CONTEXT)
+            if not r.answerable:
+                rank, lost = self.tr("unanswerable"), ""
+            else:
+                rank = self.tr("document {n}").format(n=at) if at is not None else "—"
+                lost = (verdict_title(r.failure) if r.failure is not None else
+                        self.tr("not first in the final list") if not r.top1_correct else "")
+            cells = [QTableWidgetItem(r.question), QTableWidgetItem(note), QTableWidgetItem(rank),
+                     QTableWidgetItem(lost)]
+            cells[0].setData(QUESTION_ROLE, (r.question, note if r.answerable else ""))
+            for c, cell in enumerate(cells):
+                cell.setToolTip(cell.text())
+                if r in failed:
+                    cell.setBackground(FAILURE_COLOUR)
+                self.questions.setItem(n, c, cell)
+        self.questions.resizeColumnToContents(2)
+
+    def _open_row(self, index: Any) -> None:
+        item = self.questions.item(index.row(), 0)
+        if item is not None:
+            question, note = item.data(QUESTION_ROLE)
+            self.question_opened.emit(question, note)
 
     def _calibration_text(self, cal: Calibration) -> str:
         """The calibration in words: the threshold, stored or why not, and the validate half's rates."""

@@ -53,6 +53,11 @@ class HealthPanel(QWidget):
         self.reindex.clicked.connect(self.reindex_requested.emit)
         self.check.clicked.connect(self.check_requested.emit)
 
+    def set_vault_open(self, on: bool) -> None:
+        """Re-index and the check work on the open vault's index: without one they are disabled."""
+        self.reindex.setEnabled(on)
+        self.check.setEnabled(on)
+
     def _list_title(self, name: str) -> str:
         return {"indexed": self.tr("Indexed"), "excluded": self.tr("Excluded"), "failed": self.tr("Failed"),
                 "stale": self.tr("Stale"), "truncated": self.tr("Truncated"),

@@ -28,19 +28,21 @@ from PySide6.QtWidgets import (
 
 from vaultrag.app.controller import AppController
 from vaultrag.app.widgets.answer_view import COPY_SHORTCUT, AnswerView
+from vaultrag.app.widgets.banner import Banner
 from vaultrag.app.widgets.eval_view import EvalView
 from vaultrag.app.widgets.health_panel import HealthPanel
 from vaultrag.app.widgets.inspector import Inspector
 from vaultrag.app.widgets.llm_offer import LlmOfferBar
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.why_dialog import WhyDialog
+from vaultrag.app.words import locale
 from vaultrag.core.model import Candidate, Progress, QueryTrace
 from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import LaneEventKind, Phase, Timing
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
 MAX_RECENT = 8
-ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 330  # px at 1280×800: a streamed answer grows, the inspector keeps most room
+ANSWER_HEIGHT, ANSWER_GROWS_TO = 190, 330  # px at 1280×800: a streamed answer grows, the inspector keeps most room
 
 
 def _str_list(value: object) -> list[str]:
@@ -57,15 +59,18 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.c = controller
         self.state = QSettings(str(controller.paths.home / "ui.ini"), QSettings.Format.IniFormat)
+        self.state.remove("history")  # once shared by every vault in this file: each vault keeps its own now
         self.trace: QueryTrace | None = None
-        self.history: list[str] = _str_list(self.state.value("history", []))
-        self._history_pos = len(self.history)
+        self.vault_state: QSettings | None = None  # the open vault's own (its question history)
+        self.history: list[str] = []
+        self._history_pos = 0
         self.scope = Scope()
         self.setWindowTitle("vaultrag")
         self.resize(1280, 800)
         self._build()
         self._menus()
         self._connect()
+        self._vault_tools(False)
         geometry = self.state.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -93,12 +98,8 @@ class MainWindow(QMainWindow):
         self.why_dialog = WhyDialog(self)
         self._refresh_recent()
 
-    def _build_error_banner(self) -> QLabel:
-        self.error = QLabel()
-        self.error.setObjectName("error-banner")
-        self.error.setStyleSheet("color: white; background: #b71c1c; padding: 6px;")
-        self.error.setWordWrap(True)
-        self.error.hide()
+    def _build_error_banner(self) -> Banner:
+        self.error = Banner()
         return self.error
 
     def _build_welcome(self) -> QWidget:
@@ -140,6 +141,7 @@ class MainWindow(QMainWindow):
         self.k.setPrefix("k = ")
         self.k.setToolTip(self.tr("How many documents go into the answer's prompt"))
         self.threshold = QDoubleSpinBox()
+        self.threshold.setLocale(locale())  # 0,261 in Portuguese
         self.threshold.setRange(-1.0, 1.0)
         self.threshold.setDecimals(3)
         self.threshold.setSingleStep(0.01)
@@ -157,22 +159,23 @@ class MainWindow(QMainWindow):
         self.folder_box.setObjectName("folder-scope")
         self.tag_box = QComboBox()
         self.tag_box.setObjectName("tag-scope")
-        for box, hint in ((self.folder_box, self.tr("folder…")), (self.tag_box, self.tr("tag…"))):
+        for box, hint in ((self.folder_box, self.tr("add a folder…")), (self.tag_box, self.tr("add a tag…"))):
             box.addItem(hint, "")  # nothing is preselected: the scope is empty until a chip is added
             box.setMinimumContentsLength(14)
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        add_folder = QPushButton(self.tr("+ folder"))
-        add_tag = QPushButton(self.tr("+ tag"))
+        self.folder_box.setToolTip(self.tr("Search only this folder: pick one and it applies at once"))
+        self.tag_box.setToolTip(self.tr("Search only notes with this tag: pick one and it applies at once"))
         self.scope_hint = QLabel(self.tr("whole vault"))
         self.scope_hint.setObjectName("scope-hint")
         self.chips = QHBoxLayout()
-        for wdg in (QLabel(self.tr("Scope:")), self.folder_box, add_folder, self.tag_box, add_tag):
+        for wdg in (QLabel(self.tr("Scope:")), self.folder_box, self.tag_box):
             scope.addWidget(wdg)
         scope.addWidget(self.scope_hint)
         scope.addLayout(self.chips)
         scope.addStretch(1)
-        add_folder.clicked.connect(lambda: self._add_chip("folders", self.folder_box))
-        add_tag.clicked.connect(lambda: self._add_chip("tags", self.tag_box))
+        # a folder picked is in the scope at once (an "+ folder" press after the pick was easy to miss)
+        self.folder_box.activated.connect(lambda _i: self._add_chip("folders", self.folder_box))
+        self.tag_box.activated.connect(lambda _i: self._add_chip("tags", self.tag_box))
         return scope
 
     def _build_answer(self) -> AnswerView:
@@ -220,17 +223,20 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         self._action(m, self.tr("&Quit"), QKeySequence.StandardKey.Quit, self.close)
         a = self.menuBar().addMenu(self.tr("&Ask"))
-        self._action(a, self.tr("&Focus the question"), "Ctrl+L", self._focus_question)
-        self._action(a, self.tr("&Ask"), "Ctrl+Return", self.ask)
-        self._action(a, self.tr("&Stop the answer"), "Ctrl+.", self.answer_view.stop_requested.emit)
-        self._action(a, self.tr("&Copy answer with sources"), COPY_SHORTCUT, self.answer_view.copy_answer)
-        self._action(a, self.tr("&New conversation"), "Ctrl+Shift+N",
-                     self.answer_view.new_conversation_requested.emit)
-        self._action(a, self.tr("&Clear the scope"), "Ctrl+Shift+K", self.clear_scope)
+        # what asks, diagnoses or evaluates needs an open vault: disabled until one is (`_vault_tools`)
+        self.vault_actions = [
+            self._action(a, self.tr("&Focus the question"), "Ctrl+L", self._focus_question),
+            self._action(a, self.tr("&Ask"), "Ctrl+Return", self.ask),
+            self._action(a, self.tr("&Stop the answer"), "Ctrl+.", self.answer_view.stop_requested.emit),
+            self._action(a, self.tr("&Copy answer with sources"), COPY_SHORTCUT, self.answer_view.copy_answer),
+            self._action(a, self.tr("&New conversation"), "Ctrl+Shift+N",
+                         self.answer_view.new_conversation_requested.emit),
+            self._action(a, self.tr("&Clear the scope"), "Ctrl+Shift+K", self.clear_scope)]
         t = self.menuBar().addMenu(self.tr("&Tools"))
-        self._action(t, self.tr("&Why not this note?"), "Ctrl+Shift+W", self.show_why)
-        self._action(t, self.tr("Index &health"), "Ctrl+Shift+H", lambda: self._tab(1, refresh=True))
-        self._action(t, self.tr("&Evaluation"), "Ctrl+Shift+E", lambda: self._tab(2))
+        self.vault_actions += [
+            self._action(t, self.tr("&Why not this note?"), "Ctrl+Shift+W", self.show_why),
+            self._action(t, self.tr("Index &health"), "Ctrl+Shift+H", lambda: self._tab(1, refresh=True)),
+            self._action(t, self.tr("&Evaluation"), "Ctrl+Shift+E", lambda: self._tab(2))]
         # Linux has no standard Preferences key: Ctrl+, there, as on macOS and in most editors
         prefs = QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)
         self._action(t, self.tr("&Settings…"), prefs[0] if prefs else "Ctrl+,", self.show_settings)
@@ -302,6 +308,11 @@ class MainWindow(QMainWindow):
         self.llm_offer.never_requested.connect(c.never_offer_local_llm)
         c.failed.connect(self._search_done)
         self.tabs.currentChanged.connect(lambda _i: self.error.hide())
+        self.evaluation.question_opened.connect(self.open_eval_question)
+        for pane in self.inspector.panes.values():  # a pane that opens files elsewhere says when nothing opened
+            failed = getattr(pane, "open_failed", None)
+            if failed is not None:
+                failed.connect(self._on_open_failed)
         self.answer_view.citation_activated.connect(self.open_citation)
         self.connect_answer_stream(self.answer_view)
         c.answer_finished.connect(self.inspector.set_answer)  # the model's warnings reach the decision pane
@@ -341,6 +352,8 @@ class MainWindow(QMainWindow):
         recent = [path] + [r for r in self.recent() if r != path]
         self.state.setValue("recent", recent[:MAX_RECENT])
         self._refresh_recent()
+        self._load_history(self.c.ws.vault)
+        self._vault_tools(True)
         self.setWindowTitle(f"vaultrag — {Path(path).name}")
         self.pages.setCurrentIndex(1)
         self.phase.setText(self.tr("scanning"))
@@ -348,6 +361,26 @@ class MainWindow(QMainWindow):
         self.progress.show()
         self.pause.show()
         self.question.setFocus()
+
+    def _load_history(self, vault: Path) -> None:
+        """The questions asked of this vault (↑/↓ in the question box), kept in its own folder under the home."""
+        folder = self.c.paths.vault_dir(vault)
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(0o700)  # questions can be as private as the notes: only this user reads them
+        if self.vault_state is not None:
+            self.vault_state.sync()
+        self.vault_state = QSettings(str(folder / "ui.ini"), QSettings.Format.IniFormat)
+        self.history = _str_list(self.vault_state.value("history", []))
+        self._history_pos = len(self.history)
+
+    def _vault_tools(self, on: bool) -> None:
+        """Asking, why-not, health and evaluation work on an open vault only: without one they are disabled (the
+        welcome page says what to do), so none of them opens empty or leaves a problem behind."""
+        for act in self.vault_actions:
+            act.setEnabled(on)
+        self.why_dialog.set_vault_open(on)
+        self.evaluation.set_vault_open(on)
+        self.health.set_vault_open(on)
 
     def recent(self) -> list[str]:
         return _str_list(self.state.value("recent", []))
@@ -370,7 +403,8 @@ class MainWindow(QMainWindow):
             return
         if not self.history or self.history[-1] != q:
             self.history.append(q)
-            self.state.setValue("history", self.history[-100:])
+            if self.vault_state is not None:
+                self.vault_state.setValue("history", self.history[-100:])
         self._history_pos = len(self.history)
         threshold = None if self.threshold.value() <= -1.0 else self.threshold.value()
         self.status.setText(self.tr("searching…"))
@@ -399,6 +433,20 @@ class MainWindow(QMainWindow):
         self.inspector.select(Candidate(doc.note, doc.heading_path, doc.char_start, doc.char_end, doc.line_start,
                                         doc.line_end, chunk_id=doc.chunk_ids[0], rank=0, score=0.0))
         self._tab(0)
+
+    def open_eval_question(self, question: str, gold_note: str) -> None:
+        """A question of the evaluation's list in the inspector: asked again (the trace in every pane) and, when it
+        lost its note, why-not on that note says where and why."""
+        self.question.setText(question)
+        self.ask()
+        self._tab(0)
+        if gold_note:
+            self.show_why()
+            self.why_dialog.picker.setEditText(gold_note)
+            self._diagnose(gold_note, "")
+
+    def _on_open_failed(self, message: str) -> None:
+        self.status.setText(message)
 
     def _focus_question(self) -> None:
         self.question.setFocus()
@@ -498,6 +546,9 @@ class MainWindow(QMainWindow):
 
     # -- tools --------------------------------------------------------------------------------
     def show_why(self) -> None:
+        if self.c.ws is None:
+            self.show_error(self.tr("Open a vault first: why-not looks for a note in the open vault."))
+            return
         if self.why_dialog.question.text() != self.question.text():
             self.why_dialog.clear_result()
         self.why_dialog.question.setText(self.question.text())
@@ -571,5 +622,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: Any) -> None:
         self.state.setValue("geometry", self.saveGeometry())
         self.state.sync()
+        if self.vault_state is not None:
+            self.vault_state.sync()
         self.c.shutdown()
         super().closeEvent(event)

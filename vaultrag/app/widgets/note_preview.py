@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote
 
-from PySide6.QtCore import QUrl, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextEdit, QVBoxLayout, QWidget
 
@@ -19,9 +19,11 @@ class NotePreview(QWidget):
 
     Signals:
         note_requested: the Candidate whose note should be read.
+        open_failed: why "Open in editor" opened nothing, in words (also said in the pane).
     """
 
     note_requested = Signal(object)
+    open_failed = Signal(str)
 
     def __init__(self) -> None:
         super().__init__()
@@ -33,6 +35,12 @@ class NotePreview(QWidget):
         self.title.setWordWrap(True)  # long note paths wrap instead of being cut
         self.open_editor = QPushButton(self.tr("Open in editor"))
         self.open_obsidian = QPushButton(self.tr("Open in Obsidian"))
+        self.problem = QLabel()  # "Open in editor" opened nothing: said here, where it was pressed
+        self.problem.setObjectName("preview-problem")
+        self.problem.setWordWrap(True)
+        self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # the path, to copy
+        self.problem.setStyleSheet("color: #b71c1c;")
+        self.problem.hide()
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         top = QHBoxLayout()
@@ -42,6 +50,7 @@ class NotePreview(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         col.addLayout(top)
+        col.addWidget(self.problem)
         col.addWidget(self.text)
         self.open_editor.clicked.connect(self._open_editor)
         self.open_obsidian.clicked.connect(self._open_obsidian)
@@ -53,6 +62,7 @@ class NotePreview(QWidget):
 
     def clear(self) -> None:
         self.note, self._wanted, self._file = "", None, None
+        self.problem.hide()
         self.title.setText(self.tr("Select a chunk to preview its note"))
         self.text.clear()
         self._buttons(False)
@@ -68,14 +78,14 @@ class NotePreview(QWidget):
         if cand is None or (f.note, f.char_start) != (cand.note, cand.char_start):
             return  # an older request: the user has picked another chunk since
         self.note, self._file = cand.note, f
+        self.problem.hide()
         if f.error:
             self.title.setText(self.tr("{note}: cannot read it ({err})").format(note=cand.note, err=f.error))
             self.text.clear()
             self._buttons(False)
             return
         text = f.text
-        self.title.setText(self.tr("{note} — lines {a}–{b}").format(note=cand.note, a=cand.line_start + 1,
-                                                                     b=cand.line_end))
+        self.title.setText(self.where(cand))
         self.text.setPlainText(text)
         if cand.char_end > len(text):
             self.title.setText(self.title.text() + self.tr(" (changed since indexing)"))
@@ -94,6 +104,13 @@ class NotePreview(QWidget):
         self.text.centerCursor()
         self._buttons(True)
 
+    def where(self, cand: Candidate) -> str:
+        """The note and its lines: "line 25" for one line (not "lines 25–25"), "lines 11–14" for more."""
+        first, last = cand.line_start + 1, max(cand.line_end, cand.line_start + 1)
+        if first == last:
+            return self.tr("{note} — line {n}").format(note=cand.note, n=first)
+        return self.tr("{note} — lines {a}–{b}").format(note=cand.note, a=first, b=last)
+
     def highlighted_text(self) -> str:
         sels = self.text.extraSelections()
         return sels[0].cursor.selectedText().replace("\u2029", "\n") if sels else ""
@@ -103,11 +120,25 @@ class NotePreview(QWidget):
         self.open_obsidian.setVisible(on and self._file is not None and self._file.in_obsidian_vault)
 
     def _open_editor(self) -> None:
-        if self._file is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(self._file.path))
+        if self._file is None:
+            return
+        if QDesktopServices.openUrl(QUrl.fromLocalFile(self._file.path)):
+            self.problem.hide()
+            return
+        # no program is set to open the file (no desktop launcher, no default app for .md): said in the window,
+        # with the path to open by hand (Qt says why only on stderr)
+        said = self.tr("Nothing opened {path}: this computer has no default program for Markdown files. Set one "
+                       "in the system settings, or open the file yourself.").format(path=self._file.path)
+        self.problem.setText(said)
+        self.problem.show()
+        self.open_failed.emit(said)
 
     def _open_obsidian(self) -> None:
         if self._file is not None:
             vault = Path(self._file.vault).name
             url = f"obsidian://open?vault={quote(vault)}&file={quote(self.note.removesuffix('.md'))}"
-            QDesktopServices.openUrl(QUrl(url))
+            if not QDesktopServices.openUrl(QUrl(url)):
+                said = self.tr("Nothing opened the note in Obsidian: is Obsidian installed on this computer?")
+                self.problem.setText(said)
+                self.problem.show()
+                self.open_failed.emit(said)

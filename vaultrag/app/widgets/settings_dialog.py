@@ -6,9 +6,11 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from vaultrag.app.widgets.llm_editor import LlmEditor
 from vaultrag.app.widgets.reranker_editor import RerankerEditor
+from vaultrag.app.words import locale
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Editor, Group, Settings, editor_of, rule_of
 
@@ -103,6 +106,7 @@ class SettingsDialog(QDialog):
         col.addWidget(buttons)
         self._body, self._scroll, self._col = body, scroll, col
         self.resize(640, 620)
+        self._wheel_to_the_page()
         self._fit_width()
         self.result_settings: Settings | None = None
         if self.llm is not None:
@@ -111,7 +115,26 @@ class SettingsDialog(QDialog):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self._wheel_to_the_page()  # fields an editor made since (a page of the language model's)
         self._fit_width()  # the size hints are real once shown (hidden pages are laid out by then)
+
+    def _wheel_to_the_page(self) -> None:
+        """The scroll wheel over a number or a choice the user has not clicked scrolls the page, never the value
+        (scrolling past "Vector candidates" took it from 20 to 1): only a focused field takes the wheel, and the
+        wheel alone never focuses one."""
+        for w in self.findChildren(QAbstractSpinBox) + self.findChildren(QComboBox):
+            if w.property("wheel_to_page"):
+                continue
+            w.setProperty("wheel_to_page", True)
+            w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            w.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Wheel and isinstance(obj, QWidget) and obj.property("wheel_to_page") \
+                and not obj.hasFocus():
+            QApplication.sendEvent(self._scroll.verticalScrollBar(), event)  # the page scrolls instead
+            return True
+        return super().eventFilter(obj, event)
 
     def _fit_width(self) -> None:
         """As wide as its widest section needs (a long choice in Portuguese, the built-in model's catalog once it
@@ -164,6 +187,7 @@ class SettingsDialog(QDialog):
             w.setValue(value)
         elif kind == Editor.OPTIONAL_NUMBER:
             w = QDoubleSpinBox()
+            w.setLocale(locale())  # 0,2500 in Portuguese
             w.setRange(-1.0, 1.0)  # -1, the lowest, means "not set"
             w.setDecimals(4)
             w.setSingleStep(0.01)
@@ -171,6 +195,7 @@ class SettingsDialog(QDialog):
             w.setValue(value if value is not None else -1.0)
         elif kind == Editor.NUMBER:
             w = QDoubleSpinBox()
+            w.setLocale(locale())
             w.setRange(rule.minimum if rule.minimum is not None else 0.0,
                        rule.maximum if rule.maximum is not None else 1_000_000.0)
             w.setDecimals(2)

@@ -77,6 +77,11 @@ class WhyDialog(QDialog):
         self.picker.editTextChanged.connect(lambda _t: self.clear_result())
         self.heading.textChanged.connect(lambda _t: self.clear_result())
 
+    def set_vault_open(self, on: bool) -> None:
+        """Diagnose and Re-run ask the open vault: without one they are disabled."""
+        self.run.setEnabled(on)
+        self.rerun.setEnabled(on)
+
     def set_notes(self, notes: list[str]) -> None:
         current = self.picker.currentText()
         self.picker.clear()

@@ -50,7 +50,8 @@ def extractive(question: str, docs: list[ContextDoc]) -> Answer:
     top = docs[0]
     sentence, at = best_sentence(question, top.text)
     line = top.line_start + top.text.count("\n", 0, at) + 1 if sentence else top.line_start + 1
-    marked = top.text.replace(sentence, f"**{sentence}**", 1) if sentence else top.text
+    # marked where it was found: the same words earlier in the passage (its heading, say) are not the answer's
+    marked = f"{top.text[:at]}**{sentence}**{top.text[at + len(sentence):]}" if sentence else top.text
     return Answer(AnswerKind.EXTRACTIVE, marked, sentence, top.source, top.note, line)
 
 
