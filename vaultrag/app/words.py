@@ -255,6 +255,11 @@ class LocalTemplate(str):
         return str.format(self, *(_local(a) for a in args), **{k: _local(v) for k, v in kwargs.items()})
 
 
+def local(text: str) -> LocalTemplate:
+    """A window string (already translated) whose `format` writes its numbers as the window's language does."""
+    return LocalTemplate(text)
+
+
 def _local(value: Any) -> Any:
     if isinstance(value, float) and not isinstance(value, bool):
         return LocalNumber(value)

@@ -296,16 +296,25 @@ def _moved(change: RankChange | None, tr: Translate) -> str:
     return " " + tr(MOVED[change.up, bool(why)]).format(a=change.fused_rank, b=change.reranked_rank, why=why)
 
 
-def diagnosis(d: Diagnosis, tr: Translate = english) -> DiagnosisWords:
-    """The verdict, what happened and what to do, from the diagnosis's code and evidence."""
-    message, advice = _explain(d, d.evidence, tr)
+def diagnosis(d: Diagnosis, tr: Translate = english,
+              stage_title: Callable[[StageName], str] = str) -> DiagnosisWords:
+    """The verdict, what happened and what to do, from the diagnosis's code and evidence; `stage_title` names a
+    ranked list in words (the window's "Reranked"; the CLI keeps its name)."""
+    message, advice = _explain(d, d.evidence, tr, stage_title)
     return DiagnosisWords(tr(TITLE[d.verdict]), message, advice)
 
 
-def _explain(d: Diagnosis, ev: Evidence, tr: Translate) -> tuple[str, str]:
+def _stage(ev: Evidence, stage_title: Callable[[StageName], str]) -> str:
+    return stage_title(ev.final_stage) if ev.final_stage is not None else ""
+
+
+def _explain(d: Diagnosis, ev: Evidence, tr: Translate,
+             stage_title: Callable[[StageName], str]) -> tuple[str, str]:
     v = d.verdict
     if v == Verdict.EXCLUDED:
-        said = (tr(EXCLUDED_IN_FOLDER) if ev.folder else tr(EXCLUDED)).format(rule=ev.rule, folder=ev.folder)
+        # the rule by its code, in words (the walker's own detail, "private tag #private", is English)
+        rule = tr(REASON[ev.code]) if ev.code in REASON and tr is not english else ev.rule
+        said = (tr(EXCLUDED_IN_FOLDER) if ev.folder else tr(EXCLUDED)).format(rule=rule, folder=ev.folder)
         fix = EXCLUSION_FIX.get(ev.code, DEFAULT_EXCLUSION_FIX) if ev.code else DEFAULT_EXCLUSION_FIX
         return said, tr(fix)
     if v == Verdict.NOT_IN_VAULT:
@@ -344,11 +353,12 @@ def _explain(d: Diagnosis, ev: Evidence, tr: Translate) -> tuple[str, str]:
         return tr(DECISION[ev.decision or DecisionReason.NO_CANDIDATE]), tr(REPHRASE_WITH_NOTE)
     moved = _moved(ev.rank_change, tr)
     if v == Verdict.REACHED_PROMPT:
-        return tr(REACHED).format(doc=ev.document, rank=ev.rank, stage=ev.final_stage) + moved, tr(REACHED_FIX)
+        return (tr(REACHED).format(doc=ev.document, rank=ev.rank, stage=_stage(ev, stage_title)) + moved,
+                tr(REACHED_FIX))
     if v == Verdict.CUT_BY_BUDGET:
         return (tr(BUDGET).format(rank=ev.rank, budget=ev.budget, used=ev.documents_tokens) + moved,
                 tr(BUDGET_FIX))
-    return (tr(BELOW_K).format(rank=ev.rank, stage=ev.final_stage, k=ev.k) + moved,
+    return (tr(BELOW_K).format(rank=ev.rank, stage=_stage(ev, stage_title), k=ev.k) + moved,
             tr(BELOW_K_FIX).format(rank=ev.rank))
 
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from vaultrag.app.words import failures_text, locale, number, stage_title, verdict_title
+from vaultrag.app.words import failures_text, local, locale, number, stage_title, verdict_title
 from vaultrag.core.quality.calibration import Calibration, CalibrationOutcome, HalfRates
 from vaultrag.core.quality.evaluate import CONTEXT, QuestionResult, RefusalGap
 from vaultrag.core.quality.metrics import RANK_METRICS
@@ -162,11 +162,11 @@ class EvalView(QWidget):
                 item = QTableWidgetItem(number(v, 3))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight)
                 self.table.setItem(r, c, item)
-        text = self.tr("{a} answerable, {u} unanswerable, {q:.1f} questions/s").format(
+        text = local(self.tr("{a} answerable, {u} unanswerable, {q:.1f} questions/s")).format(
             a=ev.n_answerable, u=ev.n_unanswerable, q=ev.questions_per_s)
         refusal = ev.refusal
         if refusal.available and refusal.auroc is not None:
-            text += self.tr("; AUROC {x:.3f}").format(x=refusal.auroc)
+            text += local(self.tr("; AUROC {x:.3f}")).format(x=refusal.auroc)
             self.curve.points = [(t.unanswerable_passed, t.answerable_kept_correct) for t in refusal.table]
         else:
             text += "; " + (self.tr("the golden set has no unanswerable questions")
@@ -219,20 +219,20 @@ class EvalView(QWidget):
             return self.tr("calibration needs unanswerable questions in the golden set")
         rates = self._rates(v)
         if cal.outcome == CalibrationOutcome.TOO_FEW_QUESTIONS:
-            return "<b style='color:#b71c1c'>" + self.tr(
+            return "<b style='color:#b71c1c'>" + local(self.tr(
                 "Not stored: {a} answerable and {u} unanswerable questions are too few to move the "
-                "threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.").format(
+                "threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.")).format(
                 a=cal.n_answerable, u=cal.n_unanswerable, n=cal.min_questions, t=cal.threshold, r=rates) + "</b>"
         if cal.outcome == CalibrationOutcome.MISSES_TARGET:
-            return "<b style='color:#b71c1c'>" + self.tr(
+            return "<b style='color:#b71c1c'>" + local(self.tr(
                 "Not stored: the threshold {t:.3f} misses its goal on the validate half (at most {g:.0%} of the "
                 "unanswerable questions should pass); the threshold in force stays. Add unanswerable questions like "
-                "the ones that pass, or accept a higher share; {r}.").format(t=cal.threshold, g=cal.max_pass,
+                "the ones that pass, or accept a higher share; {r}.")).format(t=cal.threshold, g=cal.max_pass,
                                                                             r=rates) + "</b>"
-        return self.tr("Calibrated threshold {t:.3f} stored; {r}.").format(t=cal.threshold, r=rates)
+        return local(self.tr("Calibrated threshold {t:.3f} stored; {r}.")).format(t=cal.threshold, r=rates)
 
     def _rates(self, v: HalfRates) -> str:
         # 95 % half-widths: how far these rates could move with another sample
-        return self.tr("validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} "
-                       "unanswerable passed").format(k=v.answerable_kept_correct, dk=v.kept_correct_margin,
+        return local(self.tr("validate half: {k:.0%} ± {dk:.0%} answerable kept correct, {p:.0%} ± {dp:.0%} "
+                       "unanswerable passed")).format(k=v.answerable_kept_correct, dk=v.kept_correct_margin,
                                                      p=v.unanswerable_passed, dp=v.passed_margin)

@@ -96,7 +96,7 @@ class WhyDialog(QDialog):
     def show_diagnosis(self, d: Diagnosis) -> None:
         """The core's verdict, what happened and what to do, worded by `core/wording.py` (as `vaultrag why` says
         them) in the window's language."""
-        words = wording.diagnosis(d, wording_tr)
+        words = wording.diagnosis(d, wording_tr, stage_title)
         lines = wording.evidence_lines(d.evidence, wording_tr, stage_title)
         rows = "".join(f"<tr><td><b>{escape(k)}</b></td><td>{escape(v)}</td></tr>" for k, v in lines)
         todo = self.tr("What to do")
