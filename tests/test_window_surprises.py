@@ -286,3 +286,51 @@ def test_a_folder_picked_is_in_the_scope_at_once(qtbot, home: Path):
     qtbot.keyClick(w.tag_box, Qt.Key.Key_Down)
     assert w.scope.tags == ["viagem"]
     w.close()
+
+
+def cut_buttons(root) -> list[str]:
+    """Visible buttons whose text is wider than the room they have ("Downloa")."""
+    from PySide6.QtWidgets import QPushButton
+
+    bad = []
+    for b in root.findChildren(QPushButton):
+        if b.isVisibleTo(root) and b.text():
+            need = b.fontMetrics().horizontalAdvance(b.text().replace("&", ""))
+            if need > b.contentsRect().width() - 6:
+                bad.append(f"{b.text()!r}: {need} px in {b.contentsRect().width()} px")
+    return bad
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_settings_fits_its_content_on_every_page(qtbot, home: Path, language: str):
+    """No help text cut short, no button cut ("Downloa"), on each reranker and language model page, in both
+    languages, in a 1280×800 window."""
+    from tests.test_app_window import clipped_labels, deliver_posted_events
+    from vaultrag.app.main import _install_translator
+
+    app = QApplication.instance()
+    translator = _install_translator(app, language) if language == "pt" else None
+    try:
+        w = MainWindow(fake_controller(home))
+        qtbot.addWidget(w)
+        w.resize(1280, 800)
+        w.show()
+        w.show_settings()
+        dialog = w.settings_dialog
+        scroll = dialog.findChild(QScrollArea)
+        bad = []
+        for combo in (dialog.reranker.kind, dialog.llm.mode):
+            for i in range(combo.count()):
+                combo.setCurrentIndex(i)
+                deliver_posted_events()
+                for y in range(0, scroll.verticalScrollBar().maximum() + 1, max(1, scroll.viewport().height())):
+                    scroll.verticalScrollBar().setValue(y)
+                    deliver_posted_events()
+                bad += [f"{combo.itemText(i)}: {b}" for b in clipped_labels(dialog) + cut_buttons(dialog)]
+        assert bad == [], "\n".join(bad)
+        assert dialog.width() <= w.screen().availableGeometry().width()
+        dialog.reject()
+        w.close()
+    finally:
+        if translator is not None:
+            app.removeTranslator(translator)

@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -105,6 +105,12 @@ class SettingsDialog(QDialog):
         col.addWidget(self.problem)
         col.addWidget(buttons)
         self._body, self._scroll, self._col = body, scroll, col
+        # a help text that wraps to one more line was cut at its bottom once a row of its section changed (the
+        # reranker's download row): the form kept the height it had worked out for it before
+        self._rows_check = QTimer(self)
+        self._rows_check.setSingleShot(True)
+        self._rows_check.timeout.connect(self._fit_rows)
+        body.installEventFilter(self)
         self.resize(640, 620)
         self._wheel_to_the_page()
         self._fit_width()
@@ -129,7 +135,15 @@ class SettingsDialog(QDialog):
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             w.installEventFilter(self)
 
+    def _fit_rows(self) -> None:
+        """A row shorter than its wrapped text needs at the width it has: its form works its heights out again."""
+        for form, cell in self.rows.values():
+            if cell.isVisible() and cell.height() < cell.heightForWidth(cell.width()):
+                form.invalidate()
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self._body and event.type() == QEvent.Type.LayoutRequest:
+            self._rows_check.start(0)  # once the page is laid out
         if event.type() == QEvent.Type.Wheel and isinstance(obj, QWidget) and obj.property("wheel_to_page") \
                 and not obj.hasFocus():
             QApplication.sendEvent(self._scroll.verticalScrollBar(), event)  # the page scrolls instead
