@@ -304,9 +304,13 @@ def test_why_not_shows_code_spans_as_code_not_backticks(qtbot):
                                     Evidence(Reason.FRONTMATTER_EXCLUDE, rule)))
     text = dialog.result_view.toPlainText()
     assert "`" not in text and "Remove vaultrag: exclude from the note's frontmatter" in text
-    assert "in its <b>frontmatter</b>." in text, "the rest is still escaped: note text is never markup"
-    html = dialog.result_view.toHtml()
-    assert html.count("monospace") >= 2, "both code spans are set in a code font"
+    assert "its frontmatter says vaultrag: exclude" in text, "the rule worded by its code, in the window's language"
+    assert "monospace" in dialog.result_view.toHtml(), "the code span is set in a code font"
+    # a rule with no words of its own is shown as the core said it: its code spans as code, the rest escaped
+    dialog.show_diagnosis(Diagnosis("Diário.md", Verdict.EXCLUDED, 0, "vault", Evidence(Reason.NONE, rule)))
+    text = dialog.result_view.toPlainText()
+    assert "`" not in text and "in its <b>frontmatter</b>." in text, "note text is never markup"
+    assert "monospace" in dialog.result_view.toHtml(), "its code span is set in a code font"
 
 
 def test_a_failed_check_says_what_to_do_before_sqlites_details(qtbot):

@@ -139,6 +139,7 @@ class AnswerView(QWidget):
         self._streaming = False
         self._llm_problem = ""
         self.base_height, self.most_height = 150, 150  # `set_heights`: it grows from the first up to the second
+        self.passage_height = 150  # how far an extractive answer's passage grows it
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(STREAM_RENDER_MS)
@@ -147,22 +148,24 @@ class AnswerView(QWidget):
         self.stop.hide()
         self.copy.setEnabled(False)
 
-    def set_heights(self, base: int, most: int) -> None:
-        """Its height: `base` for a short answer; a streamed answer grows it up to `most`, then scrolls."""
+    def set_heights(self, base: int, most: int, passage: int | None = None) -> None:
+        """Its height: `base` for a short answer; a streamed answer grows it up to `most`, an extractive answer's
+        passage up to `passage` (default `base`), then they scroll."""
         self.base_height, self.most_height = base, max(base, most)
+        self.passage_height = max(base, passage or base)
         self._fit(0)
 
-    def _fit(self, wanted: int) -> None:
+    def _fit(self, wanted: int, most: int | None = None) -> None:
         """Grow to show `wanted` pixels of answer (within base…most); 0 goes back to the base height."""
-        h = min(max(wanted, self.base_height), self.most_height)
+        h = min(max(wanted, self.base_height), most or self.most_height)
         self.setMaximumHeight(h)
         self.setMinimumHeight(h if wanted else 0)
 
-    def _grow_to_content(self) -> None:
+    def _grow_to_content(self, most: int | None = None) -> None:
         browser = self.browser
         doc_h = browser.document().size().height()
         chrome = self.height() - browser.viewport().height()  # the title row, the notice, frames and spacing
-        self._fit(int(doc_h) + chrome + 2)
+        self._fit(int(doc_h) + chrome + 2, most)
 
     # -- a finished answer --------------------------------------------------------------------------
     def show_answer(self, trace: QueryTrace) -> None:
@@ -213,6 +216,7 @@ class AnswerView(QWidget):
         warnings = self._flag_warnings(trace, {doc.index} if doc is not None else set())
         text, at = unmarked(a.text, a.sentence)
         self.browser.setHtml(warnings + note_markdown_to_html(text))
+        self._grow_to_content(self.passage_height)  # a long passage takes some more room, then scrolls
         marked = self._mark_sentence(text, at, a.sentence)
         if marked is not None and not warnings:  # a hostile note's warning stays in view above its text
             self._show_marked(marked)

@@ -42,7 +42,8 @@ from vaultrag.core.vocab import LaneEventKind, Phase, Timing
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
 MAX_RECENT = 8
-ANSWER_HEIGHT, ANSWER_GROWS_TO = 190, 330  # px at 1280×800: a streamed answer grows, the inspector keeps most room
+ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 330  # px at 1280×800: a streamed answer grows, the inspector keeps most room
+PASSAGE_GROWS_TO = 240  # an extractive answer's long passage grows the pane this far (then it scrolls to its sentence)
 
 
 def _str_list(value: object) -> list[str]:
@@ -180,7 +181,7 @@ class MainWindow(QMainWindow):
 
     def _build_answer(self) -> AnswerView:
         self.answer_view = AnswerView()
-        self.answer_view.set_heights(ANSWER_HEIGHT, ANSWER_GROWS_TO)
+        self.answer_view.set_heights(ANSWER_HEIGHT, ANSWER_GROWS_TO, PASSAGE_GROWS_TO)
         self.answer = self.answer_view.browser
         return self.answer_view
 
