@@ -474,8 +474,8 @@
         <translation>Pergunta</translation>
     </message>
     <message>
-        <source>Where it was lost</source>
-        <translation>Onde se perdeu</translation>
+        <source>What went wrong</source>
+        <translation>O que deu errado</translation>
     </message>
     <message>
         <source>all</source>
@@ -953,7 +953,7 @@
     </message>
     <message>
         <source>Open a vault first: why-not looks for a note in the open vault.</source>
-        <translation>Abra um cofre primeiro: “Por que não esta nota?” procura a nota no cofre aberto.</translation>
+        <translation>Abra um cofre primeiro: o por-que-não procura uma nota no cofre aberto.</translation>
     </message>
     <message>
         <source>Open a vault folder</source>

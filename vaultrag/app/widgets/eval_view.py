@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -100,16 +101,24 @@ class EvalView(QWidget):
         self.table = QTableWidget(0, len(RANK_METRICS))
         self.table.setObjectName("eval-table")
         self.table.setHorizontalHeaderLabels([m.header for m in RANK_METRICS])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self._rows((*ranked_lists(PIPELINE), CONTEXT))  # an evaluation brings its own lists
         self.questions = QTableWidget(0, 4)
         self.questions.setObjectName("eval-questions")
         self.questions.setHorizontalHeaderLabels([self.tr("Question"), self.tr("Expected note"),
-                                                  self.tr("In the prompt at"), self.tr("Where it was lost")])
+                                                  self.tr("In the prompt at"), self.tr("What went wrong")])
         self.questions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.questions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.questions.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.questions.verticalHeader().hide()
-        self.questions.horizontalHeader().setStretchLastSection(True)
+        self.questions.setWordWrap(False)  # one line per question: its whole text on hover
+        self.questions.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        head = self.questions.horizontalHeader()
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        head.resizeSection(1, 150)
+        for column in (2, 3):
+            head.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.questions.setToolTip(self.tr("Each question of the golden set, failures first: double-click (or Enter) "
                                           "asks it again in the inspector and says why its note was lost"))
         self.questions.activated.connect(self._open_row)
@@ -121,12 +130,18 @@ class EvalView(QWidget):
         col = QVBoxLayout(self)
         col.addLayout(top)
         col.addWidget(self.status)
-        tables = QSplitter()
-        tables.addWidget(self.table)
-        tables.addWidget(self.questions)
-        tables.setStretchFactor(1, 1)
-        col.addWidget(tables, 1)
-        col.addWidget(self.curve)
+        # the numbers (the per-stage table over the trade-off curve) on the left, the questions on the right
+        numbers = QWidget()
+        left = QVBoxLayout(numbers)
+        left.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.table, 1)
+        left.addWidget(self.curve)
+        sides = QSplitter()
+        sides.addWidget(numbers)
+        sides.addWidget(self.questions)
+        sides.setStretchFactor(1, 1)
+        sides.setSizes([560, 680])
+        col.addWidget(sides, 1)
         browse.clicked.connect(self._browse)
         self.run.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(), -1.0))
         self.calibrate.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(),
