@@ -42,6 +42,8 @@ from vaultrag.core.vocab import LaneEventKind, Phase, Timing
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
 MAX_RECENT = 8
+SCOPE_BOXES = ("folder-scope", "tag-scope")
+LIST_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End)
 ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 330  # px at 1280×800: a streamed answer grows, the inspector keeps most room
 PASSAGE_GROWS_TO = 240  # an extractive answer's long passage grows the pane this far (then it scrolls to its sentence)
 
@@ -174,9 +176,11 @@ class MainWindow(QMainWindow):
         scope.addWidget(self.scope_hint)
         scope.addLayout(self.chips)
         scope.addStretch(1)
-        # a folder picked is in the scope at once (an "+ folder" press after the pick was easy to miss)
-        self.folder_box.activated.connect(lambda _i: self._add_chip("folders", self.folder_box))
-        self.tag_box.activated.connect(lambda _i: self._add_chip("tags", self.tag_box))
+        # a folder picked is in the scope at once (an "+ folder" press after the pick was easy to miss); the arrow
+        # keys open the list (on a closed box each step would be a pick), Enter picks
+        for box, kind in ((self.folder_box, "folders"), (self.tag_box, "tags")):
+            box.activated.connect(lambda _i, k=kind, b=box: self._add_chip(k, b))
+            box.installEventFilter(self)
         return scope
 
     def _build_answer(self) -> AnswerView:
@@ -492,6 +496,10 @@ class MainWindow(QMainWindow):
         self.why_dialog.set_notes(info["notes"])
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if isinstance(obj, QComboBox) and obj.objectName() in SCOPE_BOXES and event.type() == QEvent.Type.KeyPress \
+                and event.key() in LIST_KEYS:  # type: ignore[attr-defined]
+            obj.showPopup()
+            return True
         if obj is self.question and event.type() == QEvent.Type.KeyPress and self.history:
             key = event.key()  # type: ignore[attr-defined]
             if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
