@@ -338,3 +338,12 @@ def test_settings_fits_its_content_on_every_page(qtbot, home: Path, language: st
     finally:
         if translator is not None:
             app.removeTranslator(translator)
+
+
+def test_a_tables_header_row_is_never_the_answers_sentence():
+    """The header names the columns ("| Serviço | Canal | Horário |"): the row under it holds the answer."""
+    from vaultrag.core.query.stages.answer import best_sentence
+
+    table = "| Serviço | Canal | Horário |\n|---|---|---|\n| Academia | app | das 6h às 22h |\n"
+    sentence, at = best_sentence("Qual o horário e o canal da academia?", table)
+    assert sentence.startswith("| Academia") and table[at:].startswith("| Academia")

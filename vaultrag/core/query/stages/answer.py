@@ -16,6 +16,14 @@ SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
 LIST_MARK = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's marker is not part of its sentence
 
 
+TABLE_RULE = re.compile(r"\n\s*\|?\s*:?-{3,}")  # the |---|:--| line under a Markdown table's header
+
+
+def _table_header(sentence: str, text: str, end: int) -> bool:
+    """A table's header row ("| Service | Channel | Hours |") names columns: it answers nothing."""
+    return sentence.startswith("|") and TABLE_RULE.match(text, end) is not None
+
+
 def best_sentence(question: str, text: str) -> tuple[str, int]:
     """The sentence of `text` sharing the most (rarer, longer) words with the question, and its offset.
 
@@ -25,7 +33,7 @@ def best_sentence(question: str, text: str) -> tuple[str, int]:
     found: list[tuple[float, str, int, bool]] = []  # score, sentence, offset, shares a word with the question
     for m in SENTENCE.finditer(text):
         s = m.group(0).strip()
-        if len(s) < 3 or s.startswith(("#", "|---", "```")):
+        if len(s) < 3 or s.startswith(("#", "|---", "```")) or _table_header(s, text, m.end()):
             continue
         at = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
         mark = LIST_MARK.match(s)
