@@ -260,3 +260,15 @@ def test_a_heading_is_called_the_same_in_why_not_and_the_tables(qtbot):
         assert "título" not in heads.replace("título da nota", "")
     finally:
         app.removeTranslator(translator)
+
+
+def test_grouped_numbers_in_portuguese(qtbot):
+    from vaultrag.app import words
+
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    try:
+        assert words.local("{x:,.1f} bytes").format(x=12345.67) == "12.345,7 bytes"
+    finally:
+        app.removeTranslator(translator)
+    assert words.local("{x:,.1f}").format(x=12345.67) == "12,345.7"

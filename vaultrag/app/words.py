@@ -243,8 +243,10 @@ class LocalNumber(float):
 
     def __format__(self, spec: str) -> str:
         text = float.__format__(float(self), spec)
-        point = locale().decimalPoint()
-        return text.replace(".", point) if point != "." else text
+        loc = locale()
+        point, group = loc.decimalPoint(), loc.groupSeparator()
+        # "{x:,.1f}" groups thousands with "," and "." before the decimals: both as the language writes them
+        return text if point == "." else text.translate({ord(","): group, ord("."): point})
 
 
 class LocalTemplate(str):
