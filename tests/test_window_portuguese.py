@@ -205,6 +205,15 @@ def test_every_page_pane_and_dialog_speaks_portuguese(qtbot, home: Path, demo: P
         # a found language model server, offered in its bar
         w.llm_offer.show_found([FoundServer("Ollama", "http://127.0.0.1:11434/v1", ["llama3.2:3b"])])
         bad += leftovers(texts_of(w.llm_offer), ["Ollama", "http://127.0.0.1:11434/v1", "llama3.2:3b"])
+        # the folder picker (Qt's own dialog where the platform has none)
+        picker = QFileDialog(w, w.tr("Open a vault folder"))
+        picker.setOption(QFileDialog.Option.DontUseNativeDialog)
+        picker.setFileMode(QFileDialog.FileMode.Directory)
+        picker.setDirectory(str(tmp_path))
+        picker.show()
+        deliver_posted_events()
+        bad += leftovers(texts_of(picker), [*names, str(tmp_path), *(p.name for p in tmp_path.iterdir())])
+        picker.close()
         # a message box's standard button
         w.show_about()
         box = w.message_box

@@ -1155,6 +1155,13 @@
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>Arquivos do &amp;tipo:</translation>
+    </message>
+</context>
+<context>
     <name>RerankChart</name>
     <message>
         <source>Confidence of the fused list (no reranker)</source>

@@ -8,6 +8,12 @@ import os
 import sys
 from pathlib import Path
 
+from vaultrag.core.i18n import QT_TRANSLATE_NOOP
+
+# Qt's own words its Brazilian translation lacks (the folder picker's, where the platform has none of its own):
+# vaultrag's translation, looked up first, words them (lupdate finds them by this marker)
+QT_GAPS = (QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),)
+
 
 def _install_translator(app: object, language: str) -> object | None:
     """The window's Portuguese (resources/translations) and, behind it, Qt's own for its standard words (the
