@@ -38,6 +38,7 @@ from tests.test_app_window import ENGLISH, deliver_posted_events, plain
 from vaultrag.app.main import _install_translator
 from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.core.llm.generator import FoundServer
+from vaultrag.core.vocab import Verdict
 
 # the window's English words Portuguese never uses, beyond test_app_window's list: Qt's standard buttons (OK is
 # Portuguese too), the evaluation's and why-not's words, and "heading"
@@ -281,3 +282,33 @@ def test_grouped_numbers_in_portuguese(qtbot):
     finally:
         app.removeTranslator(translator)
     assert words.local("{x:,.1f}").format(x=12345.67) == "12,345.7"
+
+
+@pytest.mark.parametrize("verdict", list(Verdict))
+def test_every_why_not_verdict_is_said_in_portuguese(qtbot, verdict):
+    """Each verdict with every piece of evidence it can carry, as the why-not dialog shows it (the demo vault
+    reaches only some of them: "Not in the BM25 top-20 nor the vector top-20" among those it does not)."""
+    from vaultrag.app.widgets.why_dialog import WhyDialog
+    from vaultrag.core.model import Diagnosis, Evidence, Hit, ListHit, RankChange
+    from vaultrag.core.vocab import DecisionReason, Reason, StageName
+
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    try:
+        dialog = WhyDialog()
+        qtbot.addWidget(dialog)
+        for code, table_row, heading in ((Reason.PRIVATE_TAG, True, "Prazo"), (Reason.IGNORE_FILE, False, "")):
+            ev = Evidence(code=code, rule="private tag #private", folder="Arquivo" if table_row else "",
+                          closest=("Casa/Prazo.md",), indexed_size=120, disk_size=130 if table_row else None,
+                          heading=heading, bm25=Hit(1, 31, 2.5) if table_row else None, vector=Hit(1, 40, 0.41),
+                          missing_words=("prazo",), rank_change=RankChange(1, 9, 4),
+                          in_lists=(ListHit(1, 31, 2.5, StageName.BM25), ListHit(1, 9, 0.0123, StageName.FUSED)),
+                          bm25_n=20, vector_n=20, table_row=table_row, decision=DecisionReason.BELOW_THRESHOLD,
+                          confidence=0.213, threshold=0.261, final_stage=StageName.RERANKED, rank=7, k=5,
+                          document=3, budget=1500, documents_tokens=1490)
+            dialog.show_diagnosis(Diagnosis("Casa/Nota.md", verdict, 1, evidence=ev))
+            said = dialog.result_view.toPlainText()
+            assert leftovers([(str(verdict), said)], ["Casa/Nota.md", "Casa/Prazo.md", "Arquivo", "prazo",
+                                                     "private tag #private"]) == []
+    finally:
+        app.removeTranslator(translator)
