@@ -198,7 +198,8 @@ def test_every_page_pane_and_dialog_speaks_portuguese(qtbot, home: Path, demo: P
         w.evaluation.path.setText(str(golden(tmp_path / "g.jsonl")))
         with qtbot.waitSignal(w.c.eval_finished, timeout=60_000):
             w.evaluation.calibrate.click()
-        table = w.evaluation.questions
+        table = w.evaluation.findChild(QTableWidget, "eval-questions")
+        assert table is not None, "the evaluation lists its questions"
         cells = [(f"question {r}", table.item(r, c).text()) for r in range(table.rowCount()) for c in (2, 3)]
         numbers = [("eval cell", w.evaluation.table.item(r, c).text()) for r in range(w.evaluation.table.rowCount())
                    for c in range(w.evaluation.table.columnCount()) if w.evaluation.table.item(r, c) is not None]
