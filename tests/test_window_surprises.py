@@ -347,3 +347,17 @@ def test_a_tables_header_row_is_never_the_answers_sentence():
     table = "| Serviço | Canal | Horário |\n|---|---|---|\n| Academia | app | das 6h às 22h |\n"
     sentence, at = best_sentence("Qual o horário e o canal da academia?", table)
     assert sentence.startswith("| Academia") and table[at:].startswith("| Academia")
+
+
+def test_a_generated_answers_bold_is_bold_not_highlighted(qtbot):
+    """The model's own **bold** is emphasis: it is not drawn with the answer's sentence highlight."""
+    from vaultrag.core.model import SentenceCheck
+    from vaultrag.core.vocab import SupportVerdict
+
+    view = AnswerView()
+    qtbot.addWidget(view)
+    text = "O prazo é de **7 dias úteis** [1]."
+    a = Answer(AnswerKind.GENERATED, text, model="m", sentences=[SentenceCheck(text, [1], SupportVerdict.SUPPORTED)])
+    view.show_answer(trace(a, [cand(1, 1)]))
+    assert "7 dias úteis" in view.browser.toPlainText() and "**" not in view.browser.toPlainText()
+    assert highlighted(view) == []

@@ -34,11 +34,21 @@ SENTENCE_COLOUR = "#ffe28a"  # the extractive answer's sentence: a background ov
 _CORE_MARK = "**"  # how the core's extractive text marks its sentence (for the terminal); the window marks it itself
 
 
-def note_markdown_to_html(text: str) -> str:
-    """Obsidian-flavoured Markdown as the HTML subset QTextBrowser shows (embeds, callouts, wikilinks folded)."""
+def _fold_obsidian(text: str) -> str:
+    """Obsidian's own markup as plain Markdown: inline HTML dropped, embeds and wikilinks as their names."""
     text = _INLINE_HTML.sub("", text)
     text = _EMBED.sub(lambda m: f"*[{m.group(1).strip()}]*", text)
-    text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
+    return _WIKILINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
+
+
+def inline_markdown_to_html(text: str) -> str:
+    """One sentence's Markdown (its **bold**, `code`, links) as inline HTML: no `**` shows."""
+    return str(_MD.renderInline(_fold_obsidian(text)))
+
+
+def note_markdown_to_html(text: str) -> str:
+    """Obsidian-flavoured Markdown as the HTML subset QTextBrowser shows (embeds, callouts, wikilinks folded)."""
+    text = _fold_obsidian(text)
     text = _CALLOUT.sub(lambda m: f"{m.group(1)}**{m.group(2).capitalize()}{': ' if m.group(3) else ''}"
                                   f"{m.group(3)}**", text)
     return str(_MD.render(text))  # the note's bold is bold: only the answer's own sentence gets a highlight
@@ -309,7 +319,8 @@ class AnswerView(QWidget):
                  SupportVerdict.ATTACHED: ""}
         parts = []
         for s in sentences:
-            body = self._attached_html(s) if s.verdict == SupportVerdict.ATTACHED else link_citations(escape(s.text))
+            body = self._attached_html(s) if s.verdict == SupportVerdict.ATTACHED else \
+                link_citations(inline_markdown_to_html(s.text))
             colour = VERDICT_COLOURS[s.verdict]
             if colour:
                 body = (f"<span style='background:{colour}'>{body}</span>"
@@ -326,7 +337,7 @@ class AnswerView(QWidget):
                         f"style='color:{ATTACHED_COLOUR}'><i>[{n}]{ATTACHED_MARK}</i></a>" for n in s.citations)
         text = s.text.rstrip()
         end = len(text) - len(text.rstrip(".!?"))  # the closing punctuation stays after the mark
-        return f"{escape(text[:len(text) - end])} {marks}{escape(text[len(text) - end:])}"
+        return f"{inline_markdown_to_html(text[:len(text) - end])} {marks}{escape(text[len(text) - end:])}"
 
     def show_message(self, text: str) -> None:
         """A plain message in the answer area (nothing asked yet, a search running)."""
