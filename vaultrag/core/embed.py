@@ -29,6 +29,18 @@ class Embedder(Protocol):
     def count_tokens(self, text: str) -> int: ...
 
 
+def fit_to_model(model: Embedder, text: str) -> str:
+    """`text` cut to the model's input limit (such chunks are flagged `truncated`): no embedder is ever handed
+    more than it can take, whatever a note looks like."""
+    limit = model.max_tokens
+    cut = text[: limit * 16]  # no tokenizer makes 16+ characters per token on average: skip counting megabytes
+    n = model.count_tokens(cut)
+    while n > limit:
+        cut = cut[: max(1, int(len(cut) * limit / n * 0.95))]
+        n = model.count_tokens(cut)
+    return cut
+
+
 class EmbedderBackend(Protocol):
     """What an embedder's module offers (core/embedders/*.py)."""
 

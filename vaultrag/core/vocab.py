@@ -48,6 +48,7 @@ class Timing(StrEnum):
     BM25 = "bm25"
     EMBED_QUERY = "embed_query"  # the question's embedding (part of the vector stage)
     KNN = "knn"  # the vector search (part of the vector stage)
+    EMBED_CANDIDATES = "embed_candidates"  # candidates without a vector yet, embedded at question time
     FUSION = "fusion"
     RERANK = "rerank"
     CONTEXT = "context"

