@@ -1,12 +1,17 @@
-"""Start the real app on the demo vault and save the main states as 1280×800 PNGs under docs/screenshots/.
+"""Start the real app on the demo vault and save the main states as 1280×800 PNGs under docs/screenshots/; then
+the same window on real vaults with long names (the Obsidian help vault, faquad-pt) under benchmarks/out/.
 
-Run: python benchmarks/screenshot.py [out_dir]      (default docs/screenshots)
+Run: python benchmarks/screenshot.py [out_dir] [--only=demo|real] [--lang=en,pt]    (default docs/screenshots, all)
 Under Xvfb (`apt-get install xvfb xauth`) the whole 1280×800 screen is grabbed, dialogs included; without it the
 window renders offscreen (dialogs are then saved on their own).
 States: answer, refusal, cross-stage selection, a follow-up with its rewrite, a note flagged as hostile, the
 offer of a local language model server, why-not (irrelevant note, excluded note), health, evaluation, settings
 (with the reranker's download, and Settings › Language model's built-in model), indexing in progress, and the
 answer, the follow-up, the offer, index health and Settings › Language model in Portuguese.
+Real vaults (../shared/eval: Obsidian help in the window's language, faquad-pt; never committed: the help vault has
+no licence to publish), in both languages: the answer with the candidate table, a lower row selected (its parts as
+bars and why it is below the row above), the lists side by side, and the table without the keyword and vector
+columns. For each it prints how many characters of "note › heading" the visible rows show, in each view.
 """
 
 from __future__ import annotations
@@ -22,6 +27,17 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's vaultrag, not an installed one
+EVAL = ROOT.parent / "shared" / "eval" / "data"
+REAL_OUT = ROOT / "benchmarks" / "out" / "screenshots-real"
+# each real vault's copy and home kept between runs (its index is reused: only the first run embeds it)
+REAL_WORK = ROOT / "benchmarks" / "out" / "real-vaults"
+# (name, vault folder, question) per window language: real names, long and many
+REAL = {"en": [("obsidian-help", EVAL / "obsidian-help" / "en", "How do I sync my vault to another device?"),
+               ("faquad-pt", EVAL / "faquad-pt" / "vault", "Quais são as atividades complementares do curso?")],
+        "pt": [("obsidian-help", EVAL / "obsidian-help" / "pt-br",
+                "Como sincronizar meu cofre com outro dispositivo?"),
+               ("faquad-pt", EVAL / "faquad-pt" / "vault", "Quais são as atividades complementares do curso?")]}
 # the seeds' injection case: a note that tries to give the language model orders (flagged at index time)
 HOSTILE = (ROOT / "tests" / "data" / "hostile-note.md").read_text(encoding="utf-8")
 W, H = 1280, 800
@@ -133,8 +149,8 @@ def shoot(out: Path, language: str) -> None:
         trace = ask("Qual o prazo do reembolso?")
         save(app, w, out, "answer")
         stages = w.inspector.panes["candidates"]
-        second = trace.stages["bm25"].candidates[1] if len(trace.stages["bm25"].candidates) > 1 else trace.final[0]
-        stages.tables["bm25"].selectRow(second.rank - 1)  # cross-stage selection: highlighted in every column
+        # a lower row, picked in the table: its parts as bars beside the row above's, why it is not one higher
+        stages.table.selectRow(min(2, stages.table.rowCount() - 1))
         save(app, w, out, "selection")
         ask("Qual a capital da Mongólia?")
         save(app, w, out, "refusal")
@@ -210,20 +226,125 @@ def shoot(out: Path, language: str) -> None:
         w.close()
 
 
+def name_chars(w: Any) -> dict[str, list[tuple[int, int]]]:
+    """Per view of the candidates: (characters of "note › heading" drawn, of the whole) for each visible row."""
+    from vaultrag.app.widgets.candidate_table import drawn_text, shown_chars
+
+    stages = w.inspector.panes["candidates"]
+    tables = [stages.table] if not stages.lists_shown() else [
+        t for t in stages.tables.values() if t.isVisibleTo(w)]
+    out: dict[str, list[tuple[int, int]]] = {}
+    for table in tables:
+        col = next(c for c in range(table.columnCount())
+                   if table.horizontalHeaderItem(c) and "›" in table.horizontalHeaderItem(c).text())
+        rows = []
+        top = table.rowAt(0)
+        for r in range(max(top, 0), table.rowCount() if top >= 0 else 0):
+            if table.visualRect(table.model().index(r, col)).top() >= table.viewport().height():
+                break
+            full, drawn = drawn_text(table, r, col)
+            rows.append((shown_chars(drawn), len(full)))
+        out[table.objectName()] = rows
+    return out
+
+
+def report_chars(label: str, chars: dict[str, list[tuple[int, int]]]) -> None:
+    """One line per table: the fewest, median and most characters shown, of how many; rows under 24."""
+    for table, rows in chars.items():
+        if not rows:
+            continue
+        shown = sorted(s for s, _ in rows)
+        whole = sum(1 for s, n in rows if s >= n)
+        short = sum(1 for s, n in rows if s < min(24, n))
+        print(f"  {label:28} {table:18} rows {len(rows):2}  chars shown min {shown[0]:3} median "
+              f"{shown[len(shown) // 2]:3} max {shown[-1]:3} (whole names {max(n for _, n in rows):3} max)  "
+              f"whole in {whole}/{len(rows)}  under 24: {short}")
+
+
+def shoot_real(out: Path, language: str) -> None:
+    """The main states on real vaults with long names, and how much of each name the views show."""
+    from PySide6.QtWidgets import QApplication
+
+    from vaultrag.app.controller import AppController
+    from vaultrag.app.main import _install_translator
+    from vaultrag.app.widgets.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    translator = _install_translator(app, language)  # noqa: F841
+    out.mkdir(parents=True, exist_ok=True)
+    for name, source, question in REAL[language]:
+        if not source.is_dir():
+            print(f"skipped {name}: {source} is missing (../shared/eval)")
+            continue
+        work = REAL_WORK / source.relative_to(EVAL).as_posix().replace("/", "-")
+        vault = work / "vault"
+        if not vault.is_dir():
+            shutil.copytree(source, vault)
+        c = AppController(work / "home")
+        w = MainWindow(c)
+        w.setGeometry(0, 0, W, H)
+        w.show()
+        done: dict[str, Any] = {}
+        c.index_changed.connect(lambda e, d=done: d.setdefault("ready", 1) if e.kind == "embedded" else None)
+        c.search_finished.connect(lambda t, d=done: d.__setitem__("trace", t))
+        t0 = time.monotonic()
+        w.open_vault(vault)
+        wait(app, lambda d=done: "ready" in d, 900)
+        print(f"{language} {name}: indexed in {time.monotonic() - t0:.0f} s")
+        w.question.setText(question)
+        w.ask()
+        wait(app, lambda d=done: "trace" in d)
+        trace = done["trace"]
+        stages = w.inspector.panes["candidates"]
+        stem = f"{language}-{name}"
+        save(app, w, out, f"{stem}-answer")
+        report_chars(f"{stem} table", name_chars(w))
+        lower = trace.final[min(3, len(trace.final) - 1)]  # a row below others: why not one higher
+        w.inspector.select(lower)
+        save(app, w, out, f"{stem}-selection")
+        side = next(a for a in w.menu_actions if a.objectName() == "view-side-by-side")
+        side.trigger()
+        settle(app)
+        save(app, w, out, f"{stem}-lists")
+        report_chars(f"{stem} lists", name_chars(w))
+        first = next(a for a in w.menu_actions if a.objectName() == "view-retrieval-lists")
+        first.trigger()
+        settle(app)
+        save(app, w, out, f"{stem}-lists-no-retrieval")
+        report_chars(f"{stem} lists, no kw/vec", name_chars(w))
+        side.trigger()
+        settle(app)
+        save(app, w, out, f"{stem}-table-no-retrieval")
+        report_chars(f"{stem} table, no kw/vec", name_chars(w))
+        first.trigger()
+        assert not stages.lists_shown()
+        w.close()
+
+
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    only = next((a.partition("=")[2] for a in sys.argv[1:] if a.startswith("--only=")), "")
+    languages = next((a.partition("=")[2].split(",") for a in sys.argv[1:] if a.startswith("--lang=")), ["en", "pt"])
+    out = Path(args[0]) if args else ROOT / "docs" / "screenshots"
     if os.environ.get("_VAULTRAG_SHOT"):
-        shoot(out, os.environ["_VAULTRAG_SHOT"])
-        return
-    for language in ("en", "pt"):
-        env = {**os.environ, "_VAULTRAG_SHOT": language}
-        if shutil.which("xvfb-run"):
-            env.pop("QT_QPA_PLATFORM", None)
-            cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {W}x{H}x24", sys.executable, __file__, str(out)]
+        kind, _, language = os.environ["_VAULTRAG_SHOT"].partition(":")
+        if kind == "real":
+            shoot_real(REAL_OUT, language)
         else:
-            env["QT_QPA_PLATFORM"] = "offscreen"
-            cmd = [sys.executable, __file__, str(out)]
-        subprocess.run(cmd, env=env, check=True)
+            shoot(out, language)
+        return
+    for kind in ("demo", "real"):
+        if only and only != kind:
+            continue
+        for language in languages:
+            env = {**os.environ, "_VAULTRAG_SHOT": f"{kind}:{language}"}
+            if shutil.which("xvfb-run"):
+                env.pop("QT_QPA_PLATFORM", None)
+                cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {W}x{H}x24", sys.executable, __file__, str(out)]
+            else:
+                env["QT_QPA_PLATFORM"] = "offscreen"
+                cmd = [sys.executable, __file__, str(out)]
+            subprocess.run(cmd, env=env, check=True)
 
 
 if __name__ == "__main__":

@@ -235,7 +235,8 @@ def test_chart_draws_no_bars_without_confidence_and_has_axes(qtbot):
 def test_stage_rows_show_title_heading_movement_and_contributions(qtbot):
     view = StagesView()
     qtbot.addWidget(view)
-    a, b = cand(1, 1, heading="Prazo", contributions={"bm25": 0.0164, "vector": -0.002}), cand(2, 2, heading="Taxa")
+    a = cand(1, 1, heading="Prazo", contributions={"bm25": 0.0164, "vector": 0.0100})
+    b = cand(2, 2, heading="Taxa", contributions={"bm25": 0.0100, "vector": 0.0120})
     t = trace(Answer(AnswerKind.EXTRACTIVE, "x"), [a, b])
     t.stages[StageName.BM25] = Stage(StageName.BM25, StageStatus.OK, [cand(2, 1), cand(1, 3)])
     t.stages[StageName.VECTOR] = Stage(StageName.VECTOR, StageStatus.OK, [cand(2, 1), cand(1, 2)])
@@ -246,10 +247,13 @@ def test_stage_rows_show_title_heading_movement_and_contributions(qtbot):
     assert view.tables["fused"].item(1, 0).text() == "2 ↓1"
     assert movement(1, 3) == "↑2" and movement(4, 2) == "↓2" and movement(2, 2) == "=" and movement(1, None) == "new"
     view.select_chunk(a)
-    # the fused list's parts by their names in words (the built-in ranker's features likewise)
-    assert "keywords +0.0164" in view.details.text() and "meaning -0.002" in view.details.text()
+    # the fused list's parts by their names in words, as bars (the built-in ranker's features likewise), and
+    # what puts the first row above the second
+    assert [(bar.name, bar.value) for bar in view.bars.bars] == [("keywords", 0.0164), ("meaning", 0.0100)]
+    assert "#1 is above #2 by 0.0044, mostly from: keywords +0.0064" in view.details.text()
     assert view._stacks["reranked"].currentIndex() == 1  # skipped: its reason instead of an empty table
     view.show()
+    view.show_lists(True)  # the lists side by side (View menu), instead of the one table
     view.show_first_stages(False)  # View › Keyword and vector lists, unchecked: the later lists get the width
     assert not view.tables["bm25"].isVisible() and not view.headers["vector"].isVisible()
     assert view.tables["fused"].isVisible() and not view.first_stages_shown()

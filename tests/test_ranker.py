@@ -96,3 +96,5 @@ def test_why_names_the_features_behind_a_rank_change(vault: Path, tmp_path: Path
     change = d.evidence.rank_change
     assert change is not None and (change.fused_rank, change.reranked_rank) == (fused_rank, 1)
     assert [f for f, _ in change.features] == ["log_length"] and "moved it up" in wording.diagnosis(d).message
+    # the feature in words, as the window says it (never its code name)
+    assert "mean: length +" in wording.diagnosis(d).message and "log_length" not in wording.diagnosis(d).message

@@ -11,6 +11,7 @@ from vaultrag.core.model import QueryTrace, SentenceCheck, Stage
 from vaultrag.core.vocab import AnswerKind, StageStatus, SupportVerdict
 
 WIDTH = 120
+ORDER_ROWS = 3  # --explain says why the final list's first rows are in their order
 MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document",
         SupportVerdict.UNCITED: "no citation, and no document backs it",
         SupportVerdict.BAD_CITATION: "cites a document that is not in the prompt"}
@@ -52,6 +53,21 @@ def _column(stage: Stage, width: int, n: int) -> list[str]:
     return rows
 
 
+def order_lines(trace: QueryTrace, n: int = ORDER_ROWS) -> list[str]:
+    """Why the final list's first rows are in that order: each against the row above (the first against the
+    second), from the parts of their scores, in the words the window uses."""
+    final = [c for c in trace.final[: n + 1] if c.contributions]
+    if len(final) < 2:
+        return []
+    lines = ["", f"why this order ({trace.final_stage}):"]
+    for i, c in enumerate(final[:n]):
+        other = final[i - 1] if i else final[1]
+        assert c.contributions is not None and other.contributions is not None
+        lines += textwrap.wrap(wording.rank_gap(c.rank, other.rank, c.contributions, other.contributions), WIDTH,
+                               initial_indent="  ", subsequent_indent="    ")
+    return lines
+
+
 def explain(trace: QueryTrace, n: int = 10) -> str:
     """The stages side by side as columns, then the decision, the context and the prompt (≤ 120 columns)."""
     stages = [s for s in trace.stages.values() if s.status != StageStatus.SKIPPED]
@@ -68,6 +84,7 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
         note = "; ".join(filter(None, (wording.stage_reason(trace, s), s.note)))
         if note:
             out.append(_cell(f"{s.name}: {note}", WIDTH))
+    out += order_lines(trace)
     d = trace.decision
     out.append("")
     verdict = "ANSWERED" if d.answered else "REFUSED"

@@ -136,32 +136,12 @@
         <translation>pontuação fundida</translation>
     </message>
     <message>
-        <source>keyword rank</source>
-        <translation>posição por palavras-chave</translation>
-    </message>
-    <message>
-        <source>keyword score</source>
-        <translation>pontuação de palavras-chave</translation>
-    </message>
-    <message>
         <source>keywords</source>
         <translation>palavras-chave</translation>
     </message>
     <message>
-        <source>length</source>
-        <translation>tamanho</translation>
-    </message>
-    <message>
         <source>meaning</source>
         <translation>significado</translation>
-    </message>
-    <message>
-        <source>meaning rank</source>
-        <translation>posição por significado</translation>
-    </message>
-    <message>
-        <source>meaning similarity</source>
-        <translation>semelhança de significado</translation>
     </message>
     <message>
         <source>nothing matched</source>
@@ -176,28 +156,8 @@
         <translation>parcial</translation>
     </message>
     <message>
-        <source>question words in one sentence</source>
-        <translation>palavras da pergunta numa frase</translation>
-    </message>
-    <message>
-        <source>question words in the title</source>
-        <translation>palavras da pergunta no título</translation>
-    </message>
-    <message>
-        <source>question words present</source>
-        <translation>palavras da pergunta presentes</translation>
-    </message>
-    <message>
         <source>reranked</source>
         <translation>reordenado</translation>
-    </message>
-    <message>
-        <source>same language</source>
-        <translation>mesmo idioma</translation>
-    </message>
-    <message>
-        <source>similarity gap to the best</source>
-        <translation>distância da mais semelhante</translation>
     </message>
     <message>
         <source>skipped</source>
@@ -206,10 +166,6 @@
     <message>
         <source>unavailable</source>
         <translation>indisponível</translation>
-    </message>
-    <message>
-        <source>words × similarity</source>
-        <translation>palavras × semelhança</translation>
     </message>
     <message>
         <source>{n} chunk(s) longer than the model&apos;s input limit (cut to fit)</source>
@@ -363,6 +319,25 @@
     </message>
 </context>
 <context>
+    <name>CandidateTable</name>
+    <message>
+        <source>Note title › last heading (hover a row for the full path). Blue: in the answer&apos;s prompt; grey: only in an earlier list.</source>
+        <translation>Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo). Azul: no prompt da resposta; cinza: só numa lista anterior.</translation>
+    </message>
+    <message>
+        <source>line {n}</source>
+        <translation>linha {n}</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>novo</translation>
+    </message>
+    <message>
+        <source>note › heading</source>
+        <translation>nota › seção</translation>
+    </message>
+</context>
+<context>
     <name>Catalog</name>
     <message>
         <source>29 languages, Portuguese and English among them</source>
@@ -387,6 +362,17 @@
     <message>
         <source>over 140 languages, Portuguese and English among them</source>
         <translation>mais de 140 idiomas, entre eles português e inglês</translation>
+    </message>
+</context>
+<context>
+    <name>ContributionBars</name>
+    <message>
+        <source>dashed: #{rank}</source>
+        <translation>tracejado: #{rank}</translation>
+    </message>
+    <message>
+        <source>{n} other parts</source>
+        <translation>outras {n} partes</translation>
     </message>
 </context>
 <context>
@@ -1604,8 +1590,16 @@
         <translation>Listas de &amp;palavras-chave e de vetores</translation>
     </message>
     <message>
+        <source>Candidates as side-by-side lis&amp;ts</source>
+        <translation>Candidatos em lis&amp;tas lado a lado</translation>
+    </message>
+    <message>
         <source>Note title › last heading (hover a row for the full path)</source>
         <translation>Título da nota › última seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
+    </message>
+    <message>
+        <source>Only in the earlier lists: the final list left it out.</source>
+        <translation>Só nas listas anteriores: a lista final o deixou de fora.</translation>
     </message>
     <message>
         <source>Rank in this list, and its move from the lists before (↑ up, ↓ down)</source>
@@ -1639,6 +1633,14 @@
         <source>score</source>
         <comment>short column header</comment>
         <translation>pont.</translation>
+    </message>
+    <message>
+        <source>selected: #{rank}</source>
+        <translation>selecionado: #{rank}</translation>
+    </message>
+    <message>
+        <source>selected: not in this list</source>
+        <translation>selecionado: fora desta lista</translation>
     </message>
 </context>
 <context>
@@ -1736,6 +1738,14 @@
 </context>
 <context>
     <name>Wording</name>
+    <message>
+        <source>#{rank} is above #{other} by {gap}, mostly from: {why}</source>
+        <translation>#{rank} está acima de #{other} por {gap}, sobretudo por: {why}</translation>
+    </message>
+    <message>
+        <source>#{rank} is below #{other} by {gap}, mostly from: {why}</source>
+        <translation>#{rank} está abaixo de #{other} por {gap}, sobretudo por: {why}</translation>
+    </message>
     <message>
         <source>Add text under it: headings alone are not indexed.</source>
         <translation>Escreva texto sob ela: uma seção sem texto não é indexada.</translation>
@@ -2113,6 +2123,10 @@
         <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
     </message>
     <message>
+        <source>best</source>
+        <translation>melhor</translation>
+    </message>
+    <message>
         <source>binary file, not Markdown text</source>
         <translation>arquivo binário, não texto Markdown</translation>
     </message>
@@ -2149,6 +2163,10 @@
         <translation>confiança {c:.3f} (cosseno do primeiro trecho {cos:.3f} − {w} × fundo do cofre {b:.3f})</translation>
     </message>
     <message>
+        <source>coverage</source>
+        <translation>cobertura</translation>
+    </message>
+    <message>
         <source>deleted since indexing</source>
         <translation>apagada desde a indexação</translation>
     </message>
@@ -2175,6 +2193,14 @@
     <message>
         <source>folder that cannot be read</source>
         <translation>pasta que não pode ser lida</translation>
+    </message>
+    <message>
+        <source>fused score</source>
+        <translation>pontuação fundida</translation>
+    </message>
+    <message>
+        <source>gap</source>
+        <translation>distância</translation>
     </message>
     <message>
         <source>hidden file</source>
@@ -2213,6 +2239,22 @@
         <translation>seu servidor terminou com o código {status}</translation>
     </message>
     <message>
+        <source>keyword</source>
+        <translation>palavra-chave</translation>
+    </message>
+    <message>
+        <source>keyword rank</source>
+        <translation>posição por palavras-chave</translation>
+    </message>
+    <message>
+        <source>keyword score</source>
+        <translation>pontuação de palavras-chave</translation>
+    </message>
+    <message>
+        <source>keywords</source>
+        <translation>palavras-chave</translation>
+    </message>
+    <message>
         <source>language model: stopped by the user; the answer is incomplete</source>
         <translation>modelo de linguagem: interrompido pelo usuário; a resposta está incompleta</translation>
     </message>
@@ -2241,6 +2283,10 @@
         <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
     </message>
     <message>
+        <source>length</source>
+        <translation>tamanho</translation>
+    </message>
+    <message>
         <source>lines posing as the system or the assistant</source>
         <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
     </message>
@@ -2251,6 +2297,22 @@
     <message>
         <source>malformed frontmatter: indexed without it</source>
         <translation>frontmatter malformado: indexada sem ele</translation>
+    </message>
+    <message>
+        <source>meaning</source>
+        <translation>significado</translation>
+    </message>
+    <message>
+        <source>meaning rank</source>
+        <translation>posição por significado</translation>
+    </message>
+    <message>
+        <source>meaning similarity</source>
+        <translation>semelhança de significado</translation>
+    </message>
+    <message>
+        <source>mostly links (a hub note)</source>
+        <translation>quase só links (uma nota índice)</translation>
     </message>
     <message>
         <source>new since indexing</source>
@@ -2341,6 +2403,22 @@
         <translation>pergunta cortada nos seus primeiros {limit} caracteres</translation>
     </message>
     <message>
+        <source>question words in one sentence</source>
+        <translation>palavras da pergunta numa frase</translation>
+    </message>
+    <message>
+        <source>question words in the title</source>
+        <translation>palavras da pergunta no título</translation>
+    </message>
+    <message>
+        <source>question words present</source>
+        <translation>palavras da pergunta presentes</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>posição</translation>
+    </message>
+    <message>
         <source>rank {r} (cosine {c:.3f})</source>
         <translation>posição {r} (cosseno {c:.3f})</translation>
     </message>
@@ -2353,12 +2431,36 @@
         <translation>posição {r} (pontuação {s})</translation>
     </message>
     <message>
+        <source>repeated text (template, footer)</source>
+        <translation>texto repetido (modelo, rodapé)</translation>
+    </message>
+    <message>
         <source>rewrite: the language model could not rewrite the question ({detail}); the previous question&apos;s terms were carried instead</source>
         <translation>reescrita: o modelo de linguagem não conseguiu reescrever a pergunta ({detail}); os termos da pergunta anterior foram levados no lugar</translation>
     </message>
     <message>
+        <source>same language</source>
+        <translation>mesmo idioma</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>pontuação</translation>
+    </message>
+    <message>
         <source>shipped default</source>
         <translation>padrão</translation>
+    </message>
+    <message>
+        <source>similarity</source>
+        <translation>semelhança</translation>
+    </message>
+    <message>
+        <source>similarity gap to the best</source>
+        <translation>distância da mais semelhante</translation>
+    </message>
+    <message>
+        <source>stems</source>
+        <translation>radicais</translation>
     </message>
     <message>
         <source>symbolic link loop (a folder already visited)</source>
@@ -2393,6 +2495,10 @@
         <translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation>
     </message>
     <message>
+        <source>the same parts, to the precision shown</source>
+        <translation>as mesmas partes, na precisão mostrada</translation>
+    </message>
+    <message>
         <source>this question&apos;s override</source>
         <translation>ajuste desta pergunta</translation>
     </message>
@@ -2411,6 +2517,10 @@
     <message>
         <source>when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest</source>
         <translation>na hora da pergunta, os vetores ainda estavam em preparo: {done} de {total} trechos com vetores; a busca por palavras-chave cobriu o resto</translation>
+    </message>
+    <message>
+        <source>words × similarity</source>
+        <translation>palavras × semelhança</translation>
     </message>
     <message>
         <source>{how} is {m:.3f} above the threshold {t:.3f}</source>

@@ -199,16 +199,10 @@ def user_message(error: UserFacingError | Notice | str) -> str:
 
 
 def feature_name(name: str) -> str:
-    """A ranker feature (or a fused list) by its human name; an unknown name as it is."""
-    names: dict[str, str] = {
-        "bm25_norm": tr("keyword score"), "bm25_rr": tr("keyword rank"), "coverage": tr("question words present"),
-        "sentence_cov": tr("question words in one sentence"), "title_cov": tr("question words in the title"),
-        "vector_rr": tr("meaning rank"), "cosine": tr("meaning similarity"),
-        "cosine_gap": tr("similarity gap to the best"), "rrf": tr("fused score"), "log_length": tr("length"),
-        "coverage_x_cosine": tr("words × similarity"), "same_language": tr("same language"),
-    }
+    """A ranker feature (or a fused list) by its words (core/wording.py's FEATURE, shared with `vaultrag why`); a
+    feature without words yet read from its name's parts, never as `snake_case`."""
     stage = stage_words().get(StageName(name))
-    return stage[1] if stage else names.get(name, name)
+    return stage[1] if stage else wording.feature(name, wording_tr)
 
 
 def failures_text(counts: Mapping[Verdict, int]) -> str:

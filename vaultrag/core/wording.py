@@ -292,7 +292,7 @@ class DiagnosisWords:
 def _moved(change: RankChange | None, tr: Translate) -> str:
     if change is None:
         return ""
-    why = ", ".join(f"{f} {d:+.2f}" for f, d in change.features)
+    why = ", ".join(f"{feature(f, tr)} {signed(d)}" for f, d in change.features)
     return " " + tr(MOVED[change.up, bool(why)]).format(a=change.fused_rank, b=change.reranked_rank, why=why)
 
 
@@ -462,3 +462,70 @@ def failures(counts: Mapping[Verdict, int], tr: Translate = english) -> str:
         return tr(LOST_NONE)
     parts = [f"{tr(TITLE[Verdict(v)])}: {n}" for v, n in sorted(counts.items(), key=lambda vn: -vn[1])]
     return tr(LOST).format(counts="; ".join(parts))
+
+
+# -- the ranker's features in words (the window's bars and "why here", `vaultrag why`, `ask --explain`) -----------
+FEATURE = {
+    "bm25_norm": T("keyword score"), "bm25_rr": T("keyword rank"), "coverage": T("question words present"),
+    "sentence_cov": T("question words in one sentence"), "title_cov": T("question words in the title"),
+    "vector_rr": T("meaning rank"), "cosine": T("meaning similarity"), "cosine_gap": T("similarity gap to the best"),
+    "rrf": T("fused score"), "log_length": T("length"), "coverage_x_cosine": T("words × similarity"),
+    "same_language": T("same language"),
+    # the chunk marks (index time): a feature of that name, or the mark itself
+    "boilerplate": T("repeated text (template, footer)"), "hub": T("mostly links (a hub note)"),
+    # the fused list's parts: one per retrieval list
+    "bm25": T("keywords"), "vector": T("meaning"),
+}
+# a feature without words yet (a new one of the ranker): its name's parts in words, "stem_cov" → "stems coverage"
+FEATURE_PART = {"bm25": T("keyword"), "rr": T("rank"), "cov": T("coverage"), "norm": T("score"),
+                "cos": T("similarity"), "cosine": T("similarity"), "x": "×", "log": "", "len": T("length"),
+                "stem": T("stems"), "stems": T("stems"), "sim": T("similarity"), "max": T("best"),
+                "gap": T("gap"), "vec": T("meaning"), "vector": T("meaning")}
+
+
+def feature(name: str, tr: Translate = english) -> str:
+    """A ranker feature (or a fused list's part) in words; a new feature's name read part by part, never
+    `snake_case` as it is."""
+    if name in FEATURE:
+        return tr(FEATURE[name])
+    parts = [tr(FEATURE_PART[p]) if p in FEATURE_PART else p for p in name.replace("-", "_").split("_") if p]
+    return " ".join(p for p in parts if p) or name
+
+
+ABOVE = T("#{rank} is above #{other} by {gap}, mostly from: {why}")
+BELOW = T("#{rank} is below #{other} by {gap}, mostly from: {why}")
+NO_PARTS = T("the same parts, to the precision shown")
+WHY_FEATURES = 3  # the features named as the difference between two rows
+
+
+def amount(v: float, sign: bool = False) -> str:
+    """A part or a gap: two decimals, or two significant digits below 0.1 (a fused list's parts are hundredths);
+    with its sign, a real minus (a hyphen reads as a dash between words)."""
+    text = f"{v:{'+' if sign else ''}.2f}" if abs(v) >= 0.1 or v == 0 else f"{v:{'+' if sign else ''}.2g}"
+    return text.replace("-", "−")
+
+
+def signed(v: float) -> str:
+    """+0.30 / −0.30 / +0.0064."""
+    return amount(v, sign=True)
+
+
+def gap_parts(mine: Mapping[str, float], other: Mapping[str, float]) -> list[tuple[str, float]]:
+    """Each feature's part of `mine` minus `other`'s, the biggest differences first (those that decide)."""
+    names = list(dict.fromkeys([*mine, *other]))
+    diffs = [(n, mine.get(n, 0.0) - other.get(n, 0.0)) for n in names]
+    return sorted((d for d in diffs if abs(d[1]) >= 5e-4), key=lambda d: -abs(d[1]))
+
+
+def rank_gap(rank: int, other: int, mine: Mapping[str, float], theirs: Mapping[str, float],
+             tr: Translate = english, n: int = WHY_FEATURES) -> str:
+    """Why the candidate ranked `rank` sits where it does against the one ranked `other` (the row above it, or
+    for the first row the one below), from the features' parts: the total gap and what made most of it."""
+    gaps = gap_parts(mine, theirs)
+    total = sum(mine.values()) - sum(theirs.values())
+    above = rank < other
+    # the parts that made the gap (on the side of the sum; all of them when every part went the other way)
+    named = [(f, d) for f, d in gaps if (d > 0) == above][:n] or gaps[:n]
+    why = ", ".join(f"{feature(f, tr)} {signed(d)}" for f, d in named)
+    return tr(ABOVE if above else BELOW).format(rank=rank, other=other, gap=amount(abs(total)),
+                                                why=why or tr(NO_PARTS))

@@ -255,11 +255,21 @@ class MainWindow(QMainWindow):
             for act in self.inspector.view_actions(key):
                 v.addAction(act)
                 self.menu_actions.append(act)
+                self._keep_checked(act)
         self._action(v, self.tr("Show all panes"), "Alt+0", lambda _checked=False: self.maximize_pane(None))
         h = self.menuBar().addMenu(self.tr("&Help"))
         self._action(h, self.tr("&Keyboard shortcuts"), QKeySequence.StandardKey.HelpContents, self.show_shortcuts)
         self._action(h, self.tr("&About vaultrag"), None, self.show_about)
         self._refresh_recent()
+
+    def _keep_checked(self, act: QAction) -> None:
+        """A pane's checkable View item (named by its object name) as it was left: read from the window's settings
+        now, written back on each toggle."""
+        if not act.isCheckable() or not act.objectName():
+            return
+        key = f"view/{act.objectName()}"
+        act.setChecked(bool(self.state.value(key, act.isChecked(), type=bool)))
+        act.toggled.connect(lambda on: self.state.setValue(key, on))
 
     def _action(self, menu: Any, text: str, shortcut: Any, slot: Any) -> QAction:
         act = QAction(text, self)

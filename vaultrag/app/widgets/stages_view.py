@@ -1,4 +1,5 @@
-"""The candidates of every stage in parallel columns; selecting a chunk highlights it everywhere and explains it."""
+"""The candidates pane: one table of every candidate (or, from the View menu, one list per stage side by side),
+and the selected chunk explained: its parts as bars and why it sits below the row above, in words."""
 
 from __future__ import annotations
 
@@ -22,14 +23,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app.widgets.candidate_table import (
+    CandidateTable,
+    full_path,
+    movement,
+    ranks_before,
+    row_label,
+)
+from vaultrag.app.widgets.contribution_bars import ContributionBars
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
 from vaultrag.app.widgets.rewrite_bar import RewriteBar
-from vaultrag.app.words import feature_name, stage_note, stage_title, status_word
+from vaultrag.app.words import stage_note, stage_title, status_word, wording_tr
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.query.contracts import ranked_lists, retrieval_lists
 from vaultrag.core.query.search import PIPELINE
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
-from vaultrag.core.wording import score_text
+from vaultrag.core.wording import rank_gap, score_text
+
+__all__ = ["StagesView", "fit_label", "movement", "row_label"]  # row_label, movement: candidate_table's
 
 HIGHLIGHT = QColor(255, 214, 102)
 IN_PROMPT_TEXT = QColor(25, 85, 150)  # a darker shade of the chart's in-the-prompt blue, readable as text
@@ -42,13 +53,6 @@ NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
 NARROW_SEP = "\u2009›\u2009"  # thin spaces: a squeezed row gives the heading every pixel it can
 MIN_TITLE_CHARS = 2  # a squeezed row keeps at least this much of the note title
 HEADING_CHARS = 10  # and this much of its last heading before the title is cut
-
-
-def row_label(c: Candidate) -> str:
-    """'Note title › last heading' (the heading tells apart the chunks of one note)."""
-    title = c.note.rpartition("/")[2].removesuffix(".md")
-    heads = [h for h in c.heading_path if h and h != title]
-    return f"{title} › {heads[-1]}" if heads else title
 
 
 def fit_label(text: str, fm: QFontMetrics, width: int) -> str:
@@ -80,20 +84,16 @@ class RowLabelDelegate(QStyledItemDelegate):
         option.text = fit_label(option.text, option.fontMetrics, option.rect.width() - CELL_MARGINS)
 
 
-def movement(rank: int, before: int | None) -> str:
-    if before is None:
-        return "new"
-    if before == rank:
-        return "="
-    return f"↑{before - rank}" if before > rank else f"↓{rank - before}"
-
-
 class StagesView(QWidget):
-    """One table per ranked list of the trace, in pipeline order (rank with its movement from the lists that fed
-    it, score, note › heading), and the selected chunk's details.
+    """The candidates pane. By default one CandidateTable (a row per chunk, a column per ranked list); from the
+    View menu the lists side by side instead (one table per ranked list in pipeline order: rank with its move
+    from the lists that fed it, score, note › heading). Below, the selected chunk: its rank in every list, its
+    score's parts as bars against the row above's, and why it sits below that row, in words.
+
+    Selecting never scrolls a table: the lists show the selection's rank in their headers instead.
 
     Signals:
-        chunk_selected: the Candidate picked in any column.
+        chunk_selected: the Candidate picked in the table or in any list.
     """
 
     chunk_selected = Signal(object)
@@ -104,34 +104,51 @@ class StagesView(QWidget):
         self.headers: dict[StageName, QLabel] = {}
         self.skipped: dict[StageName, QLabel] = {}
         self._stacks: dict[StageName, QStackedWidget] = {}
+        self._columns: dict[StageName, QWidget] = {}
         self._cands: dict[StageName, list[Candidate]] = {}
         self._trace: QueryTrace | None = None
         self._names: tuple[StageName, ...] = ()
         self._first: frozenset[StageName] = SHIPPED_FIRST
         self._first_shown = True
+        self._selected: int | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(2)
-        self._outer = outer
         self.rewrite = RewriteBar()  # the `rewrite` stage: shown above the others when a follow-up was rewritten
         outer.addWidget(self.rewrite)
+        self.table = CandidateTable()
+        self.table.chunk_selected.connect(self.chunk_selected.emit)
+        self.views = QStackedWidget()  # page 0: the one table; page 1: the lists side by side
+        self.views.addWidget(self.table)
         self._lists = QWidget()
-        outer.addWidget(self._lists, 1)
+        self.views.addWidget(self._lists)
+        outer.addWidget(self.views, 1)
         self._build(SHIPPED_LISTS)
+        explained = QHBoxLayout()
+        explained.setContentsMargins(0, 0, 0, 0)
+        self.bars = ContributionBars()
+        self.bars.hide()
         self.details = QLabel(self.tr("Select a row: its scores and why it moved appear here."))
         self.details.setObjectName("candidate-details")
         self.details.setWordWrap(True)
+        self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.details.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.details)
+        explained.addWidget(self.details, 1)
+        explained.addWidget(self.bars, 1)
+        outer.addLayout(explained)
 
+    # -- the side-by-side lists ------------------------------------------------------------------------------
     def _build(self, names: tuple[StageName, ...]) -> None:
         """One column per ranked list in `names` (a trace from another pipeline brings other lists)."""
+        side_by_side = self.lists_shown()
         old = self._lists
         self._lists = QWidget()
-        self._outer.replaceWidget(old, self._lists)
+        self.views.removeWidget(old)
+        self.views.insertWidget(1, self._lists)
+        self.views.setCurrentIndex(1 if side_by_side else 0)
         old.deleteLater()
-        for d in (self.tables, self.headers, self.skipped, self._stacks, self._cands):
+        for d in (self.tables, self.headers, self.skipped, self._stacks, self._cands, self._columns):
             d.clear()
         self._names = names
         row = QHBoxLayout(self._lists)
@@ -139,7 +156,9 @@ class StagesView(QWidget):
         row.setSpacing(4)
         self._row = row
         for name in names:
-            col = QVBoxLayout()
+            column = QWidget()
+            col = QVBoxLayout(column)
+            col.setContentsMargins(0, 0, 0, 0)
             col.setSpacing(1)
             label = QLabel(stage_title(name))
             label.setObjectName(f"stage-header-{name}")
@@ -156,11 +175,11 @@ class StagesView(QWidget):
             stack.addWidget(note)
             col.addWidget(label)
             col.addWidget(stack, 1)
-            row.addLayout(col, 1)
+            row.addWidget(column, 3)
             self.tables[name], self.headers[name], self.skipped[name], self._stacks[name] = table, label, note, stack
+            self._columns[name] = column
             self._cands[name] = []
         self.show_first_stages(self._first_shown)
-        self._lists.show()  # at once: a widget a layout takes in while its window shows would appear a turn later
 
     def _make_table(self, name: StageName) -> QTableWidget:
         table = QTableWidget(0, 3)
@@ -180,7 +199,7 @@ class StagesView(QWidget):
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # rank and score never scroll away
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         table.setItemDelegateForColumn(2, RowLabelDelegate(table))
-        table.setAutoScroll(False)
+        table.setAutoScroll(False)  # a picked row never scrolls its list: the list's top stays in view
         table.setWordWrap(False)
         table.setShowGrid(False)  # the rows alternate colours instead: the grid's pixels go to the text
         table.setAlternatingRowColors(True)
@@ -196,26 +215,24 @@ class StagesView(QWidget):
 
     def set_trace(self, trace: QueryTrace) -> None:
         self._trace = trace
+        self._selected = None
         self.rewrite.set_trace(trace)
+        self.table.set_trace(trace)
         in_prompt = {cid for cid, st in trace.context_status.items()
                      if st in (ContextStatus.INCLUDED, ContextStatus.MERGED)}
         names = tuple(trace.stages)
         self._first = frozenset(n for n, s in trace.stages.items() if not s.inputs)
         if names != self._names:
             self._build(names)
-        for i, (name, stage) in enumerate(trace.stages.items()):
+        for name, stage in trace.stages.items():
             table = self.tables[name]
             self._cands[name] = stage.candidates
-            timing = f"{stage.ms:.0f} ms" if stage.ms else ""
-            line2 = " · ".join(x for x in (status_word(stage.status), timing) if x)
-            self.headers[name].setText(f"<b>{stage_title(name)}</b><br><small>{line2}</small>")
+            self._set_header(name)
             self.headers[name].setToolTip(stage_note(trace, stage))
             skipped = stage.status == StageStatus.SKIPPED
             self._stacks[name].setCurrentIndex(1 if skipped else 0)
-            # a skipped stage gives its width to the tables that have rows (it keeps a narrow column for its reason)
-            self._row.setStretch(i, 1 if skipped else 3)
             self.skipped[name].setText(f"<i>{escape(stage_note(trace, stage))}</i>" if skipped else "")
-            before = self._ranks_before(trace, name)
+            before = ranks_before(trace, name)
             table.blockSignals(True)
             table.clearSelection()
             table.setRowCount(len(stage.candidates))
@@ -223,7 +240,7 @@ class StagesView(QWidget):
                 rank = str(c.rank)
                 if before is not None:
                     rank += " " + movement(c.rank, before.get(c.chunk_id)).replace("new", self.tr("new"))
-                tip = " › ".join([c.note, *c.heading_path[1:]]) if c.heading_path else c.note
+                tip = full_path(c)
                 flags = trace.flagged.get(c.note)
                 label = f"{WARNING_SIGN} {row_label(c)}" if flags else row_label(c)
                 if flags:
@@ -242,7 +259,31 @@ class StagesView(QWidget):
                     table.setItem(r, col, item)
             self._fit_number_columns(table)
             table.horizontalScrollBar().setValue(0)
+            table.scrollToTop()
             table.blockSignals(False)
+        self._fit_columns()
+
+    def _set_header(self, name: StageName) -> None:
+        """A list's title, then its status and time, and the selected chunk's rank in it (shown in place: the list
+        is never scrolled to it)."""
+        t = self._trace
+        stage = t.stages.get(name) if t is not None else None
+        bits = [status_word(stage.status), f"{stage.ms:.0f} ms" if stage.ms else ""] if stage is not None else []
+        if self._selected is not None and stage is not None:
+            rank = next((c.rank for c in stage.candidates if c.chunk_id == self._selected), None)
+            bits.append(self.tr("selected: #{rank}").format(rank=rank) if rank is not None
+                        else self.tr("selected: not in this list"))
+        line2 = " · ".join(b for b in bits if b) or " "
+        self.headers[name].setText(f"<b>{stage_title(name)}</b><br><small>{line2}</small>")
+
+    def _fit_columns(self) -> None:
+        """The shown lists share the width; a skipped one keeps a narrow column for its reason and a hidden one
+        none (its stretch would otherwise hold its share of the width empty)."""
+        t = self._trace
+        for i, name in enumerate(self._names):
+            skipped = t is not None and name in t.stages and t.stages[name].status == StageStatus.SKIPPED
+            shown = self._first_shown or name not in self._first
+            self._row.setStretch(i, 0 if not shown else 1 if skipped else 3)
 
     @staticmethod
     def _fit_number_columns(table: QTableWidget) -> None:
@@ -256,54 +297,99 @@ class StagesView(QWidget):
             width = max([fm.horizontalAdvance(t) for t in texts] + [head_fm.horizontalAdvance(header)])
             table.horizontalHeader().resizeSection(col, width + NUMBER_PADDING)
 
-    @staticmethod
-    def _ranks_before(trace: QueryTrace, name: StageName) -> dict[int, int] | None:
-        """Each chunk's best rank in the lists that fed this stage (None for the first lists)."""
-        inputs = [n for n in trace.stages[name].inputs if n in trace.stages]
-        if not inputs:
-            return None
-        best: dict[int, int] = {}
-        for source in inputs:
-            for c in trace.stages[source].candidates:
-                best[c.chunk_id] = min(best.get(c.chunk_id, c.rank), c.rank)
-        return best
-
+    # -- what the View menu changes ----------------------------------------------------------------------------
     def show_first_stages(self, visible: bool) -> None:
-        """Show or hide the retrieval lists (keywords, vectors, …: the lists no other list fed): hidden, the fused
-        and reranked lists get their width (and a row's movement still says where it came from)."""
+        """Show or hide the retrieval lists (keywords, vectors, …: the lists no other list fed), as columns of the
+        table and as lists side by side: hidden, the others get their width (a row's move still says where it
+        came from)."""
         self._first_shown = visible
-        for name in self._first & set(self._names):  # a column whose widgets are all hidden takes no room
-            self.headers[name].setVisible(visible)
-            self._stacks[name].setVisible(visible)
-
-    def view_actions(self) -> list[QAction]:
-        """The View menu's item of this pane: the keyword and vector lists, shown or hidden."""
-        lists = QAction(self.tr("&Keyword and vector lists"), self)
-        lists.setShortcut(QKeySequence("Ctrl+Shift+L"))
-        lists.setCheckable(True)
-        lists.setChecked(self.first_stages_shown())
-        lists.toggled.connect(self.show_first_stages)
-        return [lists]
+        for name in self._first & set(self._names):
+            self._columns[name].setVisible(visible)
+        self._fit_columns()
+        self.table.hide_stages(frozenset() if visible else self._first)
 
     def first_stages_shown(self) -> bool:
         return self._first_shown
 
+    def show_lists(self, side_by_side: bool) -> None:
+        """The lists side by side (one table per stage) instead of the one candidate table."""
+        self.views.setCurrentIndex(1 if side_by_side else 0)
+
+    def lists_shown(self) -> bool:
+        return self.views.currentIndex() == 1
+
+    def view_actions(self) -> list[QAction]:
+        """The View menu's items of this pane: the keyword and vector lists shown or hidden, and the lists side by
+        side instead of the one table (the window keeps both in its settings by their object names)."""
+        first = QAction(self.tr("&Keyword and vector lists"), self)
+        first.setObjectName("view-retrieval-lists")
+        first.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        first.setCheckable(True)
+        first.setChecked(self.first_stages_shown())
+        first.toggled.connect(self.show_first_stages)
+        side = QAction(self.tr("Candidates as side-by-side lis&ts"), self)
+        side.setObjectName("view-side-by-side")
+        side.setShortcut(QKeySequence("Ctrl+Shift+T"))
+        side.setCheckable(True)
+        side.setChecked(self.lists_shown())
+        side.toggled.connect(self.show_lists)
+        return [first, side]
+
+    # -- the selected chunk ---------------------------------------------------------------------------------------
     def clear(self) -> None:
         self._trace = None
+        self._selected = None
         self.rewrite.clear()
+        self.table.clear_rows()
         for name, table in self.tables.items():
             table.setRowCount(0)
             self._cands[name] = []
             self._stacks[name].setCurrentIndex(0)
             self.headers[name].setText(f"<b>{stage_title(name)}</b><br><small> </small>")
+        self.bars.set_parts(None, None, None)
         self.details.setText(self.tr("Select a row: its scores and why it moved appear here."))
 
     def select_chunk(self, cand: Candidate) -> None:
+        self.table.select_chunk(cand.chunk_id)
         self.highlight(cand.chunk_id)
         self.details.setText(self.explain(cand.chunk_id))
+        self._show_parts(cand.chunk_id)
+
+    def _compared(self, chunk_id: int) -> tuple[Candidate, Candidate | None] | None:
+        """The chunk in the final list and the row it is compared with: the one above it (the first row: the one
+        below)."""
+        t = self._trace
+        if t is None:
+            return None
+        final = t.final
+        i = next((i for i, c in enumerate(final) if c.chunk_id == chunk_id), None)
+        if i is None:
+            return None
+        j = i - 1 if i > 0 else 1
+        return final[i], final[j] if 0 <= j < len(final) else None
+
+    def _show_parts(self, chunk_id: int) -> None:
+        pair = self._compared(chunk_id)
+        if pair is None or not pair[0].contributions:
+            self.bars.set_parts(None, None, None)
+            return
+        mine, other = pair
+        self.bars.set_parts(mine.contributions, other.contributions if other is not None else None,
+                            other.rank if other is not None else None)
+
+    def gap_words(self, chunk_id: int) -> str:
+        """Why the chunk sits below the row above it in the final list (the first row: above the second), from
+        the parts of their scores, in words."""
+        pair = self._compared(chunk_id)
+        if pair is None:
+            return ""
+        mine, other = pair
+        if other is None or not mine.contributions or not other.contributions:
+            return ""
+        return rank_gap(mine.rank, other.rank, mine.contributions, other.contributions, wording_tr)
 
     def explain(self, chunk_id: int) -> str:
-        """The chunk's rank and score in every stage, its confidence, and the per-part contributions."""
+        """The chunk's rank and score in every list, its confidence, why it is not one row higher, its flags."""
         t = self._trace
         if t is None:
             return ""
@@ -313,15 +399,11 @@ class StagesView(QWidget):
             c = next((c for c in stage.candidates if c.chunk_id == chunk_id), None)
             if c is None:
                 continue
-            label = label or escape(" › ".join([c.note, *c.heading_path[1:]]))
+            label = label or escape(full_path(c))
             note = c.note
-            bit = f"{stage_title(name)} #{c.rank} ({score_text(c.score)})"
-            if c.contributions:
-                # three significant digits, biggest first, parts that did not count left out: a line, not a table
-                terms = ", ".join(f"{escape(feature_name(k))} {v:+.3g}" for k, v in
-                                  sorted(c.contributions.items(), key=lambda kv: -abs(kv[1])) if abs(v) >= 5e-4)
-                bit += f" = {terms}"
-            parts.append(bit)
+            parts.append(f"{escape(stage_title(name))} #{c.rank} ({score_text(c.score)})")
+        if not label:
+            return ""
         final = next((c for c in t.final if c.chunk_id == chunk_id), None)
         if final is not None and final.cosine is not None:
             conf = t.decision.confidence_of(final.cosine)
@@ -329,15 +411,23 @@ class StagesView(QWidget):
             if conf is not None:
                 extra += " · " + self.tr("confidence {c:.3f}").format(c=conf)
             parts.append(extra)
-        if not label:
-            return ""
+        rank = f"#{final.rank} · " if final is not None else ""
+        lines = [f"<b>{rank}{label}</b>", " · ".join(parts)]
+        gap = self.gap_words(chunk_id)
+        if gap:
+            lines.append(escape(gap))
+        elif final is None:
+            lines.append(escape(self.tr("Only in the earlier lists: the final list left it out.")))
         flags = t.flagged.get(note)
-        warning = (f"<br><span style='color:{WARNING_COLOUR}'>{WARNING_SIGN} {escape(flag_warning(note, flags))}"
-                   "</span>") if flags else ""
-        return f"<b>{label}</b><br>" + " · ".join(parts) + warning
+        if flags:
+            lines.append(f"<span style='color:{WARNING_COLOUR}'>{WARNING_SIGN} {escape(flag_warning(note, flags))}"
+                         "</span>")
+        return "<br>".join(lines)
 
     def highlight(self, chunk_id: int) -> list[StageName]:
-        """Colour the rows of `chunk_id` in every column; returns the stages where it appears."""
+        """Colour the rows of `chunk_id` in every list and say its rank in each list's header (no list scrolls:
+        its top stays in view); returns the stages where it appears."""
+        self._selected = chunk_id
         found = []
         for name, table in self.tables.items():
             for r in range(table.rowCount()):
@@ -349,8 +439,8 @@ class StagesView(QWidget):
                         item.setBackground(QBrush(HIGHLIGHT) if hit else QBrush())
                 if hit and first is not None:
                     found.append(name)
-                    table.scrollToItem(first, QAbstractItemView.ScrollHint.EnsureVisible)
-                    table.horizontalScrollBar().setValue(0)  # rank and score stay in view
+            if self._trace is not None and name in self._trace.stages:
+                self._set_header(name)
         return found
 
     def _on_selected(self, name: StageName) -> None:

@@ -1,0 +1,49 @@
+"""The ranker's features in words wherever a person reads them: `ask --explain`'s order, `vaultrag why`, the window
+(tests/test_candidate_table.py); a feature without words yet is read from its name's parts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from vaultrag.core import wording
+from vaultrag.core.query.features import FEATURES
+
+CODE_NAMES = [f for f in FEATURES if "_" in f]  # bm25_norm, sentence_cov, cosine_gap…
+
+
+def test_every_feature_has_words_and_a_new_one_reads_as_words():
+    assert all(f in wording.FEATURE for f in FEATURES)
+    assert wording.feature("sentence_cov") == "question words in one sentence"
+    # a feature the ranker gains before it gets words: its name's parts, no underscore left
+    assert wording.feature("stem_cov") == "stems coverage"
+    assert wording.feature("boilerplate") == "repeated text (template, footer)"
+    assert "_" not in wording.feature("hub_x_cosine_rr")
+
+
+def test_rank_gap_names_what_made_the_gap():
+    above = {"cosine": 4.5, "title_cov": 1.2, "bm25_rr": 0.1}
+    below = {"cosine": 4.5, "title_cov": 0.0, "bm25_rr": 0.3}
+    assert wording.rank_gap(2, 1, below, above) == (
+        "#2 is below #1 by 1.00, mostly from: question words in the title −1.20")
+    assert wording.rank_gap(1, 2, above, below) == (
+        "#1 is above #2 by 1.00, mostly from: question words in the title +1.20")
+    assert wording.rank_gap(1, 2, above, above) == "#1 is above #2 by 0.00, mostly from: the same parts, to the " \
+                                                   "precision shown"
+
+
+def test_ask_explain_says_why_the_first_rows_are_in_their_order_in_words(tmp_path: Path, cli):
+    vault, home = tmp_path / "vault", tmp_path / "home"
+    vault.mkdir()
+    for i, (title, text) in enumerate([("Refunds", "The refund deadline is seven days after the purchase."),
+                                       ("Refund policy", "A refund needs the receipt and the card."),
+                                       ("Shipping", "Shipping takes a week; a refund of shipping is rare."),
+                                       ("Gym", "The gym opens at six on weekdays.")]):
+        (vault / f"n{i}.md").write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    r = cli(home, "ask", str(vault), "refund deadline", "--threshold", "-1", "--explain")
+    assert r.returncode == 0, r.stderr
+    order = r.stdout.partition("why this order (reranked):")[2]
+    assert re.search(r"#1 is above #2 by [0-9.]+, mostly from: ", order), r.stdout
+    assert re.search(r"#2 is below #1 by [0-9.]+, mostly from: ", order), r.stdout
+    assert [f for f in CODE_NAMES if f in r.stdout] == []
