@@ -81,7 +81,7 @@ def test_first_run_offers_a_vault_and_the_demo(window: MainWindow):
 
 
 def test_open_ask_and_every_pane_shows_the_trace(qtbot, real_window: MainWindow, demo: Path):
-    from tests.test_app_window import squeezed_headings
+    from tests.test_app_window import deliver_posted_events, squeezed_headings
 
     window = real_window
     window.resize(1280, 800)
@@ -96,9 +96,17 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, real_window: MainWindow,
     # the source above the passage, where a long one cannot push it below the fold
     assert "7 dias úteis" in window.answer.toPlainText()
     assert trace.answer.source in plain(window.answer_view.source.text())
-    # candidates: one row per candidate, in rank order, in every column
+    # candidates: one table by default, a row per chunk in the final order, its rank in every list
     panes = window.inspector.panes
     stages, chart, preview = panes["candidates"], panes["chart"], panes["preview"]
+    assert stages.table.isVisibleTo(window) and not stages.lists_shown()
+    assert [row.chunk_id for row in stages.table.rows[: len(trace.final)]] == [c.chunk_id for c in trace.final]
+    assert stages.table.item(0, 0).text() == row_label(trace.final[0])
+    # at 1280×800 every row in view shows at least 24 characters of its 'note › heading' (all of a shorter one)
+    assert all(len(shown.replace("…", "")) >= min(24, len(whole)) for whole, shown in stages.table.drawn_names())
+    # the lists side by side (View menu): one row per candidate, in rank order, in every column
+    stages.show_lists(True)
+    deliver_posted_events()
     for name in ("bm25", "vector", "fused", "reranked"):  # the built-in ranker runs by default
         table = stages.tables[name]
         cands = trace.stages[name].candidates
@@ -117,11 +125,13 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, real_window: MainWindow,
     qtbot.waitUntil(lambda: preview.note == trace.final[0].note, timeout=10_000)
     # at 1280×800 every row shows the start of its heading (widths follow the real model's scores and rank moves)
     assert squeezed_headings(stages, trace) == []
-    # selecting a chunk in any column highlights it in every column and previews its note at its lines
+    # selecting a chunk in any column highlights it in every column (its rank said in each list's header, no list
+    # scrolled) and previews its note at its lines
     second = trace.stages["bm25"].candidates[1]
     with qtbot.waitSignal(window.c.note_read, timeout=10_000):
         stages.tables["bm25"].selectRow(1)
     assert set(stages.highlight(second.chunk_id)) >= {"bm25"}
+    assert "#2" in stages.headers["bm25"].text()
     assert preview.note == second.note
     assert preview.highlighted_text() == (demo / second.note).read_text(encoding="utf-8")[
         second.char_start : second.char_end]

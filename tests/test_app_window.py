@@ -174,9 +174,10 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
         deliver_posted_events()  # the layouts the trace changed
         names = sorted({p for c in trace.final for p in (c.note, *c.heading_path)} | {
             c.note.rpartition("/")[2].removesuffix(".md") for c in trace.final} | {str(demo)}, key=len, reverse=True)
-        # ≥ 8 candidate rows visible in every stage table that ran
+        # ≥ 8 candidate rows visible in the candidate table (the default view) and in every list that ran
         stages = w.inspector.panes["candidates"]
-        for name, table in stages.tables.items():
+        assert stages.table.isVisibleTo(w) and stages.table.rowCount() >= 8
+        for name, table in {"table": stages.table, **stages.tables}.items():
             if table.isVisibleTo(w):
                 rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
                 assert rows >= 8, f"{name}: only {rows} rows visible at 1280×800"

@@ -367,8 +367,8 @@
 <context>
     <name>ContributionBars</name>
     <message>
-        <source>dashed: #{rank}</source>
-        <translation>tracejado: #{rank}</translation>
+        <source>What each part adds to this row&apos;s score (blue: up, red: down); dashed: the same part of #{rank}</source>
+        <translation>O que cada parte soma à pontuação desta linha (azul: para cima, vermelho: para baixo); tracejado: a mesma parte de #{rank}</translation>
     </message>
     <message>
         <source>{n} other parts</source>
@@ -1588,6 +1588,10 @@
     <message>
         <source>&amp;Keyword and vector lists</source>
         <translation>Listas de &amp;palavras-chave e de vetores</translation>
+    </message>
+    <message>
+        <source>(dashed bars: #{rank})</source>
+        <translation>(barras tracejadas: #{rank})</translation>
     </message>
     <message>
         <source>Candidates as side-by-side lis&amp;ts</source>

@@ -14,7 +14,7 @@ from vaultrag.core.wording import signed
 POSITIVE = QColor(70, 130, 180)
 NEGATIVE = QColor(205, 92, 72)
 OTHER_ROW = QColor(90, 90, 90)
-MAX_BARS = 6  # the parts that count most; the rest are summed in one bar
+MAX_BARS = 4  # the parts that tell the rows apart most; the rest are summed in one bar (the pane stays short)
 MIN_PART = 5e-4  # a part below this did not count
 
 
@@ -54,23 +54,28 @@ class ContributionBars(QWidget):
         self.bars: list[Bar] = []
         self.other_rank: int | None = None
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        font = self.font()  # a size smaller: the bars take no more height than the lines of words beside them
+        font.setPointSizeF(font.pointSizeF() * 0.9)
+        self.setFont(font)
 
     def set_parts(self, mine: dict[str, float] | None, other: dict[str, float] | None, other_rank: int | None
                   ) -> None:
         self.bars = bars_of(mine, other, self.tr("{n} other parts")) if mine else []
         self.other_rank = other_rank if other is not None else None
+        self.setToolTip(self.tr("What each part adds to this row's score (blue: up, red: down); dashed: the same "
+                                "part of #{rank}").format(rank=other_rank) if self.other_rank is not None else "")
         self.setVisible(bool(self.bars))
         self.updateGeometry()
         self.update()
 
     def line(self) -> int:
-        return self.fontMetrics().height() + 2
+        return self.fontMetrics().height() + 1
 
     def sizeHint(self) -> QSize:
-        return QSize(360, (MAX_BARS + 2) * self.line())
+        return QSize(360, (MAX_BARS + 1) * self.line())
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(200, (MAX_BARS + 2) * self.line())
+        return QSize(200, (MAX_BARS + 1) * self.line())
 
     def label_width(self) -> int:
         fm = self.fontMetrics()
@@ -117,10 +122,3 @@ class ContributionBars(QWidget):
         p.setPen(QPen(text, 1))
         bottom = len(self.bars) * lh
         p.drawLine(QPointF(zero, 0), QPointF(zero, bottom))
-        if self.other_rank is not None:
-            p.setPen(QPen(OTHER_ROW, 1, Qt.PenStyle.DashLine))
-            key = QRectF(left, bottom + 5, 14, lh - 8)
-            p.drawRect(key)
-            p.setPen(text)
-            p.drawText(QRectF(left + 20, bottom + 1, self.width() - left - 20, lh), Qt.AlignmentFlag.AlignVCenter,
-                       self.tr("dashed: #{rank}").format(rank=self.other_rank))

@@ -389,33 +389,30 @@ class StagesView(QWidget):
         return rank_gap(mine.rank, other.rank, mine.contributions, other.contributions, wording_tr)
 
     def explain(self, chunk_id: int) -> str:
-        """The chunk's rank and score in every list, its confidence, why it is not one row higher, its flags."""
+        """The chunk's path, its confidence, why it is not one row higher, its flags."""
         t = self._trace
         if t is None:
             return ""
-        parts: list[str] = []
-        label = note = ""
-        for name, stage in t.stages.items():
-            c = next((c for c in stage.candidates if c.chunk_id == chunk_id), None)
-            if c is None:
-                continue
-            label = label or escape(full_path(c))
-            note = c.note
-            parts.append(f"{escape(stage_title(name))} #{c.rank} ({score_text(c.score)})")
-        if not label:
+        # its rank and score in each list are on its row (and in each list's header): not said again here
+        found = next((c for s in t.stages.values() for c in s.candidates if c.chunk_id == chunk_id), None)
+        if found is None:
             return ""
+        note = found.note
+        parts: list[str] = []
         final = next((c for c in t.final if c.chunk_id == chunk_id), None)
         if final is not None and final.cosine is not None:
+            parts.append(self.tr("cosine {c:.3f}").format(c=final.cosine))
             conf = t.decision.confidence_of(final.cosine)
-            extra = self.tr("cosine {c:.3f}").format(c=final.cosine)
             if conf is not None:
-                extra += " · " + self.tr("confidence {c:.3f}").format(c=conf)
-            parts.append(extra)
+                parts.append(self.tr("confidence {c:.3f}").format(c=conf))
         rank = f"#{final.rank} · " if final is not None else ""
-        lines = [f"<b>{rank}{label}</b>", " · ".join(parts)]
+        lines = [" · ".join([f"<b>{rank}{escape(full_path(found))}</b>", *parts])]
         gap = self.gap_words(chunk_id)
         if gap:
-            lines.append(escape(gap))
+            pair = self._compared(chunk_id)
+            other = pair[1] if pair is not None else None
+            key = self.tr("(dashed bars: #{rank})").format(rank=other.rank) if other is not None else ""
+            lines.append(f"{escape(gap)} <span style='color:#5a5a5a'>{escape(key)}</span>")
         elif final is None:
             lines.append(escape(self.tr("Only in the earlier lists: the final list left it out.")))
         flags = t.flagged.get(note)
