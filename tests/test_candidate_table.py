@@ -152,6 +152,21 @@ def test_one_row_per_candidate_a_column_per_list_sorted_by_any_list(qtbot):
     assert picked.args[0].chunk_id == 2
 
 
+def test_rows_of_one_note_and_heading_say_their_line_and_marked_chunks_show_in_italics(qtbot):
+    view = StagesView()
+    qtbot.addWidget(view)
+    first = Candidate("Casa/Reembolso.md", ["Reembolso", "Prazo"], 0, 10, 4, 9, chunk_id=1, rank=1, score=1.0)
+    second = Candidate("Casa/Reembolso.md", ["Reembolso", "Prazo"], 10, 20, 19, 30, chunk_id=2, rank=2, score=0.5)
+    other = cand(3, 3, heading="Multa")
+    other.boilerplate = 0.9  # as the index marks a template's text (a candidate that carries the mark)
+    view.set_trace(three_lists([first, second, other], [first], [first]))
+    table = view.table
+    assert [table.item(r, 0).text() for r in range(3)] == [
+        "Reembolso › Prazo · line 5", "Reembolso › Prazo · line 20", "Reembolso › Multa"]
+    assert table.item(2, 0).font().italic() and not table.item(0, 0).font().italic()
+    assert "repeated text (template, footer)" in table.item(2, 0).toolTip()
+
+
 def test_selecting_never_scrolls_a_table_away_from_its_top(qtbot):
     """A chunk picked far down (in the chart, the answer, another list) is selected in place: every table keeps its
     top in view and each list says the selection's rank in its header instead."""

@@ -321,8 +321,8 @@
 <context>
     <name>CandidateTable</name>
     <message>
-        <source>Note title › last heading (hover a row for the full path). Blue: in the answer&apos;s prompt; grey: only in an earlier list.</source>
-        <translation>Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo). Azul: no prompt da resposta; cinza: só numa lista anterior.</translation>
+        <source>Note title › last heading (hover a row for the full path). Blue: in the answer&apos;s prompt; grey: only in an earlier list; italics: mostly repeated text or links.</source>
+        <translation>Título da nota › último título de seção (passe o mouse sobre a linha para ver o caminho completo). Azul: no prompt da resposta; cinza: só numa lista anterior; itálico: quase só texto repetido ou links.</translation>
     </message>
     <message>
         <source>line {n}</source>

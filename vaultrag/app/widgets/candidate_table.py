@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
-from vaultrag.app.words import stage_note, stage_title, status_word
+from vaultrag.app.words import stage_note, stage_title, status_word, wording_tr
+from vaultrag.core import wording
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
 from vaultrag.core.wording import score_text
@@ -31,6 +32,8 @@ NUMBER_PADDING = 12  # px around a list's cell (the cell's margins)
 IN_PROMPT_TEXT = QColor(25, 85, 150)  # a darker shade of the chart's in-the-prompt blue, readable as text
 NAME_COLUMN = 0
 MISSING = 1 << 30  # a list's rank for a chunk it does not have: last in that list's order
+MARKS = ("boilerplate", "hub")  # the index's marks of a chunk, when the candidate carries them (0..1)
+MARKED = 0.5  # a mark at least this strong is shown
 
 
 def row_label(c: Candidate) -> str:
@@ -64,6 +67,12 @@ def elide_label(text: str, fm: QFontMetrics, width: int) -> str:
     else:
         title_w = head_w = room // 2
     return fm.elidedText(title, mid, title_w) + sep + fm.elidedText(head, mid, head_w)
+
+
+def chunk_marks(c: Candidate) -> list[str]:
+    """What the index marked in the chunk (boilerplate: text repeated across many notes; hub: mostly links), in
+    words; none when the candidate carries no marks."""
+    return [wording.feature(mark, wording_tr) for mark in MARKS if float(getattr(c, mark, 0.0) or 0.0) >= MARKED]
 
 
 def shown_chars(drawn: str) -> int:
@@ -208,7 +217,7 @@ class CandidateTable(QTableWidget):
         head = self.horizontalHeader()
         title = QTableWidgetItem(self.tr("note › heading"))
         title.setToolTip(self.tr("Note title › last heading (hover a row for the full path). Blue: in the answer's "
-                                 "prompt; grey: only in an earlier list."))
+                                 "prompt; grey: only in an earlier list; italics: mostly repeated text or links."))
         self.setHorizontalHeaderItem(NAME_COLUMN, title)
         head.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Stretch)
         for i, name in enumerate(names, start=1):
@@ -262,8 +271,15 @@ class CandidateTable(QTableWidget):
             label = labels[r]
             if label in twice:  # chunks of one note under one heading: told apart by where they start
                 label += " · " + self.tr("line {n}").format(n=c.line_start + 1)
+            marks = chunk_marks(c)
+            if marks:
+                tip += "\n" + ", ".join(marks)
             cell = QTableWidgetItem(f"{WARNING_SIGN} {label}" if flags else label)
             cell.setToolTip(tip)
+            if marks:  # mostly template or mostly links: in italics (no letter of the name lost to a sign)
+                font = cell.font()
+                font.setItalic(True)
+                cell.setFont(font)
             cells = [cell]
             for stage_name in names:
                 sc = row.by_stage.get(stage_name)
