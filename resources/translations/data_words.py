@@ -284,4 +284,5 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "#{rank} is above #{other} by {gap}, mostly from: {why}"),
     QT_TRANSLATE_NOOP("Wording", "#{rank} is below #{other} by {gap}, mostly from: {why}"),
     QT_TRANSLATE_NOOP("Wording", "the same parts, to the precision shown"),
+    QT_TRANSLATE_NOOP("Wording", "{what} {sign}{amount}"),
 )

@@ -2543,6 +2543,10 @@
         <translation>{n} bytes</translation>
     </message>
     <message>
+        <source>{what} {sign}{amount}</source>
+        <translation>{what} {sign}{amount}</translation>
+    </message>
+    <message>
         <source>{where} answers, but has no OpenAI-compatible API there ({detail}). The address usually ends in /v1, e.g. http://localhost:11434/v1.</source>
         <translation>{where} responde, mas não tem ali uma API compatível com a OpenAI ({detail}). O endereço geralmente termina em /v1, por exemplo http://localhost:11434/v1.</translation>
     </message>

@@ -292,7 +292,7 @@ class DiagnosisWords:
 def _moved(change: RankChange | None, tr: Translate) -> str:
     if change is None:
         return ""
-    why = ", ".join(f"{feature(f, tr)} {signed(d)}" for f, d in change.features)
+    why = ", ".join(part(f, d, tr) for f, d in change.features)
     return " " + tr(MOVED[change.up, bool(why)]).format(a=change.fused_rank, b=change.reranked_rank, why=why)
 
 
@@ -510,6 +510,15 @@ def signed(v: float) -> str:
     return amount(v, sign=True)
 
 
+PART = T("{what} {sign}{amount}")  # "length +0.30": a feature in words and its part, signed
+
+
+def part(name: str, value: float, tr: Translate = english) -> str:
+    """A feature in words and its signed part ("question words in the title −1.51"; the number a plain one, so
+    the window writes it with its language's decimal separator)."""
+    return tr(PART).format(what=feature(name, tr), sign="+" if value >= 0 else "−", amount=amount(abs(value)))
+
+
 def gap_parts(mine: Mapping[str, float], other: Mapping[str, float]) -> list[tuple[str, float]]:
     """Each feature's part of `mine` minus `other`'s, the biggest differences first (those that decide)."""
     names = list(dict.fromkeys([*mine, *other]))
@@ -526,6 +535,6 @@ def rank_gap(rank: int, other: int, mine: Mapping[str, float], theirs: Mapping[s
     above = rank < other
     # the parts that made the gap (on the side of the sum; all of them when every part went the other way)
     named = [(f, d) for f, d in gaps if (d > 0) == above][:n] or gaps[:n]
-    why = ", ".join(f"{feature(f, tr)} {signed(d)}" for f, d in named)
+    why = ", ".join(part(f, d, tr) for f, d in named)
     return tr(ABOVE if above else BELOW).format(rank=rank, other=other, gap=amount(abs(total)),
                                                 why=why or tr(NO_PARTS))

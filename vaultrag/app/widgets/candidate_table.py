@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
-from vaultrag.app.words import stage_note, stage_title, status_word, wording_tr
+from vaultrag.app.words import locale, stage_note, stage_title, status_word, wording_tr
 from vaultrag.core import wording
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
@@ -73,6 +73,11 @@ def chunk_marks(c: Candidate) -> list[str]:
     """What the index marked in the chunk (boilerplate: text repeated across many notes; hub: mostly links), in
     words; none when the candidate carries no marks."""
     return [wording.feature(mark, wording_tr) for mark in MARKS if float(getattr(c, mark, 0.0) or 0.0) >= MARKED]
+
+
+def local_score(v: float) -> str:
+    """A list's score as its column shows it, with the window's decimal separator (0,303 in Portuguese)."""
+    return score_text(v).replace(".", locale().decimalPoint())
 
 
 def shown_chars(drawn: str) -> int:
@@ -290,8 +295,8 @@ class CandidateTable(QTableWidget):
                 rank = str(sc.rank)
                 if before is not None:
                     rank += " " + movement(sc.rank, before.get(sc.chunk_id)).replace("new", self.tr("new"))
-                item = QTableWidgetItem(f"{rank}\t{score_text(sc.score)}")
-                item.setToolTip(f"{stage_title(stage_name)}: #{sc.rank} · {score_text(sc.score)}")
+                item = QTableWidgetItem(f"{rank}\t{local_score(sc.score)}")
+                item.setToolTip(f"{stage_title(stage_name)}: #{sc.rank} · {local_score(sc.score)}")
                 cells.append(item)
             colour = (QColor(WARNING_COLOUR) if flags else grey if not row.final
                       else IN_PROMPT_TEXT if row.chunk_id in in_prompt else None)

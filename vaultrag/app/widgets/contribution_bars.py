@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from vaultrag.app.words import feature_name
+from vaultrag.app.words import feature_name, locale
 from vaultrag.core.wording import signed
 
 POSITIVE = QColor(70, 130, 180)
@@ -116,7 +116,7 @@ class ContributionBars(QWidget):
                 p.setPen(QPen(OTHER_ROW, 1, Qt.PenStyle.DashLine))
                 p.drawRect(QRectF(min(zero, xo), top + 1, max(abs(xo - zero), 1.0), lh - 2))
             p.setPen(text)
-            value = signed(b.value)
+            value = signed(b.value).replace(".", locale().decimalPoint())
             vx = max(x1, zero) + 3 if b.value >= 0 else min(x1, zero) - fm.horizontalAdvance(value) - 3
             p.drawText(QRectF(vx, top, fm.horizontalAdvance(value) + 2, lh), Qt.AlignmentFlag.AlignVCenter, value)
         p.setPen(QPen(text, 1))

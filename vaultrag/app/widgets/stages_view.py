@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from vaultrag.app.widgets.candidate_table import (
     CandidateTable,
     full_path,
+    local_score,
     movement,
     ranks_before,
     row_label,
@@ -33,12 +34,12 @@ from vaultrag.app.widgets.candidate_table import (
 from vaultrag.app.widgets.contribution_bars import ContributionBars
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
 from vaultrag.app.widgets.rewrite_bar import RewriteBar
-from vaultrag.app.words import stage_note, stage_title, status_word, wording_tr
+from vaultrag.app.words import local, stage_note, stage_title, status_word, wording_tr
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.query.contracts import ranked_lists, retrieval_lists
 from vaultrag.core.query.search import PIPELINE
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
-from vaultrag.core.wording import rank_gap, score_text
+from vaultrag.core.wording import rank_gap
 
 __all__ = ["StagesView", "fit_label", "movement", "row_label"]  # row_label, movement: candidate_table's
 
@@ -245,7 +246,7 @@ class StagesView(QWidget):
                 label = f"{WARNING_SIGN} {row_label(c)}" if flags else row_label(c)
                 if flags:
                     tip += "\n" + flag_warning(c.note, flags)
-                for col, text in enumerate((rank, score_text(c.score), label)):
+                for col, text in enumerate((rank, local_score(c.score), label)):
                     item = QTableWidgetItem(text)
                     item.setData(Qt.ItemDataRole.UserRole, c.chunk_id)
                     item.setToolTip(tip)
@@ -401,10 +402,10 @@ class StagesView(QWidget):
         parts: list[str] = []
         final = next((c for c in t.final if c.chunk_id == chunk_id), None)
         if final is not None and final.cosine is not None:
-            parts.append(self.tr("cosine {c:.3f}").format(c=final.cosine))
+            parts.append(local(self.tr("cosine {c:.3f}")).format(c=final.cosine))
             conf = t.decision.confidence_of(final.cosine)
             if conf is not None:
-                parts.append(self.tr("confidence {c:.3f}").format(c=conf))
+                parts.append(local(self.tr("confidence {c:.3f}")).format(c=conf))
         rank = f"#{final.rank} · " if final is not None else ""
         lines = [" · ".join([f"<b>{rank}{escape(full_path(found))}</b>", *parts])]
         gap = self.gap_words(chunk_id)
