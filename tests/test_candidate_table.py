@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QStyleOptionViewItem, QTableWidget
 
 from tests.test_app import ask, fake_controller, open_and_wait
@@ -191,6 +192,12 @@ def test_selecting_never_scrolls_a_table_away_from_its_top(qtbot):
         assert "selected: #38" in view.headers[StageName.FUSED].text()
     view.table.selectRow(n - 1)  # picked in the table itself: selected, not scrolled to
     assert view.table.verticalScrollBar().value() == 0 and view.table.selectionModel().selectedRows()
+    # walking the table with the keys: the view follows the row the user moves to
+    view.table.setCurrentCell(0, 0)
+    for _ in range(n - 1):
+        qtbot.keyClick(view.table, Qt.Key.Key_Down)
+    assert view.table.verticalScrollBar().value() > 0
+    assert view.table.visualRect(view.table.currentIndex()).bottom() <= view.table.viewport().height()
 
 
 def test_hiding_the_keyword_and_vector_lists_leaves_no_hole(qtbot):

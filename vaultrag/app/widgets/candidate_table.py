@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -394,6 +394,12 @@ class CandidateTable(QTableWidget):
             self.verticalScrollBar().setValue(bar)
         self.blockSignals(False)
         self.viewport().update()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """↑/↓ in the table itself walk its rows and the view follows them (a pick from elsewhere never scrolls)."""
+        super().keyPressEvent(event)
+        if self.currentIndex().isValid():
+            self.scrollTo(self.currentIndex())
 
     def _on_selected(self) -> None:
         rows = self.selectionModel().selectedRows()
