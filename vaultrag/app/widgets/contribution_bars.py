@@ -118,6 +118,8 @@ class ContributionBars(QWidget):
             p.setPen(text)
             value = signed(b.value).replace(".", locale().decimalPoint())
             vx = max(x1, zero) + 3 if b.value >= 0 else min(x1, zero) - fm.horizontalAdvance(value) - 3
+            if vx < label_w:  # no room left of the bar: the value goes right of the axis, clear of the names
+                vx = zero + 3
             p.drawText(QRectF(vx, top, fm.horizontalAdvance(value) + 2, lh), Qt.AlignmentFlag.AlignVCenter, value)
         p.setPen(QPen(text, 1))
         bottom = len(self.bars) * lh
