@@ -2403,6 +2403,10 @@
         <translation>permissão negada</translation>
     </message>
     <message>
+        <source>pieces of question words in one sentence</source>
+        <translation>pedaços das palavras da pergunta numa frase</translation>
+    </message>
+    <message>
         <source>question cut to its first {limit} characters</source>
         <translation>pergunta cortada nos seus primeiros {limit} caracteres</translation>
     </message>
@@ -2433,6 +2437,10 @@
     <message>
         <source>rank {r} (score {s})</source>
         <translation>posição {r} (pontuação {s})</translation>
+    </message>
+    <message>
+        <source>rare question words in one sentence</source>
+        <translation>palavras raras da pergunta numa frase</translation>
     </message>
     <message>
         <source>repeated text (template, footer)</source>
@@ -2489,6 +2497,10 @@
     <message>
         <source>the model {model} is ready</source>
         <translation>o modelo {model} está pronto</translation>
+    </message>
+    <message>
+        <source>the note&apos;s best similarity, gap to the best</source>
+        <translation>melhor semelhança da nota, distância da melhor</translation>
     </message>
     <message>
         <source>the question has only stop words or symbols: nothing to search for</source>

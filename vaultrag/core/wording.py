@@ -471,6 +471,11 @@ FEATURE = {
     "vector_rr": T("meaning rank"), "cosine": T("meaning similarity"), "cosine_gap": T("similarity gap to the best"),
     "rrf": T("fused score"), "log_length": T("length"), "coverage_x_cosine": T("words × similarity"),
     "same_language": T("same language"),
+    # the ranker's features of issue 26 (branch rank): Snowball-stem IDF and 4-gram sentence coverage, the note's
+    # best cosine
+    "sentence_idf": T("rare question words in one sentence"),
+    "sentence_grams": T("pieces of question words in one sentence"),
+    "note_cos_gap": T("the note's best similarity, gap to the best"),
     # the chunk marks (index time): a feature of that name, or the mark itself
     "boilerplate": T("repeated text (template, footer)"), "hub": T("mostly links (a hub note)"),
     # the fused list's parts: one per retrieval list
