@@ -37,7 +37,7 @@ def half_embedded(vault: Path, tmp_path: Path):
 
 
 def test_the_top_candidates_without_a_vector_get_their_cosine_at_question_time(half_embedded):
-    vault, store, embedder = half_embedded
+    _, store, embedder = half_embedded
     searcher = Searcher(store, Settings(), embedder)
     question = "refund deadline seven days cancelling"
     trace = searcher.ask(question)
