@@ -6,8 +6,11 @@ Run: python benchmarks/train_ranker.py [--write] [--gate 0 0.25 0.5 1] [--latenc
     features and labels under --work/ranker-cache (a re-run with unchanged code reads the cache: delete it after
     changing the features);
   - `--gate`: fused hit@1 on xquad-xl for each weight of BM25 hits in notes of another language;
-  - trains a linear listwise (softmax) model on standardized features: leave-one-set-out for the table, then on
-    all three sets for vaultrag/core/rerankers/ranker.json (`--write`).
+  - the same sets again on "twins" of their vaults (every note with a template block and a footer, plus
+    map-of-content notes: `twin_vault`), where the boilerplate and hub marks vary (the dev vaults have neither);
+  - trains a linear listwise (softmax) model on standardized features: leave-one-set-out for the table (a set's
+    twin is left out with it), then on all sets and twins for vaultrag/core/rerankers/ranker.json (`--write`);
+    `--features` trains on another subset of features.ALL_FEATURES (cached for every candidate) to compare.
 Reads ../shared/eval/data; copies nothing into the repository.
 """
 
@@ -31,6 +34,47 @@ from benchmarks._common import EVAL, ROOT
 # name → (vault set whose index is used, golden file's set)
 SETS = {"faquad-pt": ("faquad-pt", "faquad-pt"), "xquad-en": ("xquad-en", "xquad-en"),
         "xquad-xl": ("xquad-en", "xquad-xl")}
+# each set again on a copy of its vault where every note carries a template block and a footer, and map-of-content
+# notes list every note: the boilerplate and hub marks vary only there (the dev vaults have neither). Training
+# data only: a twin is left out with its set in the leave-one-set-out table, and the goals are read on the sets
+TWINS = {f"{name}+tpl": (f"{vault}+tpl", golden) for name, (vault, golden) in SETS.items()}
+TEMPLATES = {
+    "pt": ("\nRevise esta nota no fim do período e ligue-a às notas relacionadas do [[Índice]]. Marque as dúvidas "
+           "para a próxima conversa com o orientador e atualize o resumo quando mudar alguma coisa.\n\n"
+           "## Modelo de nota\n\nTipo:: nota de estudo\nStatus:: #revisar\nFonte:: documento oficial e anotações "
+           "de aula\nPróximo passo:: reler o texto e escrever as perguntas principais com as suas palavras\n\n"
+           "```dataview\nLIST FROM [[]] AND -\"Modelos\" SORT file.mtime DESC\n```\n",
+           "Índice", "Mapa de conteúdo"),
+    "en": ("\nReview this note at the end of the term and link it to the related notes in the [[Index]]. Mark the open "
+           "questions for the next talk with the tutor and update the summary whenever something changes.\n\n"
+           "## Note template\n\nType:: study note\nStatus:: #review\nSource:: official document and class notes\n"
+           "Next step:: read the text again and write the main questions in your own words\n\n"
+           "```dataview\nLIST FROM [[]] AND -\"Templates\" SORT file.mtime DESC\n```\n",
+           "Index", "Map of content"),
+}
+
+
+def twin_vault(work: Path, vault_set: str) -> Path:
+    """A copy of `vault_set`'s vault with a template block + footer at the end of every note (the gold offsets
+    stay) and three map-of-content notes that list the notes by title."""
+    out = work / "twins" / vault_set / "vault"
+    if out.exists():
+        return out
+    src = EVAL / vault_set / "vault"
+    block, index, moc = TEMPLATES["pt" if vault_set.endswith("-pt") else "en"]
+    notes = sorted(src.rglob("*.md"))
+    for p in notes:
+        dest = out / p.relative_to(src)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(p.read_text(encoding="utf-8").rstrip("\n") + "\n" + block, encoding="utf-8")
+    titles = [p.stem for p in notes]
+    for k in range(3):
+        part = titles[k::3]
+        lines = [f"# {moc} {k + 1}", ""] + [f"- [[{t}]]" for t in part]
+        (out / f"{moc} {k + 1}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lines = [f"# {index}", ""] + [f"- [[{moc} {k + 1}]]: [[{titles[k]}]], [[{titles[k + 3]}]]…" for k in range(3)]
+    (out / f"{index}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
 L2 = 1e-3
 STEPS = 400
 LEARNING_RATE = 0.05
@@ -38,10 +82,15 @@ OUT = ROOT / "vaultrag" / "core" / "rerankers" / "ranker.json"
 DOC = ROOT / "docs" / "ranker.md"
 
 
+def vault_of(work: Path, vault_set: str) -> Path:
+    twin = vault_set.removesuffix("+tpl")
+    return twin_vault(work, twin) if twin != vault_set else EVAL / vault_set / "vault"
+
+
 def ensure_index(work: Path, vault_set: str) -> Path:
     home = work / vault_set
     r = subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), "index",
-                        str(EVAL / vault_set / "vault")], capture_output=True, text=True)
+                        str(vault_of(work, vault_set))], capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(r.stderr)
     return home
@@ -61,9 +110,9 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
     from vaultrag.core.vocab import StageName
     from vaultrag.core.workspace import Workspace
 
-    vault_set, golden_set = SETS[name]
+    vault_set, golden_set = {**SETS, **TWINS}[name]
     home = ensure_index(work, vault_set)
-    ws = Workspace.load(EVAL / vault_set / "vault", home)
+    ws = Workspace.load(vault_of(work, vault_set), home)
     ws.settings = dataclasses.replace(ws.settings, bm25_n=n, vector_n=n)
     store, _ = ws.open_store(readonly=True)
     items, _ = golden.load(EVAL / golden_set / "golden.jsonl")
@@ -80,7 +129,7 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
         def run(self, q: QueryState) -> None:
             ids = [c.chunk_id for c in q.stages[StageName.FUSED].candidates]
             t = time.perf_counter()
-            x = features.compute(q, ids)
+            x = features.compute(q, ids, features.ALL_FEATURES)
             ms = (time.perf_counter() - t) * 1000
             hit = {i for i, c in q.chunks.items() if item.is_hit(c.note, c.char_start, c.char_end, c.text)}
 
@@ -103,12 +152,13 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
             print(f"  [{name} gate {gate:g}] {k}/{len(items)} {time.perf_counter() - t0:.0f}s", flush=True)
     store.close()
     width = max(len(r) for r in rows)
-    x = np.zeros((len(rows), width, len(features.FEATURES)))
+    x = np.zeros((len(rows), width, len(features.ALL_FEATURES)))
     y = np.zeros((len(rows), width), dtype=bool)
     mask = np.zeros((len(rows), width), dtype=bool)
     for i, (r, lab) in enumerate(zip(rows, labels, strict=True)):
         x[i, : len(r)], y[i, : len(r)], mask[i, : len(r)] = r, lab, True
-    data = {"x": x, "y": y, "mask": mask, "ranks": np.array([i[:3] for i in info]),
+    data = {"x": x, "y": y, "mask": mask, "names": np.array(features.ALL_FEATURES),
+            "ranks": np.array([i[:3] for i in info]),
             "lang": np.array([i[3] for i in info]), "ms": np.array([i[4] for i in info])}
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(cache, **data)
@@ -195,7 +245,13 @@ def main() -> None:
     ap.add_argument("--languages", action="store_true", help="question language detection on the dev sets")
     ap.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(ROOT)}")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--features", nargs="*", help="train on these features (default: the ranker's FEATURES)")
+    ap.add_argument("--no-twins", action="store_true", help="train without the templated twins of the sets")
     args = ap.parse_args()
+    from vaultrag.core.query.features import ALL_FEATURES, FEATURES
+
+    chosen = tuple(args.features or FEATURES)
+    columns = [ALL_FEATURES.index(f) for f in chosen]
     work = Path(args.work)
     doc: list[str] = ["# The built-in ranker on the dev sets", "",
                       "Generated by `python benchmarks/train_ranker.py --write --gate 1 0.3 0 --latency --languages`.",
@@ -224,7 +280,11 @@ def main() -> None:
             emit(f"| {g:g} | {metrics.hit_at(ranks, 1):.3f} | {metrics.hit_at(ranks, 5):.3f} | "
                   f"{metrics.mrr_at(ranks, 20):.3f} |")
     gate = OTHER_LANGUAGE_BM25_WEIGHT
-    data = {name: collect(work, name, gate, limit=args.limit) for name in SETS}
+    twins = [] if args.no_twins else list(TWINS)
+    data = {name: collect(work, name, gate, limit=args.limit) for name in [*SETS, *twins]}
+    for d in data.values():
+        d["x"] = d["x"][..., columns]
+        d.pop("names", None)
 
     def pooled(names: list[str]) -> dict[str, np.ndarray]:
         width = max(data[n]["x"].shape[1] for n in names)
@@ -242,36 +302,38 @@ def main() -> None:
     emit("| test set | fused hit@1 | built-in hit@1 | Δ | wins | losses | sign test p |")
     emit("|---|---|---|---|---|---|---|")
     fused_all, ranked_all = [], []
-    for name in SETS:
-        rest = [n for n in SETS if n != name]
+    for name in [*SETS, *twins]:
+        base = name.removesuffix("+tpl")
+        rest = [n for n in [*SETS, *twins] if n.removesuffix("+tpl") != base]
         model = train(**pooled(rest))
         fused_ok = [r == 1 for r in data[name]["ranks"][:, 2]]
         ranked_ok = [bool(b) for b in top1(model, data[name])]
         s = metrics.sign_test(fused_ok, ranked_ok)
-        fused_all += fused_ok
-        ranked_all += ranked_ok
+        if name in SETS:  # the pooled row: the dev sets themselves
+            fused_all += fused_ok
+            ranked_all += ranked_ok
         f1, r1 = np.mean(fused_ok), np.mean(ranked_ok)
         emit(f"| {name} | {f1:.3f} | {r1:.3f} | {r1 - f1:+.3f} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
     s = metrics.sign_test(fused_all, ranked_all)
     emit(f"| pooled | {np.mean(fused_all):.3f} | {np.mean(ranked_all):.3f} | "
           f"{np.mean(ranked_all) - np.mean(fused_all):+.3f} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
 
-    model = train(**pooled(list(SETS)))
+    model = train(**pooled([*SETS, *twins]))
     emit("\n## Per stage (the built-in ranker trained on all three sets: in-sample)\n")
     emit("| set | stage | hit@1 | hit@5 | MRR@20 |\n|---|---|---|---|---|")
-    for name in SETS:
+    for name in [*SETS, *twins]:
         emit("\n".join(stage_rows(name, data[name], model)))
     emit("\n| feature | weight (standardized) |\n|---|---|")
-    from vaultrag.core.query.features import FEATURES
-
-    for f, w in sorted(zip(FEATURES, model["weights"], strict=True), key=lambda x: -abs(x[1])):
+    for f, w in sorted(zip(chosen, model["weights"], strict=True), key=lambda x: -abs(x[1])):
         emit(f"| {f} | {w:+.3f} |")
     if args.latency:
         from vaultrag.core.rerankers.builtin import LearnedRanker
 
         (work / "ranker-cache" / f"xquad-en-gate{gate:g}-n40-limit300.npz").unlink(missing_ok=True)  # time it now
         d40 = collect(work, "xquad-en", gate, n=40, limit=300)
-        ranker = LearnedRanker(to_json(model, list(SETS), gate))
+        d40["x"] = d40["x"][..., columns]
+        d40.pop("names", None)
+        ranker = LearnedRanker(to_json(model, [*SETS, *twins], gate))
         t = time.perf_counter()
         for q in range(len(d40["x"])):
             ranker.explain(d40["x"][q][d40["mask"][q]])
@@ -280,7 +342,9 @@ def main() -> None:
               f"{statistics.median(d40['ms']):.2f} ms, p95 {np.percentile(d40['ms'], 95):.2f} ms; model "
               f"{model_ms:.3f} ms per question (shared 2-core machine: noisy)")
     if args.write:
-        OUT.write_text(json.dumps(to_json(model, list(SETS), gate), indent=1) + "\n", encoding="utf-8")
+        if chosen != FEATURES:
+            raise SystemExit("--write needs the ranker's own FEATURES (vaultrag/core/query/features.py)")
+        OUT.write_text(json.dumps(to_json(model, [*SETS, *twins], gate), indent=1) + "\n", encoding="utf-8")
         DOC.write_text("\n".join(doc) + "\n", encoding="utf-8")
         print(f"\nwrote {OUT.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
 

@@ -1,4 +1,6 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks
+-- index chunk_lines_key on chunk_lines
+CREATE INDEX chunk_lines_key on chunk_lines(key);
 -- index chunks_hash on chunks
 CREATE INDEX chunks_hash on chunks(content_hash);
 -- index chunks_note on chunks
@@ -29,6 +31,9 @@ CREATE INDEX notes_folder on notes(folder);
 ;
 -- table _migrations on _migrations
 CREATE TABLE _migrations(name text primary key, applied_at real not null);
+-- table chunk_lines on chunk_lines
+CREATE TABLE chunk_lines(chunk_id integer not null, key integer not null, chars integer not null,
+                                           primary key(chunk_id, key)) without rowid;
 -- table chunk_vectors on chunk_vectors
 CREATE TABLE chunk_vectors(chunk_id integer primary key, vector blob not null);
 -- table chunks on chunks
@@ -45,7 +50,7 @@ CREATE TABLE chunks(
             token_count integer not null,
             content_hash text not null,
             truncated integer not null default 0,
-            embedded integer not null default 0);
+            embedded integer not null default 0, boilerplate real not null default 0, hub real not null default 0);
 -- table chunks_fts on chunks_fts
 CREATE VIRTUAL TABLE chunks_fts using fts5(prefix, lead, body, content='chunks',
            content_rowid='id', tokenize='unicode61 remove_diacritics 2');
@@ -74,6 +79,8 @@ CREATE TABLE "chunks_vec_metadatatext01"(rowid PRIMARY KEY, data TEXT);
 CREATE TABLE "chunks_vec_rowids"(rowid INTEGER PRIMARY KEY AUTOINCREMENT,id,chunk_id INTEGER,chunk_offset INTEGER);
 -- table chunks_vec_vector_chunks00 on chunks_vec_vector_chunks00
 CREATE TABLE "chunks_vec_vector_chunks00"(rowid PRIMARY KEY,vectors BLOB NOT NULL);
+-- table dirty_lines on dirty_lines
+CREATE TABLE dirty_lines(key integer primary key);
 -- table embed_cache on embed_cache
 CREATE TABLE embed_cache(model_id text not null, content_hash text not null, vector blob not null,
                                     primary key(model_id, content_hash)) without rowid;
@@ -118,5 +125,10 @@ CREATE TRIGGER chunks_au after update of prefix, lead, body on chunks begin
                values ('delete', old.id, old.prefix, old.lead, old.body);
              insert into chunks_fts(rowid, prefix, lead, body) values (new.id, new.prefix, new.lead, new.body);
            end;
+-- trigger chunks_lines_ad on chunks
+CREATE TRIGGER chunks_lines_ad after delete on chunks begin
+                    insert or ignore into dirty_lines(key) select key from chunk_lines where chunk_id = old.id;
+                    delete from chunk_lines where chunk_id = old.id;
+                  end;
 -- trigger chunks_vec_ad on chunks
 CREATE TRIGGER chunks_vec_ad after delete on chunks begin delete from chunks_vec where chunk_id = old.id; delete from chunk_vectors where chunk_id = old.id; end;

@@ -183,6 +183,10 @@ class StoredChunk(Location):
     prefix: str
     lead: str
     body: str
+    # marks set at index time (store/chunk_marks.py): the share of the text repeated across many notes (a
+    # template, a footer, a Dataview block), and the share of its lines that are mostly links (a map of content)
+    boilerplate: float = 0.0
+    hub: float = 0.0
 
     @property
     def text(self) -> str:

@@ -193,6 +193,10 @@ class Indexer:
                 if store.has_note(r.id, r.path):
                     store.delete_note(r.id)
                     report.notes_deleted += 1
+            # boilerplate is decided over the whole vault: the chunks that share a line with one added or removed
+            # in this run are recounted (a cancelled run leaves its lines dirty for the next)
+            if not cancel.cancelled:
+                store.refresh_marks()
             if store.chunks_dropped and not cancel.cancelled:
                 store.prune_vector_cache()
             if not cancel.cancelled and store.path is not None:

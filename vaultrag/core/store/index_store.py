@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from vaultrag.core.model import Chunk
-from vaultrag.core.store import migrations, vectors
+from vaultrag.core.store import chunk_marks, migrations, vectors
 from vaultrag.core.store.db import Connection, CorruptIndex, bump_generation, connect
 from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.fts import DeferredFts
@@ -347,7 +347,16 @@ class IndexStore(QueryReads):
              chunk.lead, chunk.body, chunk.char_start, chunk.char_end, chunk.line_start, chunk.line_end,
              chunk.token_count, chunk.content_hash, int(truncated)),
         )
-        return int(cur.lastrowid)
+        chunk_id = int(cur.lastrowid)
+        hub = chunk_marks.add_chunk(self.db, chunk_id, chunk.text)
+        if hub:
+            self.db.execute("update chunks set hub = ? where id = ?", (hub, chunk_id))
+        return chunk_id
+
+    def refresh_marks(self) -> int:
+        """Bring the chunks' boilerplate marks in line with the notes now indexed (after inserts and deletes);
+        returns how many changed. Call inside the write transaction."""
+        return chunk_marks.refresh(self.db)
 
     def reposition_chunk(self, chunk_id: int, chunk: Chunk) -> None:
         """Same text (same hash), new place in the note: update offsets only; FTS and vector stay."""

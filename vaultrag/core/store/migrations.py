@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from vaultrag.core.store import vectors
+from vaultrag.core.store import chunk_marks, vectors
 from vaultrag.core.store.db import Connection
 from vaultrag.errors import IndexTooNew
 
@@ -144,6 +144,9 @@ MIGRATIONS: list[Migration] = [
     ("0008_sharded_vectors", vectors.migrate_to_shards),
     ("0009_note_chunk_count", _note_chunk_count),
     ("0010_reflag_notes", _reflag_notes),
+    # each chunk's boilerplate (its text repeated across many notes) and hub (mostly links) marks, filled for the
+    # chunks already indexed from their stored text (store/chunk_marks.py)
+    ("0011_chunk_marks", chunk_marks.migrate),
 ]
 
 

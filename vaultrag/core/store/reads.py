@@ -242,13 +242,14 @@ class QueryReads:
             part = ids[i : i + 500]
             rows = self.db.execute(
                 f"""select c.id, n.path, c.heading_path, c.prefix, c.lead, c.body, c.char_start, c.char_end,
-                           c.line_start, c.line_end
+                           c.line_start, c.line_end, c.boilerplate, c.hub
                     from chunks c join notes n on n.id = c.note_id where c.id in ({','.join('?' * len(part))})""",
                 part,
             ).fetchall()
             for r in rows:
                 out[r[0]] = StoredChunk(note=r[1], heading_path=json.loads(r[2]), char_start=r[6], char_end=r[7],
-                                        line_start=r[8], line_end=r[9], id=r[0], prefix=r[3], lead=r[4], body=r[5])
+                                        line_start=r[8], line_end=r[9], id=r[0], prefix=r[3], lead=r[4], body=r[5],
+                                        boilerplate=float(r[10]), hub=float(r[11]))
         return out
 
     def language_counts(self) -> dict[str, int]:
