@@ -10,7 +10,7 @@ Run: python benchmarks/train_ranker.py [--write] [--gate 0 0.25 0.5 1] [--latenc
     map-of-content notes: `twin_vault`), where the boilerplate and hub marks vary (the dev vaults have neither);
   - trains a linear listwise (softmax) model on standardized features: leave-one-set-out for the table (a set's
     twin is left out with it), then on all sets and twins for vaultrag/core/rerankers/ranker.json (`--write`);
-    `--features` trains on another subset of features.ALL_FEATURES (cached for every candidate) to compare.
+    `--features` trains on a subset of features.FEATURES, to compare.
 Reads ../shared/eval/data; copies nothing into the repository.
 """
 
@@ -52,6 +52,45 @@ TEMPLATES = {
            "```dataview\nLIST FROM [[]] AND -\"Templates\" SORT file.mtime DESC\n```\n",
            "Index", "Map of content"),
 }
+
+
+NOTES = """
+## What the features are, and what was measured and left out
+
+- `sentence_idf`: the best sentence's share of the question's Snowball stems (PyStemmer, the question's language
+  for both sides), each stem weighted by log((N + 1) / (candidates holding it + 0.5)): the topic's name, in every
+  candidate, weighs little. Snowball instead of cutting words at six letters: "cursos"/"curso",
+  "criados"/"criado" meet. Two plain Snowball coverages (chunk and best sentence, unweighted) gave faquad-pt
+  +0.009 left out (0.903 → 0.912) and nothing once `sentence_idf` was in: not kept.
+- `sentence_grams`: the best sentence's share of the question's 4-letter pieces of its content words; cognates
+  share them across languages ("universidad"/"university"). Variants weighted by rarity, over the whole chunk
+  or over the title measured no better: not kept.
+- `note_cos_gap`: the best cosine among the candidates of the same note, less the top cosine (the note as a
+  whole is about the question).
+- `boilerplate`, `hub`: the chunk's marks (`core/marks.py`, `store/chunk_marks.py`). The dev vaults have neither
+  (no chunk marked in faquad-pt or xquad-en), so the weights are learned on the twins (`+tpl`: every note with a
+  template block and a footer, three maps of content and an index note); both come out negative.
+- Numbers and names of the question found in the chunk (`names_cov`): no gain. The multilingual USE vectors as a
+  second dense score: 25 ms to embed the question and 2.3 s for 20 candidates on this machine (or a second vector
+  per chunk at index time), far over the 5 ms a question may add: not built.
+- FTS5's tokenizer is unchanged (a stemming tokenizer needs a C extension; BM25 is measured as before).
+
+## The marks on real vaults (`python benchmarks/chunk_marks.py`)
+
+| vault | chunks | boilerplate > 0 | boilerplate ≥ 0.5 | hub > 0 | hub ≥ 0.5 |
+|---|---|---|---|---|---|
+| Obsidian help (en) | 1751 | 257 | 12 | 266 | 75 |
+| Obsidian help (pt-br) | 1865 | 251 | 12 | 286 | 94 |
+| faquad-pt | 238 | 0 | 0 | 0 | 0 |
+| xquad-en | 213 | 0 | 0 | 0 | 0 |
+
+Boilerplate ≥ 0.5 in the help vault: the Importer pages' shared paragraph and steps ("You will need the official
+Obsidian Importer plugin…", "Enable the Importer plugin", in 12 notes). Below 0.5: short lines many pages share
+("1. Open **Settings**.", callout titles, "## Troubleshooting"), a small share of their chunk. Hub ≥ 0.5: link
+lists (Home's sections, "Commands for [[Themes]] and [[CSS snippets]]" pointers, embeds of other notes' sections,
+lists of outside links). A line counts once 3 notes hold it (1/3), fully from 5; 2 notes (faquad-pt's
+near-copies of whole documents) do not make boilerplate.
+"""
 
 
 def twin_vault(work: Path, vault_set: str) -> Path:
@@ -99,11 +138,14 @@ def ensure_index(work: Path, vault_set: str) -> Path:
 def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> dict[str, np.ndarray]:
     """Every answerable question's fused candidates: features, labels, first-hit ranks per list, language."""
     cache = work / "ranker-cache" / f"{name}-gate{gate:g}-n{n}{f'-limit{limit}' if limit else ''}.npz"
+    from vaultrag.core.query import features
+
     if cache.exists():
-        return dict(np.load(cache))
+        data = dict(np.load(cache))
+        if list(data.get("names", [])) == list(features.FEATURES):
+            return data  # else computed by an older version of the features: collected again
     from vaultrag.core import embed
     from vaultrag.core.quality import golden
-    from vaultrag.core.query import features
     from vaultrag.core.query.search import PIPELINE, Searcher
     from vaultrag.core.query.stages.fuse import FuseStage
     from vaultrag.core.query.state import QueryState
@@ -129,7 +171,7 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
         def run(self, q: QueryState) -> None:
             ids = [c.chunk_id for c in q.stages[StageName.FUSED].candidates]
             t = time.perf_counter()
-            x = features.compute(q, ids, features.ALL_FEATURES)
+            x = features.compute(q, ids)
             ms = (time.perf_counter() - t) * 1000
             hit = {i for i, c in q.chunks.items() if item.is_hit(c.note, c.char_start, c.char_end, c.text)}
 
@@ -152,12 +194,12 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
             print(f"  [{name} gate {gate:g}] {k}/{len(items)} {time.perf_counter() - t0:.0f}s", flush=True)
     store.close()
     width = max(len(r) for r in rows)
-    x = np.zeros((len(rows), width, len(features.ALL_FEATURES)))
+    x = np.zeros((len(rows), width, len(features.FEATURES)))
     y = np.zeros((len(rows), width), dtype=bool)
     mask = np.zeros((len(rows), width), dtype=bool)
     for i, (r, lab) in enumerate(zip(rows, labels, strict=True)):
         x[i, : len(r)], y[i, : len(r)], mask[i, : len(r)] = r, lab, True
-    data = {"x": x, "y": y, "mask": mask, "names": np.array(features.ALL_FEATURES),
+    data = {"x": x, "y": y, "mask": mask, "names": np.array(features.FEATURES),
             "ranks": np.array([i[:3] for i in info]),
             "lang": np.array([i[3] for i in info]), "ms": np.array([i[4] for i in info])}
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -245,16 +287,17 @@ def main() -> None:
     ap.add_argument("--languages", action="store_true", help="question language detection on the dev sets")
     ap.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(ROOT)}")
     ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--features", nargs="*", help="train on these features (default: the ranker's FEATURES)")
+    ap.add_argument("--features", nargs="*", help="train on these of the ranker's FEATURES only (an ablation)")
     ap.add_argument("--no-twins", action="store_true", help="train without the templated twins of the sets")
+    ap.add_argument("--ablation", action="store_true", help="leave-one-set-out hit@1 as the features were added")
     args = ap.parse_args()
-    from vaultrag.core.query.features import ALL_FEATURES, FEATURES
+    from vaultrag.core.query.features import FEATURES
 
     chosen = tuple(args.features or FEATURES)
-    columns = [ALL_FEATURES.index(f) for f in chosen]
+    columns = [FEATURES.index(f) for f in chosen]
     work = Path(args.work)
     doc: list[str] = ["# The built-in ranker on the dev sets", "",
-                      "Generated by `python benchmarks/train_ranker.py --write --gate 1 0.3 0 --latency --languages`.",
+                      f"Generated by `python benchmarks/train_ranker.py {' '.join(sys.argv[1:])}`.",
                       ""]
 
     def emit(text: str = "") -> None:
@@ -318,8 +361,28 @@ def main() -> None:
     emit(f"| pooled | {np.mean(fused_all):.3f} | {np.mean(ranked_all):.3f} | "
           f"{np.mean(ranked_all) - np.mean(fused_all):+.3f} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
 
+    if args.ablation:
+        emit("\n## Features added one group at a time (hit@1, leave-one-set-out / in-sample)\n")
+        emit("| features | " + " | ".join(data) + " |\n|---|" + "---|" * len(data))
+        steps = [("the 12 before issue 26", FEATURES[:12]), ("+ sentence_idf (Snowball stems)", FEATURES[:13]),
+                 ("+ sentence_grams", FEATURES[:14]), ("+ note_cos_gap", FEATURES[:15]),
+                 ("+ boilerplate, hub", FEATURES[:17])]
+        full = {n: d["x"] for n, d in data.items()}
+        for label, subset in steps:
+            cols = [chosen.index(f) for f in subset]
+            for n in data:
+                data[n]["x"] = full[n][..., cols]
+            everything = train(**pooled(list(data)))
+            cells = []
+            for name in data:
+                base = name.removesuffix("+tpl")
+                loso = train(**pooled([n for n in data if n.removesuffix("+tpl") != base]))
+                cells.append(f"{np.mean(top1(loso, data[name])):.3f} / {np.mean(top1(everything, data[name])):.3f}")
+            emit(f"| {label} | " + " | ".join(cells) + " |")
+        for n in data:
+            data[n]["x"] = full[n]
     model = train(**pooled([*SETS, *twins]))
-    emit("\n## Per stage (the built-in ranker trained on all three sets: in-sample)\n")
+    emit("\n## Per stage (the built-in ranker trained on all sets and twins: in-sample)\n")
     emit("| set | stage | hit@1 | hit@5 | MRR@20 |\n|---|---|---|---|---|")
     for name in [*SETS, *twins]:
         emit("\n".join(stage_rows(name, data[name], model)))
@@ -341,6 +404,7 @@ def main() -> None:
         emit(f"\nN = 40 ({int(d40['mask'].sum(axis=1).mean())} candidates on average): features median "
               f"{statistics.median(d40['ms']):.2f} ms, p95 {np.percentile(d40['ms'], 95):.2f} ms; model "
               f"{model_ms:.3f} ms per question (shared 2-core machine: noisy)")
+    emit(NOTES)
     if args.write:
         if chosen != FEATURES:
             raise SystemExit("--write needs the ranker's own FEATURES (vaultrag/core/query/features.py)")

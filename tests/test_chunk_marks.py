@@ -178,3 +178,28 @@ def test_line_keys_ignore_case_spacing_and_lines_without_words():
     assert marks.line_keys("Status::  To Review\n```\n---\n") == marks.line_keys("status:: to review")
     assert len(marks.line_keys("Status:: to review\n```\n---\n")) == 1
     assert [marks.line_weight(n) for n in (1, 2, 3, 4, 5, 50)] == [0.0, 0.0, 1 / 3, 2 / 3, 1.0, 1.0]
+
+
+def test_the_ranker_reads_the_marks_of_the_candidates(templated: Path, tmp_path: Path):
+    from vaultrag.core.query import features
+    from vaultrag.core.query.search import Searcher
+    from vaultrag.core.rerankers.builtin import LearnedRanker
+    from vaultrag.settings import Settings
+
+    n = len(features.FEATURES)
+    weights = {"boilerplate": 1.0, "hub": 10.0}
+    model = {"id": "marks-lr", "features": list(features.FEATURES), "mean": [0.0] * n, "scale": [1.0] * n,
+             "weights": [weights.get(f, 0.0) for f in features.FEATURES], "bias": 0.0}
+    embedder = CountingEmbedder()
+    store = IndexStore.open(tmp_path / "index.sqlite")
+    try:
+        run_to_end(Indexer(templated, store, IndexOptions(workers=1), embedder).run())
+        trace = Searcher(store, Settings(), embedder, LearnedRanker(model)).ask(
+            "apples rivers review status planning", threshold=-1)
+    finally:
+        store.close()
+    ranked = trace.stages["reranked"].candidates
+    assert ranked[0].note == "Map of content.md" and ranked[0].contributions == {
+        **dict.fromkeys(features.FEATURES, 0.0), "hub": 10.0}
+    reviews = [c for c in ranked if c.contributions and c.contributions["boilerplate"] == 1.0]
+    assert reviews and all(c.contributions and c.contributions["hub"] == 0.0 for c in reviews)

@@ -46,7 +46,9 @@ def test_a_data_file_for_other_features_is_refused(tmp_path: Path):
 def test_the_shipped_ranker_loads_from_settings():
     ranker = rerank.from_settings(Settings(reranker="builtin"))
     assert isinstance(ranker, LearnedRanker) and ranker.model_id.startswith("builtin")
-    assert ranker.data["trained_on"] == ["faquad-pt", "xquad-en", "xquad-xl"]
+    # the three dev sets, and their twins with templates and maps of content (benchmarks/train_ranker.py)
+    assert ranker.data["trained_on"] == ["faquad-pt", "xquad-en", "xquad-xl", "faquad-pt+tpl", "xquad-en+tpl",
+                                         "xquad-xl+tpl"]
 
 
 def test_the_rerank_stage_explains_every_candidate(vault: Path, tmp_path: Path):
@@ -98,3 +100,29 @@ def test_why_names_the_features_behind_a_rank_change(vault: Path, tmp_path: Path
     assert [f for f, _ in change.features] == ["log_length"] and "moved it up" in wording.diagnosis(d).message
     # the feature in words, as the window says it (never its code name)
     assert "mean: length +" in wording.diagnosis(d).message and "log_length" not in wording.diagnosis(d).message
+
+
+def test_portuguese_words_meet_their_plurals_and_verb_forms_through_snowball_stems(vault: Path, tmp_path: Path):
+    write(vault, "Cursos.md", "# Graduação\n\nO curso noturno de Direito foi criado pela reitoria em março.\n")
+    write(vault, "Biblioteca.md", "# Biblioteca\n\nA biblioteca central abre cedo e fecha tarde todos os dias.\n")
+    write(vault, "Campus.md", "# Campus\n\nO campus tem quadras, cantinas e estacionamento para alunos.\n")
+    embedder = CountingEmbedder()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+        searcher = Searcher(store, Settings(), embedder, LearnedRanker(model({"sentence_idf": 1.0})))
+        # "cursos noturnos … criados": the note says "curso noturno … criado" (cut at six letters they differ)
+        trace = searcher.ask("Quando os cursos noturnos foram criados?", threshold=-1)
+    finally:
+        store.close()
+    top = trace.stages["reranked"].candidates[0]
+    assert top.note == "Cursos.md"
+    assert top.contributions is not None and top.contributions["sentence_idf"] > 0
+    assert features.snowball_content("cursos noturnos criados", "pt") == \
+        frozenset().union(*features.snowball_sentences("curso noturno criado", "pt"))
+
+
+def test_cognates_share_character_grams_across_languages():
+    question = features.grams(["universidad", "petróleo"])
+    english = features.sentence_grams("The university sold petroleum. Nothing else here.")
+    assert len(question & english[0]) >= 8 and not question & english[1]
