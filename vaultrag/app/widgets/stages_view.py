@@ -50,7 +50,7 @@ SHIPPED_LISTS = ranked_lists(PIPELINE)
 # the retrieval lists (the first ones, fed by no other): what a user may hide to give the later ones room
 SHIPPED_FIRST = retrieval_lists(PIPELINE)
 CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
-NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
+NUMBER_PADDING = 4  # px around a rank or a score (beside the cell's margins: every pixel goes to the names)
 NARROW_SEP = "\u2009›\u2009"  # thin spaces: a squeezed row gives the heading every pixel it can
 MIN_TITLE_CHARS = 2  # a squeezed row keeps at least this much of the note title
 HEADING_CHARS = 10  # and this much of its last heading before the title is cut
