@@ -134,6 +134,8 @@ def squeezed_headings(stages, trace) -> list[str]:
         if not table.isVisibleTo(stages):
             continue
         for row in range(len(trace.stages[name].candidates)):
+            if not table.viewport().rect().intersects(table.visualItemRect(table.item(row, 2))):
+                continue  # scrolled out of sight: the rule is about what a reader sees at 1280×800
             full = table.item(row, 2).text()
             drawn = drawn_label(table, row)
             want = full.rpartition(" › ")[2]

@@ -307,6 +307,6 @@ def test_the_features_in_portuguese(qtbot):
         assert "#3 está abaixo de #2 por 3,80, sobretudo por: palavras da pergunta numa frase −3,30" in \
             view.details.text()
         assert view.bars.bars[0].name == "palavras da pergunta numa frase"
-        assert view.table.item(0, view.table.column_of(StageName.FUSED)).text() == "1 =\t11,690"
+        assert view.table.item(0, view.table.column_of(StageName.FUSED)).text() == "1 =\t11,69"
     finally:
         app.removeTranslator(translator)

@@ -374,8 +374,9 @@ BYTES = T("{n} bytes")
 
 
 def score_text(v: float) -> str:
-    """A score with enough decimals to tell small ones apart."""
-    return f"{v:.3f}" if abs(v) >= 0.1 else f"{v:.4f}"
+    """A score with four or five significant digits: enough to tell small ones apart, no more (a ranker's 18.12
+    needs no third decimal, and in four lists side by side each digit is a letter of the note's name)."""
+    return f"{v:.2f}" if abs(v) >= 10 else f"{v:.3f}" if abs(v) >= 0.1 else f"{v:.4f}"
 
 
 def evidence_lines(ev: Evidence, tr: Translate = english,

@@ -50,9 +50,9 @@ SHIPPED_LISTS = ranked_lists(PIPELINE)
 # the retrieval lists (the first ones, fed by no other): what a user may hide to give the later ones room
 SHIPPED_FIRST = retrieval_lists(PIPELINE)
 CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
-NUMBER_PADDING = 4  # px around a rank or a score (beside the cell's margins: every pixel goes to the names)
+NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
 NARROW_SEP = "\u2009›\u2009"  # thin spaces: a squeezed row gives the heading every pixel it can
-MIN_TITLE_CHARS = 2  # a squeezed row keeps at least this much of the note title
+MIN_TITLE_CHARS = 1  # a squeezed row keeps at least this much of the note title (its heading tells rows apart)
 HEADING_CHARS = 10  # and this much of its last heading before the title is cut
 
 
@@ -240,7 +240,8 @@ class StagesView(QWidget):
             for r, c in enumerate(stage.candidates):
                 rank = str(c.rank)
                 if before is not None:
-                    rank += " " + movement(c.rank, before.get(c.chunk_id)).replace("new", self.tr("new"))
+                    # a thin space: in four lists side by side each pixel is a letter of the heading
+                    rank += "\u2009" + movement(c.rank, before.get(c.chunk_id)).replace("new", self.tr("new"))
                 tip = full_path(c)
                 flags = trace.flagged.get(c.note)
                 label = f"{WARNING_SIGN} {row_label(c)}" if flags else row_label(c)
