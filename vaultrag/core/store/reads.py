@@ -12,7 +12,7 @@ import numpy as np
 import sqlean
 
 from vaultrag.core.model import IndexState, StoredChunk
-from vaultrag.core.store import vectors
+from vaultrag.core.store import ann, vectors
 from vaultrag.core.store.db import generation
 from vaultrag.core.store.shards import ShardPool
 from vaultrag.core.store.vectors import KNN_MAX_K
@@ -67,6 +67,7 @@ class QueryReads:
     path: Path | None
     readonly: bool
     _shards: ShardPool | None = None
+    _ann: ann.AnnReader | None = None
     _closed = False
 
     @contextmanager
@@ -174,11 +175,9 @@ class QueryReads:
         shortlist = vectors.shortlist_size(min(n, KNN_MAX_K))
         top = self.db.execute("select max(id) from chunks").fetchone()[0] or 0  # a b-tree edge, not a count
         if top <= vectors.EXACT_MAX:  # a small index: one exact scan is cheaper than vec0's top-k
-            scoped = f"where chunk_id in (select id from chunks where note_id in ({scope.sql})) " if scope.sql else ""
-            ids = [r[0] for r in self.db.execute(
-                f"select chunk_id from chunk_vectors {scoped}order by vec_distance_l2(vector, ?) limit ?",
-                (*scope.params, vectors.float_bytes(qvec), shortlist))]
-            return self._rescored(qvec, ids, n)
+            return self._rescored(qvec, self._exact_ids(qvec, shortlist, scope), n)
+        if (found := self._ann_shortlist(qvec, shortlist, scope, top)) is not None:
+            return self._rescored(qvec, found, n)
         scoped = f" and note_id in ({scope.sql})" if scope.sql else ""
         sql = f"select chunk_id from chunks_vec where embedding match vec_int8(?) and k = ?{scoped}"
         params = (vectors.int8_bytes(qvec), shortlist, *scope.params)
@@ -199,6 +198,37 @@ class QueryReads:
                     found = [r[0] for r in self.db.execute(sql, (*params, shard))]
                 ids += found
         return self._rescored(qvec, ids, n)
+
+    def _exact_ids(self, qvec: np.ndarray, count: int, scope: ScopeSQL) -> list[int]:
+        """The `count` nearest chunks in scope by one exact float32 scan of their vectors."""
+        scoped = f"where chunk_id in (select id from chunks where note_id in ({scope.sql})) " if scope.sql else ""
+        return [r[0] for r in self.db.execute(
+            f"select chunk_id from chunk_vectors {scoped}order by vec_distance_l2(vector, ?) limit ?",
+            (*scope.params, vectors.float_bytes(qvec), count))]
+
+    def _ann_shortlist(self, qvec: np.ndarray, count: int, scope: ScopeSQL, top: int) -> list[int] | None:
+        """The approximate index's shortlist (store/ann.py) for a read-only index that has one; None: scan."""
+        if not self.readonly or self.path is None or top < ann.ANN_MIN or self._closed:
+            return None
+        if self._ann is None:
+            self._ann = ann.AnnReader(self.path)
+        if not scope.sql:
+            return self._ann.shortlist(self.db, qvec, count)
+        scoped = int(self.db.execute(f"select coalesce(sum(max(chunk_count, 0)), 0) from notes where id in "
+                                     f"({scope.sql})", scope.params).fetchone()[0])
+        if scoped <= ann.SCOPED_EXACT_MAX:  # a narrow scope: its own chunks scanned exactly beat vec0's filtered scan
+            return self._exact_ids(qvec, count, scope)
+
+        def in_scope(ids: list[int]) -> set[int]:
+            out: set[int] = set()
+            for i in range(0, len(ids), 500):
+                part = ids[i : i + 500]
+                out.update(r[0] for r in self.db.execute(
+                    f"select id from chunks where id in ({','.join('?' * len(part))}) and note_id in ({scope.sql})",
+                    (*part, *scope.params)))
+            return out
+
+        return self._ann.shortlist(self.db, qvec, count, in_scope, scoped)
 
     def _rescored(self, qvec: np.ndarray, ids: list[int], n: int) -> list[tuple[int, float]]:
         """The top n of `ids` by exact cosine (the scan's order carries too few digits to break ties alike)."""
