@@ -291,3 +291,12 @@ def test_a_writer_killed_mid_write_leaves_an_index_that_answers_exactly_and_is_r
     finally:
         writer.close()
     _answers_exactly(path, qs, graph=True)
+
+
+def test_the_graph_library_loaded_first_lets_onnxruntime_load():
+    # usearch 2.26.2–2.26.6 segfault onnxruntime's import when loaded before it (a reader can open its graph before
+    # the embedder loads): a real process, both in that order
+    pytest.importorskip("onnxruntime")
+    r = subprocess.run([sys.executable, "-c", "import usearch.index, onnxruntime; print(onnxruntime.__version__)"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, f"the process died ({r.returncode}): {r.stderr[-2000:]}"

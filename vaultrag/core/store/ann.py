@@ -35,7 +35,7 @@ REBUILD_SHARE = 0.2
 # A scoped question widens its ANN search until it holds enough in-scope chunks; past this many it is cheaper to
 # score the scope's chunks exactly (and so is a scope this small to begin with).
 WIDEN_MAX = 16_384
-SCOPED_EXACT_MAX = 20_000
+SCOPED_EXACT_MAX = 5_000
 
 # index_meta keys: the graph file's name (beside the index), the change it includes, its node count and removals
 FILE, SEQ, COUNT, REMOVED = "ann_file", "ann_seq", "ann_count", "ann_removed"
