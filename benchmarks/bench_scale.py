@@ -196,13 +196,15 @@ def measure(path: Path, nq: int) -> dict:
             scan(on)
             store.knn(q, 20, ScopeSQL())
     timed: dict[bool, list[float]] = {False: [], True: []}
+    cpu: dict[bool, list[float]] = {False: [], True: []}  # CPU time of every thread: what a busy host cannot inflate
     got: dict[bool, list[list[int]]] = {False: [], True: []}
     for q in qvecs:
         for on in (False, True):
             scan(on)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             got[on].append([i for i, _ in store.knn(q, 20, ScopeSQL())])
             timed[on].append((time.perf_counter() - t) * 1000)
+            cpu[on].append((time.process_time() - c) * 1000)
     scan(False)
     exact_ms = []
     for q in qvecs[:5]:
@@ -216,6 +218,7 @@ def measure(path: Path, nq: int) -> dict:
         return [len(set(g) & set(e)) / max(len(e), 1) for g, e in zip(found, truth, strict=True)]
 
     r_ann, r_scan = recall(got[False], exact), recall(got[True], exact)
+    res.update(knn_cpu=median(cpu[False]), scan_cpu=median(cpu[True]))
     res.update(knn_p50=median(timed[False]), knn_p95=pct(timed[False], 0.95), scan_p50=median(timed[True]),
                scan_p95=pct(timed[True], 0.95), exact_p50=median(exact_ms),
                recall20=float(np.mean(r_ann)), recall20_min=float(np.min(r_ann)),
@@ -257,13 +260,17 @@ def measure(path: Path, nq: int) -> dict:
     for on in (False, True):
         scan(on)
         searcher.ask(qs[0])
+    asked_cpu: dict[bool, list[float]] = {False: [], True: []}
     for q in qs:
         for on in (False, True):
             scan(on)
+            c = time.process_time()
             asked[on].append(searcher.ask(q).timings_ms["total"])
+            asked_cpu[on].append((time.process_time() - c) * 1000)
     scan(False)
     res.update(ask_p50=median(asked[False]), ask_p95=pct(asked[False], 0.95), ask_scan_p50=median(asked[True]),
-               ask_scan_p95=pct(asked[True], 0.95), query_rss_mb=_rss_mb())
+               ask_scan_p95=pct(asked[True], 0.95), ask_cpu=median(asked_cpu[False]),
+               ask_scan_cpu=median(asked_cpu[True]), query_rss_mb=_rss_mb())
     store.close()
     return res
 
@@ -388,6 +395,8 @@ def main() -> None:
               f"int8 scan+rescore p50 {m['scan_p50']:.1f} ms (p95 {m['scan_p95']:.1f}), recall@20 "
               f"{m['scan_recall20']:.3f} (worst {m['scan_recall20_min']:.2f}); alternating; "
               f"exact float32 SQL scan p50 {m['exact_p50']:.1f} ms")
+        print(f"  CPU time (all threads) p50: graph {m['knn_cpu']:.1f} ms, int8 scan {m['scan_cpu']:.1f} ms; "
+              f"whole question {m['ask_cpu']:.0f} ms with the graph, {m['ask_scan_cpu']:.0f} ms with the scan")
         for label in ("half", "one"):
             sc = m[f"scope_{label}"]
             print(f"  scope of {sc['folders']} folder(s) ({sc['chunks']:,} chunks): KNN p50 {sc['p50']:.1f} ms, "

@@ -23,9 +23,10 @@ if TYPE_CHECKING:
 ANN_MIN = 20_000
 # HNSW shape: neighbours per node and the candidate lists while adding and searching (recall against build time,
 # measured on e5 vectors in docs/benchmarks.md)
-CONNECTIVITY = 16
+CONNECTIVITY = 32
 EXPANSION_ADD = 128
-EXPANSION_SEARCH = 128
+EXPANSION_SEARCH = 1024  # doubled above LARGE nodes
+LARGE = 200_000
 # The readers scan the vectors written since the graph was saved (the delta) exactly; the writer folds them into a
 # new graph file once they reach COMPACT_MIN or COMPACT_SHARE of the index, and builds the graph afresh when more
 # than REBUILD_SHARE of its nodes were removed or replaced (usearch keeps removed nodes in the graph as waypoints).
@@ -77,8 +78,12 @@ def _open(path: Path, count: int, dim: int, view: bool) -> Any:
         return None
     if index is None or index.size != count or index.ndim != dim:
         return None
-    index.expansion_search = EXPANSION_SEARCH
+    index.expansion_search = _ef(index.size)
     return index
+
+
+def _ef(size: int) -> int:
+    return EXPANSION_SEARCH * (2 if size > LARGE else 1)
 
 
 def _rows_to_arrays(rows: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
@@ -169,8 +174,7 @@ def _next_seq(db: Connection) -> int:
 def _build(db: Connection, dim: int, threads: int, cancelled: Callable[[], bool]) -> Any:
     from usearch.index import Index
 
-    graph = Index(ndim=dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY, expansion_add=EXPANSION_ADD,
-                  expansion_search=EXPANSION_SEARCH)
+    graph = Index(ndim=dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY, expansion_add=EXPANSION_ADD)
     cur = db.execute("select chunk_id, vector from chunk_vectors")
     while rows := cur.fetchmany(5_000):
         if cancelled():
@@ -292,7 +296,7 @@ class AnnReader:
             want = min(total, int(count / share * 1.2) + len(self._masked) // 64 + 1)
             q8 = vectors._int8(np.asarray(qvec, dtype=np.float32))
             while True:
-                graph.expansion_search = max(EXPANSION_SEARCH, want)
+                graph.expansion_search = max(_ef(total), want)
                 keys = [int(k) for k in graph.search(q8, want).keys.tolist()]
                 keys = [k for k in keys if k not in self._masked]
                 if in_scope is not None:
