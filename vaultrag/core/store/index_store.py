@@ -110,6 +110,7 @@ class IndexStore(QueryReads):
         self.path = path
         self.readonly = readonly
         self.chunks_dropped = False  # since the last prune_vector_cache: whose cached vectors may be orphaned
+        self._kept = {}  # counts kept per index generation (QueryReads._per_generation)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], readonly: bool = False, still: bool = False) -> IndexStore:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -69,6 +69,7 @@ class QueryReads:
     _shards: ShardPool | None = None
     _ann: ann.AnnReader | None = None
     _closed = False
+    _kept: dict[str, tuple[str, Any]]
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -133,12 +134,28 @@ class QueryReads:
     def chunk_count(self) -> int:
         return int(self.db.execute("select count(*) from chunks").fetchone()[0])
 
+    def _per_generation(self, key: str, compute: Callable[[], Any]) -> Any:
+        """`compute()`, kept while the index's generation stays the same (a read-only index: a writer's own
+        uncommitted rows change its counts without a new generation). Every question asks for the counts and the
+        vault's languages: at 1M chunks the chunk count alone reads ~30 MB of b-tree."""
+        if not self.readonly:
+            return compute()
+        seen = generation(self.db)
+        kept = self._kept.get(key)
+        if kept is None or kept[0] != seen:
+            kept = self._kept[key] = (seen, compute())
+        return kept[1]
+
     def index_state(self, model_id: str) -> IndexState:
         """Cheap counts for every question (the partial index on pending chunks keeps it fast)."""
-        db = self.db
-        chunks = self.chunk_count()
-        pending = int(db.execute("select count(*) from chunks where embedded = 0").fetchone()[0])
-        notes = int(db.execute("select count(*) from notes where status = 'indexed'").fetchone()[0])
+        def counts() -> tuple[int, int, int]:
+            db = self.db
+            chunks = self.chunk_count()
+            pending = int(db.execute("select count(*) from chunks where embedded = 0").fetchone()[0])
+            notes = int(db.execute("select count(*) from notes where status = 'indexed'").fetchone()[0])
+            return chunks, pending, notes
+
+        chunks, pending, notes = self._per_generation("counts", counts)
         return IndexState(model_id, chunks, chunks - pending, notes)
 
     def doc_freqs(self, folded_terms: list[str]) -> list[int]:
@@ -284,10 +301,12 @@ class QueryReads:
 
     def language_counts(self) -> dict[str, int]:
         """How many indexed notes are in each detected language, most first ('' = not known)."""
-        rows = self.db.execute(
-            "select language, count(*) from notes where status = 'indexed' group by language order by count(*) desc"
-        ).fetchall()
-        return {r[0]: int(r[1]) for r in rows}
+        def counts() -> dict[str, int]:
+            rows = self.db.execute("select language, count(*) from notes where status = 'indexed' group by language "
+                                   "order by count(*) desc").fetchall()
+            return {r[0]: int(r[1]) for r in rows}
+
+        return dict(self._per_generation("languages", counts))
 
     def vault_languages(self, min_share: float = 0.1) -> list[str]:
         """The languages of at least `min_share` of the indexed notes whose language is known."""
