@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import os
@@ -211,7 +212,7 @@ class Settings:
     def recorded(self, **actual: Any) -> dict[str, Any]:
         """The settings that shape an answer (rule `recorded`), as a trace or an evaluation report records them;
         `actual` gives what really ran in place of what is configured (the model ids, a question's own k)."""
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if rule_of(f).recorded}
+        out = {name: getattr(self, name) for name in _recorded_names(type(self))}
         unknown = set(actual) - set(out)
         assert not unknown, f"not recorded settings: {unknown}"
         return out | actual
@@ -219,6 +220,12 @@ class Settings:
     def reopens(self, new: Settings) -> bool:
         """Whether going from these settings to `new` re-opens the vault (another index or embedder: rule `reopen`)."""
         return any(getattr(self, f.name) != getattr(new, f.name) for f in dataclasses.fields(self) if rule_of(f).reopen)
+
+
+@functools.cache
+def _recorded_names(cls: type[Settings]) -> tuple[str, ...]:
+    """The recorded settings' names (every question's trace lists them: read off the fields once per class)."""
+    return tuple(f.name for f in dataclasses.fields(cls) if rule_of(f).recorded)
 
 
 def rule_of(f: dataclasses.Field[Any]) -> Rule:
