@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import math
 import os
@@ -222,10 +221,14 @@ class Settings:
         return any(getattr(self, f.name) != getattr(new, f.name) for f in dataclasses.fields(self) if rule_of(f).reopen)
 
 
-@functools.cache
+_RECORDED: dict[type[Settings], tuple[str, ...]] = {}
+
+
 def _recorded_names(cls: type[Settings]) -> tuple[str, ...]:
     """The recorded settings' names (every question's trace lists them: read off the fields once per class)."""
-    return tuple(f.name for f in dataclasses.fields(cls) if rule_of(f).recorded)
+    if cls not in _RECORDED:
+        _RECORDED[cls] = tuple(f.name for f in dataclasses.fields(cls) if rule_of(f).recorded)
+    return _RECORDED[cls]
 
 
 def rule_of(f: dataclasses.Field[Any]) -> Rule:
