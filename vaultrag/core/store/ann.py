@@ -200,8 +200,10 @@ def _name(db: Connection, graph: tuple[str, int, int, int] | None) -> None:
     """Name the graph file in index_meta (None: no graph) and drop the log rows it includes, in one transaction."""
     db.execute("begin immediate")
     try:
-        forget(db)
-        if graph is not None:
+        if graph is None:
+            forget(db)
+        else:
+            db.execute(f"delete from index_meta where key in ('{FILE}', '{SEQ}', '{COUNT}', '{REMOVED}')")
             name, seq, count, removed = graph
             db.executemany("insert into index_meta(key, value) values (?, ?)",
                            [(FILE, name), (SEQ, str(seq)), (COUNT, str(count)), (REMOVED, str(removed))])
