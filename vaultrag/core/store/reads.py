@@ -191,8 +191,11 @@ class QueryReads:
         exact float32 cosines, so the result is exact search's whenever the shortlist holds its top n."""
         shortlist = vectors.shortlist_size(min(n, KNN_MAX_K))
         top = self.db.execute("select max(id) from chunks").fetchone()[0] or 0  # a b-tree edge, not a count
-        if top <= vectors.EXACT_MAX:  # a small index: one exact scan is cheaper than vec0's top-k
-            return self._rescored(qvec, self._exact_ids(qvec, shortlist, scope), n)
+        if top <= vectors.EXACT_MAX:  # a small index: its float32 vectors read once and scored exactly
+            scoped = f"where chunk_id in (select id from chunks where note_id in ({scope.sql}))" if scope.sql else ""
+            cos = _cosines(qvec, self.db.execute(f"select chunk_id, vector from chunk_vectors {scoped}",
+                                                 scope.params).fetchall())
+            return sorted(cos.items(), key=lambda kv: (-kv[1], kv[0]))[: min(n, KNN_MAX_K)]
         if (found := self._ann_shortlist(qvec, shortlist, scope, top)) is not None:
             return self._rescored(qvec, found, n)
         scoped = f" and note_id in ({scope.sql})" if scope.sql else ""
