@@ -309,6 +309,7 @@ class Indexer:
             report.chunks_reused += len(batch) - len(todo)
             done += len(batch)
             if time.monotonic() - maintained > ANN_EVERY_S:  # a long first embedding: the graph keeps up
-                self.store.maintain_ann(cancelled=lambda: cancel.cancelled)
+                # (a build gives way to a saved note, as the embedding does: it starts again at the next turn)
+                self.store.maintain_ann(cancelled=lambda: cancel.cancelled or cancel.pause_embedding())
                 maintained = time.monotonic()
             yield rate.progress(Phase.EMBED, done)
