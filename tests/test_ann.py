@@ -300,3 +300,18 @@ def test_the_graph_library_loaded_first_lets_onnxruntime_load():
     r = subprocess.run([sys.executable, "-c", "import usearch.index, onnxruntime; print(onnxruntime.__version__)"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, f"the process died ({r.returncode}): {r.stderr[-2000:]}"
+
+
+def test_a_cancelled_build_writes_nothing_and_the_next_run_builds(tmp_path: Path):
+    rng = np.random.default_rng(8)
+    path = tmp_path / "i.sqlite"
+    writer = IndexStore.open(path)
+    try:
+        _add(writer, _unit(rng, N), 0)
+        assert writer.maintain_ann(threads=1, cancelled=lambda: True) == "cancelled"
+        assert _graphs(path) == [] and writer.meta(ann.FILE) is None
+        assert not path.with_name(path.name + ".ann.tmp").exists()
+        assert writer.maintain_ann(threads=1) == "built"
+        assert [p.name for p in _graphs(path)] == [writer.meta(ann.FILE)]
+    finally:
+        writer.close()
