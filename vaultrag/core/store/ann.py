@@ -73,7 +73,8 @@ def _open(path: Path, count: int, dim: int, view: bool) -> Any:
     from usearch.index import Index
 
     try:
-        index: Any = Index.restore(str(path), view=view)
+        # a mapped graph is only searched: without its key → node table it opens in 13 ms instead of 110 (100k)
+        index: Any = Index.restore(str(path), view=view, enable_key_lookups=not view)
     except (OSError, ValueError, RuntimeError):
         return None
     if index is None or index.size != count or index.ndim != dim:
