@@ -236,7 +236,9 @@ class QueryReads:
             return self._ann.shortlist(self.db, qvec, count)
         scoped = int(self.db.execute(f"select coalesce(sum(max(chunk_count, 0)), 0) from notes where id in "
                                      f"({scope.sql})", scope.params).fetchone()[0])
-        if scoped <= ann.SCOPED_EXACT_MAX:  # a narrow scope: its own chunks scanned exactly beat vec0's filtered scan
+        # a narrow scope, or a small share of a large index: its own chunks scanned exactly beat vec0's filtered
+        # scan and a graph search widened that far
+        if scoped <= ann.SCOPED_EXACT_MAX or count * top > ann.SCOPED_WANT_MAX * max(scoped, 1):
             return self._exact_ids(qvec, count, scope)
 
         def in_scope(ids: list[int]) -> set[int]:
