@@ -105,6 +105,7 @@ def build(path: Path, n: int, sources: list[str]) -> dict:
             db.executemany("""insert into chunks(id, note_id, ordinal, heading_path, prefix, lead, body, char_start,
                                   char_end, line_start, line_end, token_count, content_hash)
                               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", rows)
+        db.execute("update notes set chunk_count = (select count(*) from chunks c where c.note_id = notes.id)")
         db.execute("insert into chunks_fts(chunks_fts) values ('rebuild')")
         db.execute(trigger)
     t_text = time.perf_counter() - t0
@@ -122,13 +123,32 @@ def build(path: Path, n: int, sources: list[str]) -> dict:
     return {"build_s": time.perf_counter() - t0, "text_s": t_text, "build_rss_mb": _rss_mb()}
 
 
-def _exact_top(store: object, qs: np.ndarray, k: int) -> list[list[int]]:
+def build_graph(path: Path) -> dict:
+    """The HNSW graph beside the index, as the writer builds it (every core), in a process of its own: its time,
+    the process's peak RSS and the file's size."""
+    from vaultrag.core.store.index_store import IndexStore
+
+    rss0 = _rss_mb()
+    store = IndexStore.open(path)
+    t = time.perf_counter()
+    done = store.maintain_ann()
+    seconds = time.perf_counter() - t
+    name = store.meta("ann_file") or ""
+    store.close()
+    return {"done": done, "graph_s": seconds, "graph_rss_mb": _rss_mb(), "rss_before_mb": rss0,
+            "graph_mb": (path.with_name(name).stat().st_size / 1e6) if name else 0.0}
+
+
+def _exact_top(store: object, qs: np.ndarray, k: int, max_id: int | None = None) -> list[list[int]]:
     best_s = np.full((len(qs), k), -np.inf, dtype=np.float32)
     best_i = np.zeros((len(qs), k), dtype=np.int64)
     cur = store.db.execute("select chunk_id, vector from chunk_vectors")  # type: ignore[attr-defined]
     while rows := cur.fetchmany(50_000):
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         m = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        if max_id is not None:  # a scope of the first folders: their chunks have the lowest ids
+            keep = ids <= max_id
+            ids, m = ids[keep], m[keep]
         sims = np.concatenate([best_s, qs @ m.T], axis=1)
         allids = np.concatenate([best_i, np.broadcast_to(ids, (len(qs), len(ids)))], axis=1)
         top = np.argsort(-sims, axis=1, kind="stable")[:, :k]
@@ -150,6 +170,8 @@ def measure(path: Path, nq: int) -> dict:
     from vaultrag.core.embedders.e5 import E5Embedder
     from vaultrag.core.query import terms
     from vaultrag.core.query.search import Searcher
+    from vaultrag.core.scope import Scope
+    from vaultrag.core.store import ann
     from vaultrag.core.store.index_store import IndexStore
     from vaultrag.core.store.reads import ScopeSQL
     from vaultrag.core.store.vectors import float_bytes
@@ -159,25 +181,62 @@ def measure(path: Path, nq: int) -> dict:
     embedder = E5Embedder()
     qs = questions(nq)
     qvecs = [embedder.embed_query(q) for q in qs]
-    res: dict = {"chunks": store.chunk_count(), "size_mb": path.stat().st_size / 1e6}
-    # quantized KNN (+ rescore) vs exact search, same queries, same run; exact top-20 from one streamed numpy
-    # pass over the float32 table (an exact SQL scan per query costs seconds at 1M, so it is timed on 5 only)
-    for q in qvecs[:3]:
-        store.knn(q, 20, ScopeSQL())  # warm the page cache as an app that has answered before has
-    knn_ms, exact_ms, got = [], [], []
+    res: dict = {"chunks": store.chunk_count(), "size_mb": path.stat().st_size / 1e6,
+                 "graph": bool(store.meta("ann_file"))}
+    ann_min = ann.ANN_MIN
+
+    def scan(on: bool) -> None:  # the int8 scan (+ rescore) instead of the graph, as below the threshold
+        ann.ANN_MIN = 10**12 if on else ann_min
+
+    # the graph's shortlist (+ rescore) vs the int8 scan (+ rescore), alternating query by query in one process;
+    # both against an exact top-20 from one streamed numpy pass over the float32 table (an exact SQL scan per
+    # query costs seconds at 1M, so it is timed on 5 only)
+    for q in qvecs[:3]:  # warm the page cache as an app that has answered before has, for both
+        for on in (False, True):
+            scan(on)
+            store.knn(q, 20, ScopeSQL())
+    timed: dict[bool, list[float]] = {False: [], True: []}
+    cpu: dict[bool, list[float]] = {False: [], True: []}  # CPU time of every thread: what a busy host cannot inflate
+    got: dict[bool, list[list[int]]] = {False: [], True: []}
     for q in qvecs:
-        t = time.perf_counter()
-        got.append([i for i, _ in store.knn(q, 20, ScopeSQL())])
-        knn_ms.append((time.perf_counter() - t) * 1000)
+        for on in (False, True):
+            scan(on)
+            t, c = time.perf_counter(), time.process_time()
+            got[on].append([i for i, _ in store.knn(q, 20, ScopeSQL())])
+            timed[on].append((time.perf_counter() - t) * 1000)
+            cpu[on].append((time.process_time() - c) * 1000)
+    scan(False)
+    exact_ms = []
     for q in qvecs[:5]:
         t = time.perf_counter()
         store.db.execute("select chunk_id from chunk_vectors order by vec_distance_l2(vector, ?) limit 20",
                          (float_bytes(q),)).fetchall()
         exact_ms.append((time.perf_counter() - t) * 1000)
     exact = _exact_top(store, np.stack(qvecs), 20)
-    recalls = [len(set(g) & set(e)) / len(e) for g, e in zip(got, exact, strict=True)]
-    res.update(knn_p50=median(knn_ms), knn_p95=pct(knn_ms, 0.95), exact_p50=median(exact_ms),
-               recall20=float(np.mean(recalls)), recall20_min=float(np.min(recalls)))
+
+    def recall(found: list[list[int]], truth: list[list[int]]) -> list[float]:
+        return [len(set(g) & set(e)) / max(len(e), 1) for g, e in zip(found, truth, strict=True)]
+
+    r_ann, r_scan = recall(got[False], exact), recall(got[True], exact)
+    res.update(knn_cpu=median(cpu[False]), scan_cpu=median(cpu[True]))
+    res.update(knn_p50=median(timed[False]), knn_p95=pct(timed[False], 0.95), scan_p50=median(timed[True]),
+               scan_p95=pct(timed[True], 0.95), exact_p50=median(exact_ms),
+               recall20=float(np.mean(r_ann)), recall20_min=float(np.min(r_ann)),
+               scan_recall20=float(np.mean(r_scan)), scan_recall20_min=float(np.min(r_scan)))
+    # a scope of half the folders (the graph, widened until 20 in scope) and of one folder (its chunks scanned)
+    folders = sorted({r[0] for r in store.db.execute("select distinct folder from notes")})
+    for label, part in (("half", folders[: max(1, len(folders) // 2)]), ("one", folders[:1])):
+        sql = store.scope_sql(Scope(folders=part))
+        last = store.db.execute(f"select max(id) from chunks where note_id in ({sql.sql})", sql.params).fetchone()[0]
+        truth = _exact_top(store, np.stack(qvecs), 20, max_id=int(last))
+        ms, found = [], []
+        for q in qvecs:
+            t = time.perf_counter()
+            found.append([i for i, _ in store.knn(q, 20, sql)])
+            ms.append((time.perf_counter() - t) * 1000)
+        rs = recall(found, truth)
+        res[f"scope_{label}"] = {"folders": len(part), "chunks": int(last), "p50": median(ms),
+                                 "recall20": float(np.mean(rs)), "recall20_min": float(np.min(rs))}
     bm_ms, bm_common_ms = [], []
     store.doc_freqs([])  # creates the vocabulary view
     common = [t for (t,) in store.db.execute("select term from temp.chunks_vocab order by doc desc limit 200")
@@ -197,9 +256,21 @@ def measure(path: Path, nq: int) -> dict:
     res.update(common_term=common, bm25_p50=median(bm_ms), bm25_p95=pct(bm_ms, 0.95),
                bm25_common_p50=median(bm_common_ms), bm25_common_p95=pct(bm_common_ms, 0.95))
     searcher = Searcher(store, Settings(), embedder, rerank.from_settings(Settings()))
-    searcher.ask(qs[0])
-    ask_ms = [searcher.ask(q).timings_ms["total"] for q in qs]
-    res.update(ask_p50=median(ask_ms), ask_p95=pct(ask_ms, 0.95), query_rss_mb=_rss_mb())
+    asked: dict[bool, list[float]] = {False: [], True: []}
+    for on in (False, True):
+        scan(on)
+        searcher.ask(qs[0])
+    asked_cpu: dict[bool, list[float]] = {False: [], True: []}
+    for q in qs:
+        for on in (False, True):
+            scan(on)
+            c = time.process_time()
+            asked[on].append(searcher.ask(q).timings_ms["total"])
+            asked_cpu[on].append((time.process_time() - c) * 1000)
+    scan(False)
+    res.update(ask_p50=median(asked[False]), ask_p95=pct(asked[False], 0.95), ask_scan_p50=median(asked[True]),
+               ask_scan_p95=pct(asked[True], 0.95), ask_cpu=median(asked_cpu[False]),
+               ask_scan_cpu=median(asked_cpu[True]), query_rss_mb=_rss_mb())
     store.close()
     return res
 
@@ -297,6 +368,15 @@ def main() -> None:
             if r.returncode:
                 raise SystemExit(r.stderr[-3000:])
             built = json.loads(r.stdout.rsplit("@@", 1)[1])
+        graph: dict = {}
+        if args.rebuild or not list(path.parent.glob(path.name + ".ann-*.usearch")):
+            r = subprocess.run([sys.executable, "-c",
+                                "import sys, json; sys.path.insert(0, sys.argv[1]); from benchmarks import bench_scale"
+                                " as b; from pathlib import Path; print('@@' + json.dumps(b.build_graph("
+                                "Path(sys.argv[2]))))", str(ROOT), str(path)], capture_output=True, text=True)
+            if r.returncode:
+                raise SystemExit(r.stderr[-3000:])
+            graph = json.loads(r.stdout.rsplit("@@", 1)[1])
         r = subprocess.run([sys.executable, __file__, "--_measure", str(path), "--queries", str(args.queries)],
                            capture_output=True, text=True)
         if r.returncode:
@@ -306,13 +386,27 @@ def main() -> None:
         print(f"[{n:,} chunks] file {m['size_mb']:.0f} MB"
               + (f", built in {built['build_s']:.0f} s (text+FTS5 {built['text_s']:.0f} s; "
                  f"peak RSS {built['build_rss_mb']:.0f} MB)" if built else ""))
-        print(f"  KNN int8+rescore p50 {m['knn_p50']:.1f} ms (p95 {m['knn_p95']:.1f}) vs exact float32 scan "
-              f"p50 {m['exact_p50']:.1f} ms: {m['exact_p50'] / m['knn_p50']:.1f}x faster; "
-              f"recall@20 {m['recall20']:.3f} (worst query {m['recall20_min']:.2f})")
+        if graph:
+            print(f"  HNSW graph ({graph['done']}) in {graph['graph_s']:.1f} s, file {graph['graph_mb']:.0f} MB, "
+                  f"peak RSS of the building process {graph['graph_rss_mb']:.0f} MB "
+                  f"({graph['rss_before_mb']:.0f} MB before)")
+        print(f"  KNN {'graph' if m['graph'] else '(no graph)'}+rescore p50 {m['knn_p50']:.1f} ms "
+              f"(p95 {m['knn_p95']:.1f}), recall@20 {m['recall20']:.3f} (worst query {m['recall20_min']:.2f}); "
+              f"int8 scan+rescore p50 {m['scan_p50']:.1f} ms (p95 {m['scan_p95']:.1f}), recall@20 "
+              f"{m['scan_recall20']:.3f} (worst {m['scan_recall20_min']:.2f}); alternating; "
+              f"exact float32 SQL scan p50 {m['exact_p50']:.1f} ms")
+        print(f"  CPU time (all threads) p50: graph {m['knn_cpu']:.1f} ms, int8 scan {m['scan_cpu']:.1f} ms; "
+              f"whole question {m['ask_cpu']:.0f} ms with the graph, {m['ask_scan_cpu']:.0f} ms with the scan")
+        for label in ("half", "one"):
+            sc = m[f"scope_{label}"]
+            print(f"  scope of {sc['folders']} folder(s) ({sc['chunks']:,} chunks): KNN p50 {sc['p50']:.1f} ms, "
+                  f"recall@20 {sc['recall20']:.3f} (worst {sc['recall20_min']:.2f})")
         print(f"  BM25 p50 {m['bm25_p50']:.1f} ms (p95 {m['bm25_p95']:.1f}); with the most common term added "
               f"{m['common_term']} p50 {m['bm25_common_p50']:.1f} ms (p95 {m['bm25_common_p95']:.1f})")
         print(f"  whole question (every stage + prompt) p50 {m['ask_p50']:.0f} ms, p95 {m['ask_p95']:.0f} ms; "
+              f"with the int8 scan p50 {m['ask_scan_p50']:.0f} ms, p95 {m['ask_scan_p95']:.0f} ms (alternating); "
               f"query process peak RSS {m['query_rss_mb']:.0f} MB")
+        print(f"  load average now: {os.getloadavg()}")
         print(f"  open + first answer in a fresh process: {first['process_s']:.2f} s (imports+open "
               f"{first['open_s']:.2f}, model {first['model_s']:.2f}, first question {first['first_ask_s']:.2f})")
         if args.compare_float:

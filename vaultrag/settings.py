@@ -211,7 +211,7 @@ class Settings:
     def recorded(self, **actual: Any) -> dict[str, Any]:
         """The settings that shape an answer (rule `recorded`), as a trace or an evaluation report records them;
         `actual` gives what really ran in place of what is configured (the model ids, a question's own k)."""
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if rule_of(f).recorded}
+        out = {name: getattr(self, name) for name in _recorded_names(type(self))}
         unknown = set(actual) - set(out)
         assert not unknown, f"not recorded settings: {unknown}"
         return out | actual
@@ -219,6 +219,16 @@ class Settings:
     def reopens(self, new: Settings) -> bool:
         """Whether going from these settings to `new` re-opens the vault (another index or embedder: rule `reopen`)."""
         return any(getattr(self, f.name) != getattr(new, f.name) for f in dataclasses.fields(self) if rule_of(f).reopen)
+
+
+_RECORDED: dict[type[Settings], tuple[str, ...]] = {}
+
+
+def _recorded_names(cls: type[Settings]) -> tuple[str, ...]:
+    """The recorded settings' names (every question's trace lists them: read off the fields once per class)."""
+    if cls not in _RECORDED:
+        _RECORDED[cls] = tuple(f.name for f in dataclasses.fields(cls) if rule_of(f).recorded)
+    return _RECORDED[cls]
 
 
 def rule_of(f: dataclasses.Field[Any]) -> Rule:

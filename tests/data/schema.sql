@@ -1,4 +1,4 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks,0012_vector_changes
 -- index chunk_lines_key on chunk_lines
 CREATE INDEX chunk_lines_key on chunk_lines(key);
 -- index chunks_hash on chunks
@@ -107,9 +107,17 @@ CREATE TABLE notes(
             indexed_at real, reason_code text not null default '', language text not null default '', flags text not null default '[]', chunk_count integer not null default -1);
 -- table sqlite_sequence on sqlite_sequence
 CREATE TABLE sqlite_sequence(name,seq);
+-- table vector_changes on vector_changes
+CREATE TABLE vector_changes(seq integer primary key autoincrement, chunk_id integer not null);
 -- table vector_stats on vector_stats
 CREATE TABLE vector_stats(model_id text primary key, n integer not null, mean blob not null,
                                             computed_at real not null);
+-- trigger chunk_vectors_log_d on chunk_vectors
+CREATE TRIGGER chunk_vectors_log_d after delete on chunk_vectors when (select 1 from index_meta where key = 'ann_file') is not null begin insert into vector_changes(chunk_id) values (old.chunk_id); end;
+-- trigger chunk_vectors_log_i on chunk_vectors
+CREATE TRIGGER chunk_vectors_log_i after insert on chunk_vectors when (select 1 from index_meta where key = 'ann_file') is not null begin insert into vector_changes(chunk_id) values (new.chunk_id); end;
+-- trigger chunk_vectors_log_u on chunk_vectors
+CREATE TRIGGER chunk_vectors_log_u after update on chunk_vectors when (select 1 from index_meta where key = 'ann_file') is not null begin insert into vector_changes(chunk_id) values (new.chunk_id); end;
 -- trigger chunks_ad on chunks
 CREATE TRIGGER chunks_ad after delete on chunks begin
              insert into chunks_fts(chunks_fts, rowid, prefix, lead, body)

@@ -49,9 +49,24 @@ def smoke_test(timeout_s: float = 120.0) -> int:
         import sqlite_vec
 
         print(f"smoke test: sqlite-vec {sqlite_vec.__version__} from {Path(sqlite_vec.__file__).parent}; "
+              f"{_graph_check()}; "
               f"model {controller.embedder.model_id if controller.embedder else None} "
               f"on {getattr(controller.embedder, 'engine', '-')}; "
               f"answer cites {trace.answer.note if trace else None!r} "  # type: ignore[attr-defined]
               f"({'ok' if ok else 'FAILED: ' + str(done.get('error', 'timeout'))}) in {time.monotonic() - t0:.1f}s")
         window.close()
         return 0 if ok else 1
+
+
+def _graph_check() -> str:
+    """usearch (the HNSW graph of large vaults, core/store/ann.py) loads in this build and finds a vector."""
+    import numpy as np
+    import usearch
+    from usearch.index import Index
+
+    points = np.eye(3, 8, dtype=np.int8) * 100
+    graph = Index(ndim=8, metric="cos", dtype="i8")
+    graph.add(np.arange(1, 4, dtype=np.uint64), points)
+    found = int(graph.search(points[1], 1).keys[0])
+    return f"usearch {usearch.__version__} {'ok' if found == 2 else 'FAILED'}"
+

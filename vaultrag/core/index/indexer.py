@@ -25,6 +25,7 @@ from vaultrag.settings import Settings
 
 log = logging.getLogger(__name__)
 COMMIT_EVERY_S = 1.0  # text phase: a transaction per second of work keeps BM25 fresh and kills cheap
+ANN_EVERY_S = 60.0  # embed phase: how often the approximate index of a large vault takes the new vectors
 
 
 class CancelToken:
@@ -118,6 +119,10 @@ class Indexer:
                 self.store.refresh_vector_mean(self.embedder.model_id)
             report.seconds["embed"] = time.perf_counter() - t2
             report.cancelled = cancel.cancelled
+        if not cancel.cancelled:
+            # the approximate index of a large vault: built when missing or unreadable, takes this run's vectors
+            # (a cancel stops a build, which the next run starts again)
+            self.store.maintain_ann(cancelled=lambda: cancel.cancelled)
         if self.store.db.total_changes != changes_before:
             self.store.purge_wal()  # deleted and excluded text must not linger in old WAL frames
         counts = self.store.counts()
@@ -280,6 +285,7 @@ class Indexer:
         # the whole index's chunks: after a pause or an edit the count goes on from the chunks already embedded
         done, pending = store.embed_counts()
         rate = _Rate(done + pending, start=done)
+        maintained = time.monotonic()
         yield rate.progress(Phase.EMBED, done)
         while not cancel.cancelled and not cancel.pause_embedding():
             batch = store.pending_chunks(self.options.embed_batch)
@@ -302,4 +308,8 @@ class Indexer:
             report.chunks_embedded += len(todo)
             report.chunks_reused += len(batch) - len(todo)
             done += len(batch)
+            if time.monotonic() - maintained > ANN_EVERY_S:  # a long first embedding: the graph keeps up
+                # (a build gives way to a saved note, as the embedding does: it starts again at the next turn)
+                self.store.maintain_ann(cancelled=lambda: cancel.cancelled or cancel.pause_embedding())
+                maintained = time.monotonic()
             yield rate.progress(Phase.EMBED, done)

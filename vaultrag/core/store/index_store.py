@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from vaultrag.core.model import Chunk
-from vaultrag.core.store import chunk_marks, migrations, vectors
+from vaultrag.core.store import ann, chunk_marks, migrations, vectors
 from vaultrag.core.store.db import Connection, CorruptIndex, bump_generation, connect
 from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.fts import DeferredFts
@@ -110,6 +110,7 @@ class IndexStore(QueryReads):
         self.path = path
         self.readonly = readonly
         self.chunks_dropped = False  # since the last prune_vector_cache: whose cached vectors may be orphaned
+        self._kept = {}  # counts kept per index generation (QueryReads._per_generation)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], readonly: bool = False, still: bool = False) -> IndexStore:
@@ -148,6 +149,9 @@ class IndexStore(QueryReads):
         if self._shards is not None:
             self._shards.close()
             self._shards = None
+        if self._ann is not None:
+            self._ann.close()
+            self._ann = None
         self.db.close()
 
     # -- transactions ---------------------------------------------------------------------------
@@ -408,6 +412,7 @@ class IndexStore(QueryReads):
         if same and self.has_vec_table():
             return False
         discarded = self.has_vec_table()
+        ann.forget(self.db)  # the graph beside the file holds the old model's vectors
         vectors.create_tables(self.db, dim)
         self.db.execute("delete from chunk_vectors")
         self.db.execute("update chunks set embedded = 0 where embedded = 1")
@@ -424,6 +429,13 @@ class IndexStore(QueryReads):
         """put_vector for a batch of (chunk id, float32 vector blob, note id, folder) rows, in bulk statements."""
         vectors.insert(self.db, rows)
         self.db.executemany("update chunks set embedded = 1 where id = ?", [(int(r[0]),) for r in rows])
+
+    def maintain_ann(self, threads: int = 0, cancelled: Callable[[], bool] | None = None) -> str:
+        """Build, update or drop the approximate index beside the file so that it fits the vectors (the writer's
+        job, outside a transaction; see `store/ann.py`). Returns what was done ("" for nothing)."""
+        if self.readonly or self.path is None:
+            return ""
+        return ann.maintain(self.db, self.path, threads, cancelled)
 
     def cached_vectors(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
         out: dict[str, bytes] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from vaultrag.core.store import chunk_marks, vectors
+from vaultrag.core.store import ann, chunk_marks, vectors
 from vaultrag.core.store.db import Connection
 from vaultrag.errors import IndexTooNew
 
@@ -147,6 +147,7 @@ MIGRATIONS: list[Migration] = [
     # each chunk's boilerplate (its text repeated across many notes) and hub (mostly links) marks, filled for the
     # chunks already indexed from their stored text (store/chunk_marks.py)
     ("0011_chunk_marks", chunk_marks.migrate),
+    ("0012_vector_changes", ann.log_tables),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from vaultrag.core import tokens
 from vaultrag.core.model import Candidate, ContextDoc, StoredChunk
@@ -92,6 +93,12 @@ class _Doc:
         return self.as_context(0).tokens
 
 
+@lru_cache(maxsize=1)
+def _frame_tokens() -> tuple[int, int]:
+    """Tokens of the documents block's frame and of the line break between two documents (counted once)."""
+    return tokens.count(DOCS_OPEN) + tokens.count(DOCS_CLOSE), tokens.count(DOC_JOIN)
+
+
 def select(
     ranked: list[Candidate],
     info: dict[int, StoredChunk],
@@ -109,7 +116,7 @@ def select(
     used = 0
     # the block the prompt shows wraps the documents and joins them with line breaks: that counts too, so the
     # whole block fits the budget, not only the documents inside it
-    frame = tokens.count(DOCS_OPEN) + tokens.count(DOCS_CLOSE)
+    frame, join = _frame_tokens()
     for cand in ranked:
         c = info[cand.chunk_id]
         parts = section_of(c) if section_of else [c]
@@ -129,7 +136,7 @@ def select(
             candidate = candidate.merged(p) or candidate.appended(p)
         old = docs[target].weight() if target is not None else 0
         new = candidate.weight()
-        joins = (len(docs) - (1 if target is not None else 0)) * tokens.count(DOC_JOIN)
+        joins = (len(docs) - (1 if target is not None else 0)) * join
         if used - old + new + frame + joins > budget:
             status[c.id] = ContextStatus.CUT_BY_BUDGET
             continue

@@ -68,17 +68,52 @@ def instructions_of(language: str) -> tuple[str, int]:
     return text, tokens.count(text)
 
 
+@lru_cache(maxsize=16)
+def _head_tokens(language: str) -> int:
+    """Tokens of the rules and the blank line after them (the same for every question)."""
+    return tokens.count(instructions_of(language)[0] + "\n\n")
+
+
+@lru_cache(maxsize=1)
+def _tail_join() -> int:
+    """What the documents block's closing ">" gains when the blank line before the question follows it: o200k
+    cuts a run of punctuation together with the line breaks after it (">" + "\n\n" is one piece)."""
+    return tokens.count(">\n\n") - tokens.count(">")
+
+
+@lru_cache(maxsize=1)
+def _block_parts() -> tuple[int, int]:
+    """The documents block's tokens besides its documents: the opening line and the closing tag, and what each
+    document's closing ">" gains from the line break after it (the same one-piece rule as `_tail_join`)."""
+    return (tokens.count(DOCS_OPEN) + tokens.count(DOCS_CLOSE.lstrip("\n")),
+            tokens.count(">" + DOC_JOIN) - tokens.count(">"))
+
+
+def documents_tokens(docs: list[ContextDoc], documents: str) -> int:
+    """Tokens of the documents block `documents` made of `docs`, from the counts the context stage made of each
+    document as rendered (o200k starts a piece at every document's "<", so only the line break after each
+    closing ">" joins it); counted afresh when a document carries no count."""
+    if any(d.tokens <= 0 for d in docs):
+        return tokens.count(documents)
+    frame, join = _block_parts()
+    return frame + sum(d.tokens for d in docs) + join * len(docs)
+
+
 def assemble(question: str, docs: list[ContextDoc], language: str) -> tuple[str, dict[str, int]]:
     """The exact prompt text and its token counts per part (instructions, documents, question, total)."""
     instructions, instruction_tokens = instructions_of(language)
     documents = DOCS_OPEN + DOC_JOIN.join(render_document(d) for d in docs) + DOCS_CLOSE
     asked = f"{QUESTION_LABEL[language]}: {question.strip()}"
     prompt = f"{instructions}\n\n{documents}\n\n{asked}\n"
+    block = documents_tokens(docs, documents)
     counts = {
         "instructions": instruction_tokens,
-        "documents": tokens.count(documents),
+        "documents": block,
         "question": tokens.count(asked),
-        "total": tokens.count(prompt),
+        # the whole prompt without counting it again (its documents are most of it): o200k never joins text
+        # across the line break before "<documents>" (a piece starts at "<"), the block ends in ">" + the blank
+        # line, and the question closes the prompt (tests/test_search.py compares this with a count of the whole)
+        "total": _head_tokens(language) + block + _tail_join() + tokens.count(asked + "\n"),
     }
     return prompt, counts
 
