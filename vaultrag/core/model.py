@@ -146,7 +146,8 @@ class IndexReport:
     messages: list[str] = field(default_factory=list)
 
 
-TRACE_VERSION = 3  # 3: decision reasons, warnings, stage reasons and statuses as codes (README)
+TRACE_VERSION = 4  # 3: decision reasons, warnings, stage reasons and statuses as codes (README); 4: the
+# answerability model's probability and contributions on the decision
 
 
 @dataclass(frozen=True)
@@ -234,13 +235,29 @@ class Decision:
     reason: DecisionReason  # worded by core/wording.py from this code and the numbers above
     top_cosine: float | None = None  # the final top-1 chunk's cosine with the question
     background: float | None = None  # the question's cosine with the vault's mean chunk vector
-    background_weight: float = 0.0  # confidence = top_cosine − background_weight × background
+    background_weight: float = 0.0  # the cosine rule: confidence = top_cosine − background_weight × background
+    # the answerability model (core/query/answerability.py), when it decided: `confidence` is then its probability
+    # that the best-supported candidate among those that reach the prompt answers the question
+    decider: str = "cosine"  # the model's id, or "cosine" (the rule, its fallback)
+    supported_by: int | None = None  # the chunk id of that best-supported candidate
+    contributions: dict[str, float] | None = None  # each feature's part of its logit (they sum with the bias)
+    bias: float = 0.0
+    support: dict[int, float] | None = None  # the probability of every candidate that reaches the prompt
+    topic_found: bool = False  # refused by the model while the cosine rule would pass: the topic is in the notes
 
-    def confidence_of(self, cosine: float | None) -> float | None:
-        """Any candidate's confidence on the threshold's scale (None without a cosine or a background)."""
+    def confidence_of(self, cosine: float | None, chunk_id: int | None = None) -> float | None:
+        """Any candidate's confidence on the threshold's scale: the model's probability for a candidate it judged,
+        else cosine − weight × background (None without a cosine or a background, or for a candidate the model
+        did not judge)."""
+        if self.support is not None:
+            return self.support.get(chunk_id) if chunk_id is not None else None
         if cosine is None or self.background is None:
             return None
         return cosine - self.background_weight * self.background
+
+    @property
+    def by_model(self) -> bool:
+        return self.support is not None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""The refusal decision: the final top-1's confidence against the threshold (override > calibrated > shipped)."""
+"""The refusal decision: the answerability model's probability for the best-supported candidate among those that
+reach the prompt (the cosine rule on the final top-1 when the model cannot run) against the threshold (override >
+settings > calibrated > shipped)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import time
 import numpy as np
 
 from vaultrag.core.model import Candidate, Decision, QueryWarning
+from vaultrag.core.query import answerability
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import DecisionReason, StageName, ThresholdSource, WarningCode
@@ -21,26 +24,47 @@ MEAN_TTL_S = 30.0  # while vectors fill, recompute the in-memory vault mean at m
 # the shipped thresholds live with the engines that earned them (vaultrag/engines.py: RerankerEngine.thresholds)
 
 
-def threshold_key(model_id: str, reranker_id: str) -> str:
-    """The index_meta key of a calibrated threshold: thresholds belong to an (embedder, reranker) pair."""
-    return f"threshold:{model_id}|{reranker_id}"
+COSINE = "cosine"  # the decider id of the cosine rule
 
 
-def resolve_threshold(store: IndexStore, settings: Settings, reranker_id: str,
-                      override: float | None = None) -> tuple[float | None, ThresholdSource]:
-    """The threshold in force and where it comes from: the question's, the settings', calibrated, shipped."""
+def threshold_key(model_id: str, reranker_id: str, decider: str = COSINE) -> str:
+    """The index_meta key of a calibrated threshold: thresholds belong to an (embedder, reranker, decider) triple
+    (the cosine rule's keep the key they had before the answerability model)."""
+    return f"threshold:{model_id}|{reranker_id}" + ("" if decider == COSINE else f"|{decider}")
+
+
+def resolve_threshold(store: IndexStore, settings: Settings, reranker_id: str, override: float | None = None,
+                      decider: answerability.Answerability | None = None) -> tuple[float | None, ThresholdSource]:
+    """The threshold in force for `decider` (the model; None: the cosine rule) and where it comes from: the
+    question's, the settings', calibrated, shipped."""
     if override is not None:
         return override, ThresholdSource.OVERRIDE
     if settings.threshold is not None:
         return settings.threshold, ThresholdSource.SETTINGS
     model = store.meta("embed_model") or ""
-    stored = store.meta(threshold_key(model, reranker_id))
+    stored = store.meta(threshold_key(model, reranker_id, decider.model_id if decider else COSINE))
     if stored is not None:
         return float(stored), ThresholdSource.CALIBRATED
-    shipped = shipped_threshold(model, reranker_id)
+    shipped = decider.threshold if decider is not None else shipped_threshold(model, reranker_id)
     if shipped is not None:
         return shipped, ThresholdSource.SHIPPED
     return None, ThresholdSource.UNCALIBRATED
+
+
+def rule_threshold(q: QueryState) -> float | None:
+    """The cosine rule's threshold (calibrated, else shipped): where the model's refusal says whether the topic is
+    in the notes."""
+    model = q.store.meta("embed_model") or ""
+    stored = q.store.meta(threshold_key(model, q.reranker_id))
+    return float(stored) if stored is not None else shipped_threshold(model, q.reranker_id)
+
+
+def decider_for(q: QueryState, model: answerability.Answerability | None) -> answerability.Answerability | None:
+    """The model when it can judge this question (its ranker made the final list, the question has a vector),
+    else None: the cosine rule decides."""
+    if model is None or q.qvec is None or not model.runs_on(q):
+        return None
+    return model
 
 
 class VaultBackground:
@@ -90,6 +114,31 @@ def decide(ranked: list[Candidate], threshold: float | None, source: ThresholdSo
     return made(False, conf, margin, DecisionReason.BELOW_THRESHOLD)
 
 
+def decide_by_model(q: QueryState, model: answerability.Answerability, threshold: float | None,
+                    source: ThresholdSource, background: float, cosine_threshold: float | None) -> Decision:
+    """The model's decision on the best-supported of the candidates that reach the prompt (the final top k)."""
+    ranked = q.final
+    s = model.support(q, ranked[: max(1, q.k)], background)
+    best = next(c for c in ranked if c.chunk_id == s.chunk_id)
+    top = ranked[0].cosine
+    # the topic is in the notes when the cosine rule would pass the best-supported candidate
+    rule = best.cosine - BACKGROUND_WEIGHT * background if best.cosine is not None else None
+    topic = rule is not None and cosine_threshold is not None and rule >= cosine_threshold
+
+    def made(answered: bool, margin: float | None, reason: DecisionReason) -> Decision:
+        return Decision(answered, s.probability, threshold, margin, source, reason, top_cosine=top,
+                        background=background, background_weight=BACKGROUND_WEIGHT, decider=model.model_id,
+                        supported_by=s.chunk_id, contributions=s.contributions, bias=model.bias,
+                        support=s.probabilities, topic_found=topic and not answered)
+
+    if threshold is None:
+        return made(True, None, DecisionReason.NO_THRESHOLD)
+    margin = s.probability - threshold
+    if margin >= 0:
+        return made(True, margin, DecisionReason.ABOVE_THRESHOLD)
+    return made(False, margin, DecisionReason.BELOW_THRESHOLD)
+
+
 class DecideStage:
     """Answer or refuse; a question with no searchable word is refused whatever its confidence."""
 
@@ -97,10 +146,24 @@ class DecideStage:
     requires = needs(Slot.FINAL, Slot.TERMS)
     provides = needs(Slot.DECISION)
 
+    def __init__(self, model: answerability.Answerability | None | bool = True) -> None:
+        # True: the shipped model (read at the first question); None/False: the cosine rule only
+        self._model = model
+
+    @property
+    def model(self) -> answerability.Answerability | None:
+        if self._model is True:
+            self._model = answerability.shipped()
+        return self._model if isinstance(self._model, answerability.Answerability) else None
+
     def run(self, q: QueryState) -> None:
         background = q.background_of(q.qvec) if q.qvec is not None else None
-        threshold, source = resolve_threshold(q.store, q.settings, q.reranker_id, q.threshold)
-        decision = decide(q.final, threshold, source, background)
+        model = decider_for(q, self.model) if q.final and background is not None else None
+        threshold, source = resolve_threshold(q.store, q.settings, q.reranker_id, q.threshold, model)
+        if model is not None and background is not None:
+            decision = decide_by_model(q, model, threshold, source, background, rule_threshold(q))
+        else:
+            decision = decide(q.final, threshold, source, background)
         if not q.terms:
             q.warnings.append(QueryWarning(WarningCode.STOP_WORDS_ONLY))
             if decision.answered:

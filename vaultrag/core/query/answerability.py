@@ -1,0 +1,273 @@
+"""The answerability model: how likely the notes in the prompt answer the question (logistic, from a JSON file)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from vaultrag.core.language import stop_words
+from vaultrag.core.query.features import SENTENCE, stem
+from vaultrag.core.query.terms import WORD, fold
+from vaultrag.core.vocab import StageName
+
+if TYPE_CHECKING:
+    from vaultrag.core.model import Candidate
+    from vaultrag.core.query.state import QueryState
+
+MODEL_FILE = "answerability.json"  # next to this module; written by benchmarks/train_answerability.py
+# What the model reads of one candidate among those that reach the prompt, and of the question. The order is the
+# data file's; a data file with other names is not used (the cosine rule decides instead).
+FEATURES: tuple[str, ...] = (
+    "ranker_p",  # the built-in ranker's softmax probability of this candidate over the final list
+    "ranker_margin",  # its score minus the best other candidate's (#1: its lead over #2)
+    "cosine",  # the question's cosine with the chunk
+    "background",  # the question's cosine with the vault's mean chunk (high: a vague question)
+    "sentence_cov",  # share of the question's content words in the chunk's best sentence
+    "sentence_rare_cov",  # the same, each word weighted by its rarity in the vault (IDF)
+    "chunk_rare_cov",  # IDF-weighted share of the question's words anywhere in the chunk or its headings
+    "numbers_missing",  # share of the question's numbers absent from the best sentence and its neighbours
+    "names_missing",  # share of the question's names (capitalised words) absent from there
+    "type_found",  # the question asks for a kind (who → a name, when → a date, how many → a number, where → a
+    "type_missing",  # place) and the best sentence's neighbourhood holds one / holds none
+    "same_language",  # the chunk's note is in the question's language
+    "hub",  # the chunk is mostly links (a map-of-content note), when the index marks it
+    "boilerplate",  # share of the chunk repeated across many notes (a template), when the index marks it
+)
+MARGIN_CAP = 10.0  # a ranker margin beyond this says nothing more
+WINDOW = 1  # sentences on each side of the best one where an answer's name, number or date may sit
+
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b")
+CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-Þ][\w'-]*")
+NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand "
+    "million billion dozen um uma dois duas três quatro cinco seis sete oito nove dez onze doze vinte trinta cem "
+    "cento mil milhão milhões bilhão dúzia".split())
+MONTHS = frozenset(
+    "january february march april may june july august september october november december janeiro fevereiro "
+    "março abril maio junho julho agosto setembro outubro novembro dezembro century centuries século séculos".split())
+
+
+class Kind:
+    """What a question's cue word asks for."""
+
+    NAME = "name"
+    DATE = "date"
+    NUMBER = "number"
+    PLACE = "place"
+
+
+# cue phrases per language (folded, lower case), longest first where one holds another
+CUES: tuple[tuple[str, str], ...] = (
+    ("how many", Kind.NUMBER), ("how much", Kind.NUMBER), ("what year", Kind.DATE), ("which year", Kind.DATE),
+    ("what century", Kind.DATE), ("who", Kind.NAME), ("whom", Kind.NAME), ("whose", Kind.NAME),
+    ("when", Kind.DATE), ("where", Kind.PLACE),
+    ("quantos", Kind.NUMBER), ("quantas", Kind.NUMBER), ("quanto", Kind.NUMBER), ("quanta", Kind.NUMBER),
+    ("que ano", Kind.DATE), ("qual ano", Kind.DATE), ("quem", Kind.NAME), ("quando", Kind.DATE),
+    ("onde", Kind.PLACE),
+    ("cuantos", Kind.NUMBER), ("cuantas", Kind.NUMBER), ("cuanto", Kind.NUMBER), ("cuanta", Kind.NUMBER),
+    ("que ano", Kind.DATE), ("quien", Kind.NAME), ("quienes", Kind.NAME), ("cuando", Kind.DATE),
+    ("donde", Kind.PLACE),
+    ("wie viele", Kind.NUMBER), ("wie viel", Kind.NUMBER), ("wieviel", Kind.NUMBER), ("welchem jahr", Kind.DATE),
+    ("welches jahr", Kind.DATE), ("wer", Kind.NAME), ("wem", Kind.NAME), ("wen", Kind.NAME), ("wessen", Kind.NAME),
+    ("wann", Kind.DATE), ("wo", Kind.PLACE), ("wohin", Kind.PLACE), ("woher", Kind.PLACE),
+)
+
+
+def question_kind(question: str) -> str | None:
+    """The kind of answer the question's cue word asks for (None: no cue, a "what"/"how" question)."""
+    words = " ".join(WORD.findall(fold(question.lower())))
+    padded = f" {words} "
+    found = [(padded.find(f" {cue} "), kind) for cue, kind in CUES if f" {cue} " in padded]
+    return min(found)[1] if found else None
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the model reads of the question once: its content stems with their IDF, numbers, names, cue."""
+
+    idf: dict[str, float]  # content stem → its weight (the rarest of the words that share it)
+    numbers: frozenset[str]
+    names: frozenset[str]  # folded, lower case
+    kind: str | None
+
+
+def numbers_of(text: str) -> set[str]:
+    return {re.sub(r"[.,]", "", n) for n in NUMBER.findall(text)}
+
+
+def read_question(q: QueryState) -> Question:
+    """The question's words weighted by their rarity in the index (one FTS5 vocabulary read)."""
+    stops = stop_words(q.language)
+    words = [w for w in dict.fromkeys(w.lower() for w in WORD.findall(q.question)) if w not in stops]
+    n = max(q.store.chunk_count(), 1)
+    folded = [fold(w) for w in words]
+    df = q.store.doc_freqs(folded) if folded else []
+    idf: dict[str, float] = {}
+    for w, d in zip(words, df, strict=True):
+        weight = math.log((n + 1) / (d + 1)) + 1.0
+        s = stem(w)
+        idf[s] = max(idf.get(s, 0.0), weight)
+    tokens = WORD.findall(q.question.lstrip("¿¡\"'“ "))
+    first = tokens[0] if tokens else ""
+    names = {fold(m.lower()) for m in CAPITALISED.findall(q.question) if m != first and m.lower() not in stops}
+    return Question(idf, frozenset(numbers_of(q.question)), frozenset(names), question_kind(q.question))
+
+
+@functools.lru_cache(maxsize=4096)
+def sentences_of(text: str) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """Each sentence of `text`: itself, its stems and its folded lower-case words (cached: chunks come back)."""
+    out = []
+    for s in SENTENCE.split(text):
+        if s.strip():
+            words = frozenset(fold(w.lower()) for w in WORD.findall(s))
+            out.append((s, frozenset(stem(w) for w in words), words))
+    return tuple(out)
+
+
+def _has_kind(kind: str, sentences: Sequence[str], question_words: frozenset[str]) -> bool:
+    text = " ".join(sentences)
+    if kind == Kind.NUMBER:
+        return bool(NUMBER.search(text)) or any(fold(w.lower()) in NUMBER_WORDS for w in WORD.findall(text))
+    if kind == Kind.DATE:
+        return bool(YEAR.search(text)) or any(fold(w.lower()) in MONTHS for w in WORD.findall(text))
+    # a name or a place: a capitalised word the question does not already say, not at a sentence's start
+    for s in sentences:
+        tokens = CAPITALISED.findall(s)
+        first = WORD.findall(s)[:1]
+        if any(t not in first and fold(t.lower()) not in question_words for t in tokens):
+            return True
+    return False
+
+
+def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, float],
+                  margins: dict[int, float], background: float, languages: dict[str, str]) -> list[float]:
+    """The FEATURES of one candidate."""
+    chunk = q.chunks[c.chunk_id]
+    sents = sentences_of(chunk.lead + chunk.body)
+    total = sum(qi.idf.values()) or 1.0
+    wanted = set(qi.idf)
+
+    def rare(stems: frozenset[str]) -> float:
+        return sum(w for s, w in qi.idf.items() if s in stems) / total
+
+    best, best_rare, best_cov = 0, -1.0, 0.0
+    for i, (_, stems, _) in enumerate(sents):
+        r = rare(stems)
+        if r > best_rare:
+            best, best_rare = i, r
+            best_cov = len(wanted & stems) / len(wanted) if wanted else 0.0
+    heading = frozenset(stem(fold(w.lower())) for w in WORD.findall(chunk.prefix))
+    every = heading.union(*(s for _, s, _ in sents)) if sents else heading
+    window = sents[max(0, best - WINDOW): best + WINDOW + 1]
+    near_words = frozenset().union(*(w for _, _, w in window)) if window else frozenset()
+    near_numbers = set().union(*(numbers_of(s) for s, _, _ in window)) if window else set()
+    numbers_missing = (len(qi.numbers - near_numbers) / len(qi.numbers)) if qi.numbers else 0.0
+    names_missing = (len(qi.names - near_words) / len(qi.names)) if qi.names else 0.0
+    found = missing = 0.0
+    if qi.kind is not None:
+        q_words = frozenset(fold(w.lower()) for w in WORD.findall(q.question))
+        has = _has_kind(qi.kind, [s for s, _, _ in window], q_words)
+        found, missing = (1.0, 0.0) if has else (0.0, 1.0)
+    note_language = languages.get(chunk.note, "")
+    same = not q.language or not note_language or note_language == q.language
+    return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), c.cosine or 0.0, background,
+            best_cov, max(best_rare, 0.0), rare(every), numbers_missing, names_missing, found, missing,
+            float(same), float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0)]
+
+
+def ranker_odds(final: Sequence[Candidate]) -> tuple[dict[int, float], dict[int, float]]:
+    """Each candidate's softmax probability over the final list's scores and its margin over the best other."""
+    if not final:
+        return {}, {}
+    scores = np.array([c.score for c in final], dtype=np.float64)
+    p = np.exp(scores - scores.max())
+    p /= p.sum()
+    top = np.sort(scores)[::-1]
+    margins = {}
+    for c in final:
+        other = top[1] if c.score >= top[0] and len(top) > 1 else top[0]
+        margins[c.chunk_id] = float(np.clip(c.score - other, -MARGIN_CAP, MARGIN_CAP)) if len(top) > 1 else \
+            MARGIN_CAP
+    return {c.chunk_id: float(v) for c, v in zip(final, p, strict=True)}, margins
+
+
+def feature_rows(q: QueryState, candidates: Sequence[Candidate], background: float) -> np.ndarray:
+    """The FEATURES of `candidates` (those that reach the prompt), rows in their order."""
+    qi = read_question(q)
+    probs, margins = ranker_odds(q.final)
+    languages = q.note_languages([q.chunks[c.chunk_id].note for c in candidates])
+    return np.array([candidate_row(qi, q, c, probs, margins, background, languages) for c in candidates],
+                    dtype=np.float64).reshape(len(candidates), len(FEATURES))
+
+
+@dataclass(frozen=True)
+class Support:
+    """The model's verdict on the best-supported candidate: its probability and each feature's part of the logit."""
+
+    chunk_id: int
+    probability: float
+    logit: float
+    contributions: dict[str, float]
+    probabilities: dict[int, float]  # every candidate that reaches the prompt
+
+
+class Answerability:
+    """p = sigmoid(bias + Σ weight_f × (x_f − mean_f) / scale_f); each term is that feature's contribution."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        if list(data.get("features", [])) != list(FEATURES):
+            raise ValueError("the answerability data file does not match this version's features")
+        self.model_id = str(data["id"])
+        self.ranker = str(data["ranker"])  # the reranker whose scores it was trained on
+        self.threshold = float(data["threshold"])  # the shipped threshold on the probability
+        self.mean = np.asarray(data["mean"], dtype=np.float64)
+        self.scale = np.asarray(data["scale"], dtype=np.float64)
+        self.weights = np.asarray(data["weights"], dtype=np.float64)
+        self.bias = float(data["bias"])
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> Answerability | None:
+        """The model in `path`, or the one shipped inside the package; None when it cannot be read (the cosine
+        rule decides then)."""
+        try:
+            if path is None:
+                text = resources.files("vaultrag.core.query").joinpath(MODEL_FILE).read_text(encoding="utf-8")
+            else:
+                text = Path(path).read_text(encoding="utf-8")
+            return cls(json.loads(text))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def explain(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(logits, per-feature contributions) for the feature rows `x`."""
+        parts = (x - self.mean) / self.scale * self.weights
+        return parts.sum(axis=1) + self.bias, parts
+
+    def runs_on(self, q: QueryState) -> bool:
+        """Whether the model can judge this question: the final list is the ranker it was trained on."""
+        return q.final_stage == StageName.RERANKED and q.reranker_id == self.ranker
+
+    def support(self, q: QueryState, candidates: Sequence[Candidate], background: float) -> Support:
+        """The best-supported of `candidates` (those that reach the prompt, at least one)."""
+        logits, parts = self.explain(feature_rows(q, candidates, background))
+        best = int(np.argmax(logits))
+        probs = 1.0 / (1.0 + np.exp(-logits))
+        return Support(candidates[best].chunk_id, float(probs[best]), float(logits[best]),
+                       dict(zip(FEATURES, map(float, parts[best]), strict=True)),
+                       {c.chunk_id: float(p) for c, p in zip(candidates, probs, strict=True)})
+
+
+@functools.lru_cache(maxsize=1)
+def shipped() -> Answerability | None:
+    """The model shipped inside the package (read once)."""
+    return Answerability.load()
