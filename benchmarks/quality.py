@@ -43,6 +43,47 @@ def vaultrag(home: Path, *args: str) -> str:
     return r.stdout
 
 
+def refusal_by_kind() -> list[str]:
+    """The refusal tables per kind of question (benchmarks/decoys.py builds them; its cache is reused): today's
+    cosine rule, then the answerability model left out of each set in turn, then the shipped one."""
+    from benchmarks import decoys
+    from benchmarks import train_answerability as ta
+
+    kinds, data = decoys.collect_all()
+    names = list(decoys.SETS)
+    lines = ["## Refusal per kind of question", "",
+             "Four kinds, built at run time by `benchmarks/decoys.py` from the dev sets: *answerable*; *held-out* "
+             "(about an article left out of the vault); *same-note* (a copy of the vault with the gold passages of "
+             f"{decoys.REMOVED_SHARE:.0%} of the passages removed: the note and its topic stay, the answer goes; "
+             "questions whose answer still appears anywhere are dropped); *edited* (an answerable question with its "
+             "key number, year or name swapped for another of the same kind from the same note, or negated; on a "
+             "reading of 50, 3–5 could still be answered from the note).", "",
+             "| set | " + " | ".join(decoys.KINDS) + " |", "|---|" + "---|" * len(decoys.KINDS)]
+    lines += [f"| {n} | " + " | ".join(str(kinds[n, k].n) for k in decoys.KINDS) + " |" for n in names]
+    rule = {n: {k: data[n, k]["conf"] for k in decoys.KINDS} for n in names}
+    lines += ["", f"Today's cosine rule before issue 26 (top-1 cosine − 0.75 × background ≥ {decoys.SHIPPED_COSINE}):",
+              "", ta.HEADER, *ta.table_rows(data, rule, dict.fromkeys(names, decoys.SHIPPED_COSINE), names)]
+    loso, loso_t = {}, {}
+    for n in names:
+        rest = [x for x in names if x != n]
+        m = ta.train(data, rest)
+        loso_t[n] = ta.threshold_for(m, data, rest)
+        loso[n] = {k: ta.scores(m, data[n, k]) for k in decoys.KINDS}
+    lines += ["", "The answerability model, leave-one-set-out (trained and thresholded without the row's set; goals: "
+              "≥ 0.95 of correct top-1 answered, held-out ≤ 0.08, same-note ≤ 0.20, edited ≤ 0.40, ✗ a miss):", "",
+              ta.HEADER, *ta.table_rows(data, loso, loso_t, names)]
+    from vaultrag.core.query.answerability import shipped as shipped_model
+
+    model = shipped_model()
+    if model is not None:
+        x = {"mean": model.mean, "scale": model.scale, "weights": model.weights, "bias": model.bias}
+        full = {n: {k: ta.scores(x, data[n, k]) for k in decoys.KINDS} for n in names}
+        lines += ["", f"The shipped model ({model.model_id}, trained on all three sets: in-sample) at its threshold "
+                  f"{model.threshold}:", "", ta.HEADER,
+                  *ta.table_rows(data, full, dict.fromkeys(names, model.threshold), names)]
+    return [*lines, "", "Features, weights and why each sign: docs/answerability.md."]
+
+
 def main() -> None:
     from vaultrag.core.quality import calibration, metrics
     from vaultrag.core.quality.evaluate import EvalResult, QuestionResult, split
@@ -117,31 +158,33 @@ def main() -> None:
             neg = [r.signals[sig] for r in results[b_name] if not r.answerable and sig in r.signals]
             cells += [f"{sum(x >= t for x in neg) / len(neg):.3f}", f"{sum(x >= t for x in pos) / len(pos):.3f}"]
         lines.append(f"| {sig} | " + " | ".join(cells) + " |")
-    lines += ["", "The app's confidence is `cos_top1 - 0.75 background` (the question's cosine with its best "
-              "chunk minus 0.75 × its cosine with the vault's mean chunk vector).", ""]
-    lines += ["", f"## Calibration (tune half picks the threshold passing ≤ {MAX_PASS:.0%} unanswerable; "
-              "validate half reported)", "",
+    lines += ["", "`answerability` is the answerability model's probability (the app's confidence since issue 26: "
+              "`vaultrag/core/query/answerability.py`, trained by `benchmarks/train_answerability.py`); "
+              "`cos_top1 - 0.75 background` is the cosine rule it replaced, still the fallback when the model cannot "
+              "run (no vectors yet, another reranker).", ""]
+    lines += refusal_by_kind()
+    lines += ["", f"## Calibration (tune half picks the threshold on the probability passing ≤ {MAX_PASS:.0%} of "
+              "held-out-article questions; validate half reported)", "",
               "| set | threshold | validate: kept, correct top-1 | top-1 without threshold | kept, wrong top-1 | "
               "unanswerable passed |", "|---|---|---|---|---|---|"]
-    per_set = {}
     for name in SETS:
         cal = calibration.pick(results[name], MAX_PASS)
         assert cal.threshold is not None and cal.validate is not None, f"{name} has no unanswerable questions"
-        per_set[name] = cal.threshold
         v = cal.validate
         lines.append(f"| {name} | {cal.threshold:.4f} | {v.answerable_kept_correct:.3f} | "
                      f"{v.top1_without_threshold:.3f} | {v.answerable_kept_wrong:.3f} | "
                      f"{v.unanswerable_passed:.3f} |")
-    # one shipped threshold for every vault: picked on the pooled tune halves of both sets, so neither
-    # language nor domain is favoured; each set's validate half (and the pool) is the honest number
+    # the shipped threshold is the model's own (benchmarks/train_answerability.py picks it on all four kinds);
+    # each set's validate half, as `vaultrag eval` records it per question (`answered`), is the honest number
+    from vaultrag.core.query.answerability import shipped as shipped_model
+
+    model = shipped_model()
+    shipped = model.threshold if model is not None else float("nan")
     halves = {name: split(results[name]) for name in SETS}
-    pooled_tune = [r.confidence for name in SETS for r in halves[name][0]
-                   if not r.answerable and r.confidence is not None]
-    shipped = metrics.pick_threshold(pooled_tune, MAX_PASS)
-    lines += ["", f"Shipped default: **{shipped:.4f}**, picked on the pooled tune halves of both sets "
-              f"(≤ {MAX_PASS:.0%} of their unanswerable questions pass). On the validate halves:", "",
+    lines += ["", f"At the shipped threshold **{shipped:.4f}** (the answerability model's, from its data file), as "
+              "`vaultrag eval --json` records each question's decision (`answered`):", "",
               "| validate half | kept, correct top-1 | top-1 without threshold | kept, wrong top-1 | "
-              "unanswerable passed |", "|---|---|---|---|---|"]
+              "held-out passed |", "|---|---|---|---|---|"]
     pooled_a: list[tuple[float, bool]] = []
     pooled_u: list[float] = []
     for name in [*ALL, "pooled"]:
@@ -149,18 +192,17 @@ def main() -> None:
             a, u = pooled_a, pooled_u
         else:
             validate = halves[name][1] if name in halves else split(results[name])[1]
-            a = [(r.confidence, r.top1_correct) for r in validate if r.answerable and r.confidence is not None]
-            u = [r.confidence for r in validate if not r.answerable and r.confidence is not None]
-            if name in SETS:  # the pool is the monolingual sets' validate halves, as the threshold's tune halves
+            a = [(1.0 if r.answered else 0.0, r.top1_correct) for r in validate if r.answerable]
+            u = [1.0 if r.answered else 0.0 for r in validate if not r.answerable]
+            if name in SETS:
                 pooled_a += a
                 pooled_u += u
-        row = metrics.threshold_row(shipped, a, u)
+        row = metrics.threshold_row(0.5, a, u)
         top1 = sum(1 for _, ok in a if ok) / (len(a) or 1)
         lines.append(f"| {name} | {row.answerable_kept_correct:.3f} | {top1:.3f} | "
                      f"{row.answerable_kept_wrong:.3f} | {row.unanswerable_passed:.3f} |")
     lines += ["", "Per-vault calibration (`vaultrag calibrate VAULT --golden FILE`) replaces this default with "
-              "a threshold stored in the vault's index: the two dev sets need different thresholds, and so "
-              "will yours."]
+              "a threshold stored in the vault's index for its (embedder, reranker, decider)."]
     Path(args.doc).parent.mkdir(parents=True, exist_ok=True)
     Path(args.doc).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -63,3 +64,30 @@ def test_readme_first_command_on_the_demo_vault(home: Path, tmp_path: Path, cli)
     assert trace["answer"]["note"] == "Travel/Lisbon trip.md" and "07:40" in trace["answer"]["sentence"]
     r = run(home, "ask", str(vault), "Este texto é privado?", "--json")
     assert "Diário" not in r.stdout, "excluded notes never reach a trace"
+
+
+def test_the_demo_vaults_example_questions_are_answered_from_their_notes(home: Path, tmp_path: Path, cli):
+    """Início.md's own examples, asked as a new user would (the shipped e5, ranker and answerability model): each is
+    answered from the note that holds it, even when the hub note Início, which lists the questions, ranks above it;
+    a question about something the vault never mentions is refused."""
+    run = cli
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    assert run(home, "index", str(vault)).returncode == 0
+    examples = re.findall(r'^- "(.+)"$', (vault / "Início.md").read_text(encoding="utf-8"), re.M)
+    expected = {"Qual o prazo do reembolso?": "Casa/Reembolso e cancelamentos.md",
+                "When does the flight to Lisbon leave?": "Travel/Lisbon trip.md",
+                "How do I roll back a deploy?": "Trabalho/Deploy.md"}
+    assert sorted(examples) == sorted(expected), "Início.md's examples changed: update this test"
+    for question, note in expected.items():
+        r = run(home, "ask", str(vault), question, "--json")
+        assert r.returncode == 0, r.stderr
+        trace = json.loads(r.stdout)
+        d = trace["decision"]
+        assert d["answered"], (question, d)
+        assert d["decider"] != "cosine" and d["supported_note"] == note, (question, d)
+        assert trace["answer"]["note"] == note, (question, trace["answer"])
+    for question in ("What is the capital of Australia?", "Qual é a senha do wi-fi do escritório?"):
+        r = run(home, "ask", str(vault), question, "--json")
+        d = json.loads(r.stdout)["decision"]
+        assert not d["answered"] and d["decider"] != "cosine", (question, d)

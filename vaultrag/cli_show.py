@@ -89,11 +89,18 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
     out.append("")
     verdict = "ANSWERED" if d.answered else "REFUSED"
     conf = f"confidence {d.confidence:.3f}" if d.confidence is not None else "no confidence"
+    if d.by_model and d.confidence is not None:
+        conf = f"probability {d.confidence:.3f} ({d.decider})"
     source = wording.threshold_source(d.threshold_source)
     thr = f"threshold {d.threshold:.3f} ({source})" if d.threshold is not None else source
     margin = f"margin {d.margin:+.3f}" if d.margin is not None else ""
     out.append(f"decision: {verdict} — {conf}, {thr} {margin}".rstrip())
     out += textwrap.wrap(wording.decision_reason(d), WIDTH, initial_indent="  ", subsequent_indent="  ")
+    if d.by_model and d.contributions:  # each feature's part of the model's logit, biggest first
+        parts = ", ".join(f"{wording.answerability_word(f)} {v:+.2f}" for f, v in
+                          sorted(d.contributions.items(), key=lambda fv: -abs(fv[1])) if abs(v) >= 0.005)
+        out += textwrap.wrap(f"used: {d.supported_note} (chunk {d.supported_by}); {parts}; base {d.bias:+.2f}",
+                             WIDTH, initial_indent="  ", subsequent_indent="  ")
     out.append("")
     for cid, status in list(trace.context_status.items())[:n]:
         out.append(f"  chunk {cid}: {status}")

@@ -240,6 +240,7 @@ class Decision:
     # that the best-supported candidate among those that reach the prompt answers the question
     decider: str = "cosine"  # the model's id, or "cosine" (the rule, its fallback)
     supported_by: int | None = None  # the chunk id of that best-supported candidate
+    supported_note: str = ""  # its note
     contributions: dict[str, float] | None = None  # each feature's part of its logit (they sum with the bias)
     bias: float = 0.0
     support: dict[int, float] | None = None  # the probability of every candidate that reaches the prompt
@@ -428,6 +429,7 @@ class Evidence:
     decision: DecisionReason | None = None  # below-threshold: why the question was refused
     confidence: float | None = None  # below-threshold
     threshold: float | None = None
+    model_decision: Decision | None = None  # below-threshold, refused by the answerability model: its decision
     final_stage: StageName | None = None  # the list the context was made from
     rank: int | None = None  # its rank in that list
     k: int | None = None

@@ -62,8 +62,57 @@ SOURCE = {ThresholdSource.OVERRIDE: T("this question's override"), ThresholdSour
           ThresholdSource.UNCALIBRATED: T("uncalibrated"), ThresholdSource.NONE: T("none")}
 
 
+# the answerability model's decision (core/query/answerability.py): its probability and what weighed against it
+MODEL_ABOVE = T("the notes likely answer this: probability {p:.2f} from {note}, {m:.2f} above the threshold {t:.2f}")
+MODEL_TOPIC = T("the notes on this topic do not say: {note} is about it, but the probability that it answers this "
+                "is {p:.2f}, below the threshold {t:.2f} ({against})")
+MODEL_BELOW = T("no note seems to answer this: probability {p:.2f}, below the threshold {t:.2f} ({against})")
+AGAINST = T("against it: {features}")
+ANSWERABILITY_WORDS = {
+    "ranker_p": T("the ranker's confidence in the passage"),
+    "ranker_margin": T("its lead over the next passage"),
+    "cosine": T("closeness in meaning"),
+    "background": T("how close the question is to every note"),
+    "sentence_cov": T("the question's words in one sentence"),
+    "sentence_rare_cov": T("the question's rare words in one sentence"),
+    "chunk_rare_cov": T("the question's rare words in the passage"),
+    "numbers_missing": T("the question's numbers missing there"),
+    "names_missing": T("the question's names missing there"),
+    "type_found": T("an answer of the kind asked for (name, date, number, place)"),
+    "type_missing": T("no answer of the kind asked for (name, date, number, place)"),
+    "same_language": T("the note's language"),
+    "hub": T("a list of links"),
+    "boilerplate": T("text repeated across notes"),
+}
+AGAINST_SHOWN = 3  # the features named as the refusal's cause
+
+
+def answerability_word(feature: str, tr: Translate = english) -> str:
+    """An answerability feature in words a person knows (its name when new)."""
+    return tr(ANSWERABILITY_WORDS[feature]) if feature in ANSWERABILITY_WORDS else feature.replace("_", " ")
+
+
+def against(d: Decision, tr: Translate = english) -> str:
+    """The features that counted most against answering, in words ("" when none did)."""
+    parts = sorted(((v, f) for f, v in (d.contributions or {}).items() if v < 0))[:AGAINST_SHOWN]
+    if not parts:
+        return ""
+    return tr(AGAINST).format(features=", ".join(answerability_word(f, tr) for _, f in parts))
+
+
+def model_reason(d: Decision, tr: Translate = english) -> str:
+    """The answerability model's decision in words: the note it judged, the probability, what weighed against."""
+    p, t, m = d.confidence or 0.0, d.threshold or 0.0, abs(d.margin or 0.0)
+    if d.answered:
+        return tr(MODEL_ABOVE).format(p=p, note=d.supported_note, m=m, t=t)
+    template = MODEL_TOPIC if d.topic_found else MODEL_BELOW
+    return tr(template).format(p=p, t=t, note=d.supported_note, against=against(d, tr))
+
+
 def decision_reason(d: Decision, tr: Translate = english) -> str:
     """Why the question was answered or refused, from the decision's code and numbers."""
+    if d.by_model and d.reason in (DecisionReason.ABOVE_THRESHOLD, DecisionReason.BELOW_THRESHOLD):
+        return model_reason(d, tr)
     template = tr(DECISION[d.reason])
     if d.reason not in (DecisionReason.ABOVE_THRESHOLD, DecisionReason.BELOW_THRESHOLD):
         return template
@@ -266,6 +315,11 @@ BELOW_THRESHOLD = T("Confidence {c:.3f} is below the threshold {t:.3f}.")
 BELOW_THRESHOLD_FIX = T("The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a "
                         "golden set.")
 REPHRASE_WITH_NOTE = T("Rephrase the question with the words of the note.")
+MODEL_TOPIC_FIX = T("The note is about this topic but none of its passages states the answer: add it to the note, or "
+                    "ask about what the note does say. Lowering the threshold would answer from a passage that does "
+                    "not hold it.")
+MODEL_BELOW_FIX = T("Rephrase the question with the words of the passage that answers it; if no note states the "
+                    "answer, the refusal is right.")
 REACHED = T("It reached the prompt as document [{doc}] (rank {rank} after {stage}).")
 REACHED_FIX = T("Retrieval worked: if the answer is still wrong, the model (or the note's wording) is the suspect.")
 BUDGET = T("Ranked {rank}, but the token budget ({budget}) was full ({used} tokens of documents).")
@@ -347,6 +401,9 @@ def _explain(d: Diagnosis, ev: Evidence, tr: Translate,
     if v == Verdict.FUSED_OUT:
         return tr(FUSED_OUT), tr(FUSED_OUT_FIX)
     if v == Verdict.BELOW_THRESHOLD:
+        if ev.model_decision is not None:
+            fix = MODEL_TOPIC_FIX if ev.model_decision.topic_found else MODEL_BELOW_FIX
+            return model_reason(ev.model_decision, tr), tr(fix)
         if ev.confidence is not None and ev.threshold is not None:
             return (tr(BELOW_THRESHOLD).format(c=ev.confidence, t=ev.threshold),
                     tr(BELOW_THRESHOLD_FIX).format(c=ev.confidence))

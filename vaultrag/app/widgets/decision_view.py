@@ -1,4 +1,6 @@
-"""Answered or refused: confidence against the threshold, the margin, and the reason in words (wraps, scrolls)."""
+"""Answered or refused: the answerability model's probability (or the cosine rule's confidence) against the
+threshold, the margin, the reason in words, and what the decision used: the passage it judged and each feature's
+part (wraps, scrolls)."""
 
 from __future__ import annotations
 
@@ -6,8 +8,12 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
 
-from vaultrag.app.words import decision_reason, source_word, warning_text
-from vaultrag.core.model import Candidate, QueryTrace
+from vaultrag.app.words import decision_reason, source_word, warning_text, wording_tr
+from vaultrag.core import wording
+from vaultrag.core.model import Candidate, Decision, QueryTrace
+
+BAR_CELLS = 12  # the width of the largest contribution's bar, in block characters
+FOR, AGAINST = "#2e7d32", "#c62828"
 
 
 class DecisionView(QTextBrowser):
@@ -23,7 +29,9 @@ class DecisionView(QTextBrowser):
         verdict = self.tr("ANSWERED") if d.answered else self.tr("REFUSED")
         color = "#2e7d32" if d.answered else "#c62828"
         parts = [f"<b style='color:{color}'>{verdict}</b>"]
-        if d.confidence is not None:
+        if d.confidence is not None and d.by_model:
+            parts.append(self.tr("probability {p:.3f} that the notes answer this").format(p=d.confidence))
+        elif d.confidence is not None:
             parts.append(self.tr("confidence {c:.3f}").format(c=d.confidence))
         if d.threshold is not None:
             parts.append(self.tr("threshold {t:.3f} ({s})").format(t=d.threshold, s=source_word(d.threshold_source)))
@@ -32,7 +40,35 @@ class DecisionView(QTextBrowser):
         # exactly the core's warnings, worded by code (the CLI prints the same ones)
         notes = [warning_text(w) for w in trace.warnings]
         warn = "".join(f"<br><i style='color:#8a5a00'>{escape(w)}</i>" for w in notes)
-        self.setHtml(" · ".join(parts) + f"<br>{escape(decision_reason(trace))}{warn}")
+        self.setHtml(" · ".join(parts) + f"<br>{escape(decision_reason(trace))}{warn}" + self.used(trace, d))
+
+    def used(self, trace: QueryTrace, d: Decision) -> str:
+        """What the decision read: the passage it judged among those in the prompt, and each feature's part of
+        the model's logit as a bar (green for answering, red against); the cosine rule's inputs without it."""
+        if not d.by_model or not d.contributions:
+            if d.top_cosine is None or d.background is None:
+                return ""
+            return "<br>" + escape(self.tr("Decided by the cosine rule on the top passage: cosine {c:.3f} − {w} × "
+                                           "the vault's background {b:.3f}.").format(
+                c=d.top_cosine, w=d.background_weight, b=d.background))
+        best = next((c for c in trace.final if c.chunk_id == d.supported_by), None)
+        where = " › ".join([best.note, *best.heading_path[1:]]) if best else d.supported_note
+        rank = best.rank if best else 0
+        head = self.tr("Decided by the answerability model on the best-supported of the {n} passages it read: "
+                       "#{r} {where}").format(n=len(d.support or {}), r=rank, where=where)
+        top = max((abs(v) for v in d.contributions.values()), default=0.0) or 1.0
+        rows = []
+        for f, v in sorted(d.contributions.items(), key=lambda fv: -abs(fv[1])):
+            if abs(v) < 0.005:
+                continue
+            cells = max(1, round(BAR_CELLS * abs(v) / top))
+            colour = FOR if v > 0 else AGAINST
+            rows.append(f"<tr><td>{escape(wording.answerability_word(f, wording_tr))}</td>"
+                        f"<td align='right'>{v:+.2f}</td><td style='color:{colour}'>{'█' * cells}</td></tr>")
+        bias = self.tr("sum of the parts {s:+.2f} with the model's base {b:+.2f}: logit {l:+.2f}").format(
+            s=sum(d.contributions.values()), b=d.bias, l=sum(d.contributions.values()) + d.bias)
+        return (f"<br><br>{escape(head)}<table cellspacing='0' cellpadding='1'>{''.join(rows)}</table>"
+                f"<i>{escape(bias)}</i>")
 
     def set_answer(self, trace: QueryTrace) -> None:
         """After the language model's answer: its warnings join the decision's (the answer's language, a cut or

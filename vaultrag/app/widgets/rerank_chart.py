@@ -1,4 +1,5 @@
-"""Bar chart of the final list's confidence per candidate, with axes, the threshold line, names on hover."""
+"""Bar chart of what the decision read per candidate of the final list (the answerability model's probability, or
+the cosine rule's confidence), with axes, the threshold line, names on hover."""
 
 from __future__ import annotations
 
@@ -20,13 +21,16 @@ THRESHOLD = QColor(200, 40, 40)
 @dataclass
 class Bar:
     cand: Candidate
-    value: float | None  # confidence on the threshold's scale; None: no vector yet
+    value: float | None  # confidence on the threshold's scale; None: no vector yet, or not judged by the model
     used: bool  # in the prompt
+    decided: bool = False  # the passage the decision used (the model's best-supported, the rule's top-1)
 
 
 class RerankChart(QWidget):
-    """Each bar is a candidate's confidence (its cosine minus the vault background), on the threshold's scale.
-    A candidate without a vector has no bar (a hollow mark); without confidences no bars are drawn at all.
+    """Each bar is what the decision read of a candidate, on the threshold's scale: the answerability model's
+    probability for the candidates it judged (those that reach the prompt), or the cosine rule's confidence (its
+    cosine minus the vault background). Blue: in the prompt; outlined in black: the one the decision used. A
+    candidate without a value has no bar (a hollow mark); without values no bars are drawn at all.
 
     Signals:
         chunk_selected: the Candidate whose bar was clicked.
@@ -41,17 +45,24 @@ class RerankChart(QWidget):
         self.bars: list[Bar] = []
         self.threshold: float | None = None
         self.title = ""
+        self.by_model = False
         self.selected: int | None = None
         self._rects: list[QRectF] = []
 
     def set_trace(self, trace: QueryTrace) -> None:
         d = trace.decision
         used = {cid for doc in trace.context for cid in doc.chunk_ids}
-        self.bars = [Bar(c, d.confidence_of(c.cosine), c.chunk_id in used) for c in trace.final]
+        decided = d.supported_by if d.by_model else (trace.final[0].chunk_id if trace.final else None)
+        self.bars = [Bar(c, d.confidence_of(c.cosine, c.chunk_id), c.chunk_id in used, c.chunk_id == decided)
+                     for c in trace.final]
         self.threshold = d.threshold
+        self.by_model = d.by_model
         reranked = trace.final_stage == StageName.RERANKED
-        self.title = self.tr("Confidence of the reranked list") if reranked else \
-            self.tr("Confidence of the fused list (no reranker)")
+        if d.by_model:
+            self.title = self.tr("Probability that each passage the decision read answers the question")
+        else:
+            self.title = self.tr("Confidence of the reranked list") if reranked else \
+                self.tr("Confidence of the fused list (no reranker)")
         self.update()
 
     def clear(self) -> None:
@@ -100,8 +111,7 @@ class RerankChart(QWidget):
         for tick in (lo, 0.0, hi):
             p.drawText(QRectF(0, y_of(tick) - lh / 2, left - 4, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{tick:.2f}")
-        p.drawText(QRectF(left, h - lh, plot_w, lh), Qt.AlignmentFlag.AlignCenter,
-                   self.tr("rank in the final list · blue: in the prompt · hover for the note"))
+        p.drawText(QRectF(left, h - lh, plot_w, lh), Qt.AlignmentFlag.AlignCenter, self.legend())
         slot = plot_w / len(self.bars)
         bw = max(3.0, slot - 3)
         for i, b in enumerate(self.bars):
@@ -114,6 +124,9 @@ class RerankChart(QWidget):
             else:
                 y0, y1 = y_of(0.0), y_of(b.value)
                 p.fillRect(QRectF(x, min(y0, y1), bw, abs(y0 - y1)), IN_PROMPT if b.used else LEFT_OUT)
+                if b.decided:
+                    p.setPen(QPen(axis, 2))
+                    p.drawRect(QRectF(x, min(y0, y1), bw, abs(y0 - y1)))
             if b.cand.chunk_id == self.selected:
                 p.setPen(QPen(QColor(255, 170, 0), 2))
                 p.drawRect(QRectF(x - 1, top, bw + 2, bottom - top))
@@ -128,6 +141,26 @@ class RerankChart(QWidget):
             p.drawText(QRectF(w - 6 - fm.horizontalAdvance(label) - 4, y - lh - 1, fm.horizontalAdvance(label) + 4,
                               lh), Qt.AlignmentFlag.AlignRight, label)
 
+    def legend(self) -> str:
+        """What the colours and the outline mean (several blue bars: neighbouring chunks merged into one document
+        of the prompt each count)."""
+        return self.tr("rank · blue: in the prompt (merged neighbours too) · outlined: what the decision used · "
+                       "hover for the note")
+
+    def explain(self, b: Bar) -> str:
+        """A bar's tooltip line: its value and why it is blue, grey or outlined."""
+        if b.value is None:
+            value = self.tr("not judged: beyond the passages the decision reads") if self.by_model else \
+                self.tr("no vector yet")
+        elif self.by_model:
+            value = self.tr("probability {p:.3f}").format(p=b.value)
+        else:
+            value = self.tr("confidence {c:.3f}").format(c=b.value)
+        why = self.tr("in the prompt") if b.used else self.tr("not in the prompt")
+        if b.decided:
+            why += " · " + self.tr("the passage the decision used")
+        return f"{value}\n{why}"
+
     def bar_at(self, x: float) -> Bar | None:
         for rect, b in zip(self._rects, self.bars, strict=False):
             if rect.left() <= x <= rect.right() + 3:
@@ -139,8 +172,8 @@ class RerankChart(QWidget):
         if b is None:
             QToolTip.hideText()
             return
-        value = self.tr("no vector yet") if b.value is None else self.tr("confidence {c:.3f}").format(c=b.value)
-        QToolTip.showText(event.globalPosition().toPoint(), f"#{b.cand.rank} {row_label(b.cand)}\n{value}", self)
+        QToolTip.showText(event.globalPosition().toPoint(), f"#{b.cand.rank} {row_label(b.cand)}\n{self.explain(b)}",
+                          self)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         b = self.bar_at(event.position().x())

@@ -404,7 +404,7 @@ class StagesView(QWidget):
         final = next((c for c in t.final if c.chunk_id == chunk_id), None)
         if final is not None and final.cosine is not None:
             parts.append(local(self.tr("cosine {c:.3f}")).format(c=final.cosine))
-            conf = t.decision.confidence_of(final.cosine)
+            conf = t.decision.confidence_of(final.cosine, final.chunk_id)
             if conf is not None:
                 parts.append(local(self.tr("confidence {c:.3f}")).format(c=conf))
         rank = f"#{final.rank} · " if final is not None else ""

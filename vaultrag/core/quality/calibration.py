@@ -3,13 +3,14 @@ tune half, keep it only from enough questions, and store it through the index's 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from vaultrag.core.quality import metrics
 from vaultrag.core.quality.evaluate import SPLIT_SEED, QuestionResult, split
-from vaultrag.core.query.stages.decide import threshold_key
+from vaultrag.core.query.stages.decide import COSINE, threshold_key
 from vaultrag.core.store.index_store import IndexStore
 
 # a threshold is stored only from at least this many answerable and this many unanswerable questions: a tiny
@@ -99,20 +100,29 @@ def pick(results: Sequence[QuestionResult], max_pass: float) -> Calibration:
     return Calibration(outcome, max_pass, n_a, n_u, t, half_rates(tune, t), check)
 
 
+def decider_of(results: Sequence[QuestionResult]) -> str:
+    """What most questions were decided by (the answerability model, or the cosine rule where it could not run):
+    a threshold is on one decider's scale."""
+    return Counter(r.decider for r in results).most_common(1)[0][0] if results else COSINE
+
+
 def calibrate(results: Sequence[QuestionResult], max_pass: float, reranker_id: str, write: IndexWriter) -> Calibration:
-    """Pick the threshold (`pick`) and, from enough questions, store it for the index's (embedder, reranker)
-    through `write`, the index's one writer."""
-    cal = pick(results, max_pass)
+    """Pick the threshold on the probability of the answerability model (the cosine rule's confidence where the
+    model cannot run: the questions decided by the commoner of the two) and, from enough questions, store it for
+    the index's (embedder, reranker, decider) through `write`, the index's one writer."""
+    decider = decider_of(results)
+    cal = pick([r for r in results if r.decider == decider], max_pass)
     if cal.outcome != CalibrationOutcome.PICKED or cal.threshold is None:
         return cal
     threshold = cal.threshold
-    key = write(lambda store: store_threshold(store, reranker_id, threshold))
+    key = write(lambda store: store_threshold(store, reranker_id, threshold, decider))
     return replace(cal, outcome=CalibrationOutcome.STORED, stored_as=key)
 
 
-def store_threshold(store: IndexStore, reranker_id: str, threshold: float) -> str:
-    """Keep a calibrated threshold in the index for its (embedder, reranker); returns the key it went under."""
-    key = threshold_key(store.meta("embed_model") or "", reranker_id)
+def store_threshold(store: IndexStore, reranker_id: str, threshold: float, decider: str = COSINE) -> str:
+    """Keep a calibrated threshold in the index for its (embedder, reranker, decider); returns the key it went
+    under."""
+    key = threshold_key(store.meta("embed_model") or "", reranker_id, decider)
     with store.transaction():
         store.set_meta(key, repr(threshold))
     return key

@@ -161,7 +161,8 @@ def _verdict(trace: QueryTrace, note: str, ids: list[int], ev: Evidence) -> Diag
         return Diagnosis(note, verdict, 1, stages, replace(ev, bm25_n=n, vector_n=trace.settings["vector_n"]))
     if verdict == Verdict.BELOW_THRESHOLD:
         return Diagnosis(note, verdict, 1, stages,
-                         replace(ev, decision=d.reason, confidence=d.confidence, threshold=d.threshold))
+                         replace(ev, decision=d.reason, confidence=d.confidence, threshold=d.threshold,
+                                 model_decision=d if d.by_model else None))
     hit = ev.listed(final)
     assert hit is not None
     placed = replace(ev, final_stage=final, rank=hit.rank, k=k)

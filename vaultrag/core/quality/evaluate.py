@@ -17,8 +17,9 @@ from vaultrag.core.quality import golden, metrics
 from vaultrag.core.quality.dropped import dropped_at, passed_on
 from vaultrag.core.quality.golden import GoldenItem
 from vaultrag.core.query.search import Searcher
+from vaultrag.core.query.stages.decide import threshold_in_force
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import Phase, StageName, Verdict
+from vaultrag.core.vocab import DecisionReason, Phase, StageName, Verdict
 
 # the rows of every evaluation: the trace's ranked lists in pipeline order, then the documents of the prompt
 CONTEXT = StageName.CONTEXT
@@ -37,6 +38,9 @@ class QuestionResult:
     top1_correct: bool
     failure: Verdict | None = None  # answerable questions whose gold never reached the context: where it was lost
     signals: dict[str, float] = field(default_factory=dict)  # alternative confidences, for research
+    # the decision at the threshold in force (the run asks with the threshold off, so the context is always built)
+    answered: bool | None = None
+    decider: str = "cosine"  # what the confidence is: the answerability model's probability, or the cosine rule
 
 
 class RefusalGap(StrEnum):
@@ -121,7 +125,18 @@ def confidence_signals(trace: QueryTrace) -> dict[str, float]:
     bm25 = trace.stages[StageName.BM25].candidates if StageName.BM25 in trace.stages else []
     if bm25:
         out["bm25_top1"] = bm25[0].score
+    if d.by_model and d.confidence is not None:
+        out["answerability"] = d.confidence
     return out
+
+
+def answered_at(searcher: Searcher, trace: QueryTrace) -> bool:
+    """The decision at the threshold in force for the question's decider (evaluation asks with the threshold off)."""
+    d = trace.decision
+    if d.reason in (DecisionReason.NO_CANDIDATE, DecisionReason.STOP_WORDS_ONLY):
+        return False
+    threshold = threshold_in_force(searcher.store, searcher.settings, searcher.reranker_id, d.decider)
+    return d.confidence is None or threshold is None or d.confidence >= threshold
 
 
 def run(searcher: Searcher, items: list[GoldenItem], on_progress: Callable[[Progress], None] | None = None,
@@ -148,7 +163,7 @@ def run(searcher: Searcher, items: list[GoldenItem], on_progress: Callable[[Prog
         if item.answerable and ranks[CONTEXT] is None:
             failure = dropped_at(trace, hit_ids).verdict
         yield QuestionResult(item.line, item.question, item.answerable, ranks, trace.decision.confidence, top1,
-                             failure, confidence_signals(trace))
+                             failure, confidence_signals(trace), answered_at(searcher, trace), trace.decision.decider)
         if on_progress:
             done = i + 1
             rate = done / max(time.perf_counter() - t0, 1e-9)

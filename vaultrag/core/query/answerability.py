@@ -31,30 +31,42 @@ FEATURES: tuple[str, ...] = (
     "ranker_margin",  # its score minus the best other candidate's (#1: its lead over #2)
     "cosine",  # the question's cosine with the chunk
     "background",  # the question's cosine with the vault's mean chunk (high: a vague question)
-    "sentence_cov",  # share of the question's content words in the chunk's best sentence
-    "sentence_rare_cov",  # the same, each word weighted by its rarity in the vault (IDF)
-    "chunk_rare_cov",  # IDF-weighted share of the question's words anywhere in the chunk or its headings
-    "numbers_missing",  # share of the question's numbers absent from the best sentence and its neighbours
-    "names_missing",  # share of the question's names (capitalised words) absent from there
+    # the best sentence: the one holding most of the question's rare words other than its names and numbers (what
+    # it asks about them); its window: it and the sentences beside it, where the answer's name or number may sit
+    "sentence_cov",  # share of the question's content words in the best sentence
+    "window_rare_cov",  # the question's words in the window, each weighted by its rarity in the vault (IDF)
+    "chunk_rare_cov",  # the same anywhere in the chunk or its headings
+    "rarest_missing",  # the IDF of the rarest question word absent from the window, over the rarest word's
+    "numbers_missing",  # share of the question's numbers absent from the window
+    "names_missing",  # share of the question's names (capitalised words) absent from the window
     "type_found",  # the question asks for a kind (who → a name, when → a date, how many → a number, where → a
-    "type_missing",  # place) and the best sentence's neighbourhood holds one / holds none
+    "type_missing",  # place) and the window holds one / holds none
     "same_language",  # the chunk's note is in the question's language
     "hub",  # the chunk is mostly links (a map-of-content note), when the index marks it
     "boilerplate",  # share of the chunk repeated across many notes (a template), when the index marks it
 )
+# word-matching features say nothing when the note is in another language than the question: they are left unknown
+# (NaN) there, and the model reads its training mean in their place (a contribution of 0)
+LEXICAL = frozenset({"sentence_cov", "window_rare_cov", "chunk_rare_cov", "rarest_missing"})
 MARGIN_CAP = 10.0  # a ranker margin beyond this says nothing more
 WINDOW = 1  # sentences on each side of the best one where an answer's name, number or date may sit
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b")
 CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-Þ][\w'-]*")
-NUMBER_WORDS = frozenset(
+
+
+def _folded(words: str) -> frozenset[str]:
+    return frozenset(fold(w) for w in words.split())
+
+
+NUMBER_WORDS = _folded(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand "
     "million billion dozen um uma dois duas três quatro cinco seis sete oito nove dez onze doze vinte trinta cem "
-    "cento mil milhão milhões bilhão dúzia".split())
-MONTHS = frozenset(
+    "cento mil milhão milhões bilhão dúzia")
+MONTHS = _folded(
     "january february march april may june july august september october november december janeiro fevereiro "
-    "março abril maio junho julho agosto setembro outubro novembro dezembro century centuries século séculos".split())
+    "março abril maio junho julho agosto setembro outubro novembro dezembro century centuries século séculos")
 
 
 class Kind:
@@ -96,9 +108,12 @@ class Question:
     """What the model reads of the question once: its content stems with their IDF, numbers, names, cue."""
 
     idf: dict[str, float]  # content stem → its weight (the rarest of the words that share it)
+    topic: frozenset[str]  # the content stems that are not names or numbers (what the question asks about them)
     numbers: frozenset[str]
     names: frozenset[str]  # folded, lower case
+    known_names: frozenset[str]  # the names some chunk of the vault holds (checked across languages)
     kind: str | None
+    words: frozenset[str]  # every word of the question, folded, lower case
 
 
 def numbers_of(text: str) -> set[str]:
@@ -111,16 +126,20 @@ def read_question(q: QueryState) -> Question:
     words = [w for w in dict.fromkeys(w.lower() for w in WORD.findall(q.question)) if w not in stops]
     n = max(q.store.chunk_count(), 1)
     folded = [fold(w) for w in words]
-    df = q.store.doc_freqs(folded) if folded else []
+    df = dict(zip(folded, q.store.doc_freqs(folded), strict=True)) if folded else {}
     idf: dict[str, float] = {}
-    for w, d in zip(words, df, strict=True):
-        weight = math.log((n + 1) / (d + 1)) + 1.0
+    for w, f in zip(words, folded, strict=True):
+        weight = math.log((n + 1) / (df[f] + 1)) + 1.0
         s = stem(w)
         idf[s] = max(idf.get(s, 0.0), weight)
     tokens = WORD.findall(q.question.lstrip("¿¡\"'“ "))
     first = tokens[0] if tokens else ""
     names = {fold(m.lower()) for m in CAPITALISED.findall(q.question) if m != first and m.lower() not in stops}
-    return Question(idf, frozenset(numbers_of(q.question)), frozenset(names), question_kind(q.question))
+    numbers = frozenset(numbers_of(q.question))
+    named = {stem(x) for x in names} | {stem(x) for x in numbers}
+    topic = frozenset(idf) - named
+    return Question(idf, topic, numbers, frozenset(names), frozenset(x for x in names if df.get(x, 0) > 0),
+                    question_kind(q.question), frozenset(fold(w.lower()) for w in WORD.findall(q.question)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -156,33 +175,38 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
     sents = sentences_of(chunk.lead + chunk.body)
     total = sum(qi.idf.values()) or 1.0
     wanted = set(qi.idf)
+    aim = qi.topic or frozenset(qi.idf)  # the best sentence is found by the question's topic words
 
-    def rare(stems: frozenset[str]) -> float:
-        return sum(w for s, w in qi.idf.items() if s in stems) / total
+    def rare(stems: frozenset[str], among: frozenset[str] | set[str] = wanted) -> float:
+        return sum(w for s, w in qi.idf.items() if s in stems and s in among)
 
-    best, best_rare, best_cov = 0, -1.0, 0.0
-    for i, (_, stems, _) in enumerate(sents):
-        r = rare(stems)
-        if r > best_rare:
-            best, best_rare = i, r
-            best_cov = len(wanted & stems) / len(wanted) if wanted else 0.0
-    heading = frozenset(stem(fold(w.lower())) for w in WORD.findall(chunk.prefix))
-    every = heading.union(*(s for _, s, _ in sents)) if sents else heading
+    best = max(range(len(sents)), key=lambda i: rare(sents[i][1], aim), default=0)
     window = sents[max(0, best - WINDOW): best + WINDOW + 1]
+    near = frozenset().union(*(st for _, st, _ in window)) if window else frozenset()
     near_words = frozenset().union(*(w for _, _, w in window)) if window else frozenset()
-    near_numbers = set().union(*(numbers_of(s) for s, _, _ in window)) if window else set()
-    numbers_missing = (len(qi.numbers - near_numbers) / len(qi.numbers)) if qi.numbers else 0.0
-    names_missing = (len(qi.names - near_words) / len(qi.names)) if qi.names else 0.0
-    found = missing = 0.0
-    if qi.kind is not None:
-        q_words = frozenset(fold(w.lower()) for w in WORD.findall(q.question))
-        has = _has_kind(qi.kind, [s for s, _, _ in window], q_words)
-        found, missing = (1.0, 0.0) if has else (0.0, 1.0)
+    near_numbers = set().union(*(numbers_of(x) for x, _, _ in window)) if window else set()
+    heading = frozenset(stem(fold(w.lower())) for w in WORD.findall(chunk.prefix))
+    every = heading.union(*(st for _, st, _ in sents)) if sents else heading
     note_language = languages.get(chunk.note, "")
     same = not q.language or not note_language or note_language == q.language
-    return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), c.cosine or 0.0, background,
-            best_cov, max(best_rare, 0.0), rare(every), numbers_missing, names_missing, found, missing,
-            float(same), float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0)]
+    if same:
+        best_stems = sents[best][1] if sents else frozenset()
+        sentence_cov = len(wanted & best_stems) / len(wanted) if wanted else 0.0
+        missing = [w for s, w in qi.idf.items() if s not in near]
+        lexical = [sentence_cov, rare(near) / total, rare(every) / total,
+                   max(missing, default=0.0) / (max(qi.idf.values(), default=0.0) or 1.0)]
+    else:
+        lexical = [math.nan] * 4
+    names = qi.names if same else qi.known_names  # across languages only the names the vault holds are names
+    numbers_missing = (len(qi.numbers - near_numbers) / len(qi.numbers)) if qi.numbers else 0.0
+    names_missing = (len(names - near_words) / len(names)) if names else 0.0
+    found = missing_kind = 0.0
+    if qi.kind is not None:
+        has = _has_kind(qi.kind, [x for x, _, _ in window], qi.words)
+        found, missing_kind = (1.0, 0.0) if has else (0.0, 1.0)
+    return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), c.cosine or 0.0, background, *lexical,
+            numbers_missing, names_missing, found, missing_kind, float(same),
+            float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0)]
 
 
 def ranker_odds(final: Sequence[Candidate]) -> tuple[dict[int, float], dict[int, float]]:
@@ -249,8 +273,9 @@ class Answerability:
             return None
 
     def explain(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(logits, per-feature contributions) for the feature rows `x`."""
-        parts = (x - self.mean) / self.scale * self.weights
+        """(logits, per-feature contributions) for the feature rows `x` (an unknown feature, NaN, counts as its
+        training mean: a contribution of 0)."""
+        parts = (np.where(np.isnan(x), self.mean, x) - self.mean) / self.scale * self.weights
         return parts.sum(axis=1) + self.bias, parts
 
     def runs_on(self, q: QueryState) -> bool:

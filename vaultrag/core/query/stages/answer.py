@@ -1,4 +1,5 @@
-"""The answer stage: the extractive answer (the top document, its best sentence marked), or the refusal."""
+"""The answer stage: the extractive answer (the best-supported document, its best sentence marked), or the
+refusal."""
 
 from __future__ import annotations
 
@@ -53,9 +54,10 @@ def best_sentence(question: str, text: str) -> tuple[str, int]:
     return best[1], best[2]
 
 
-def extractive(question: str, docs: list[ContextDoc]) -> Answer:
-    """Answer with the first (best) document, its best sentence marked, and where it is in the note."""
-    top = docs[0]
+def extractive(question: str, docs: list[ContextDoc], supported_by: int | None = None) -> Answer:
+    """Answer with the document holding the best-supported chunk (`supported_by`, the decision's; else the first,
+    best ranked), its best sentence marked, and where it is in the note."""
+    top = next((d for d in docs if supported_by in d.chunk_ids), docs[0])
     sentence, at = best_sentence(question, top.text)
     line = top.line_start + top.text.count("\n", 0, at) + 1 if sentence else top.line_start + 1
     # marked where it was found: the same words earlier in the passage (its heading, say) are not the answer's
@@ -71,10 +73,11 @@ class AnswerStage:
     """Without a language model, the answer is extracted from the best document; refused: the fixed sentence."""
 
     name = StageName.ANSWER
-    requires = needs(Slot.CONTEXT)
+    requires = needs(Slot.CONTEXT, Slot.DECISION)
     provides = needs(Slot.ANSWER)
 
     def run(self, q: QueryState) -> None:
         t = time.perf_counter()
-        q.answer = extractive(q.question, q.context) if q.context else refusal(REFUSAL[q.language])
+        supported = q.decision.supported_by if q.decision is not None else None
+        q.answer = extractive(q.question, q.context, supported) if q.context else refusal(REFUSAL[q.language])
         q.timed(Timing.ANSWER, t)

@@ -51,6 +51,13 @@ def resolve_threshold(store: IndexStore, settings: Settings, reranker_id: str, o
     return None, ThresholdSource.UNCALIBRATED
 
 
+def threshold_in_force(store: IndexStore, settings: Settings, reranker_id: str, decider: str) -> float | None:
+    """The threshold a question decided by `decider` (a model id, or COSINE) meets when asked without its own."""
+    model = answerability.shipped()
+    chosen = model if model is not None and decider == model.model_id else None
+    return resolve_threshold(store, settings, reranker_id, None, chosen)[0]
+
+
 def rule_threshold(q: QueryState) -> float | None:
     """The cosine rule's threshold (calibrated, else shipped): where the model's refusal says whether the topic is
     in the notes."""
@@ -128,8 +135,8 @@ def decide_by_model(q: QueryState, model: answerability.Answerability, threshold
     def made(answered: bool, margin: float | None, reason: DecisionReason) -> Decision:
         return Decision(answered, s.probability, threshold, margin, source, reason, top_cosine=top,
                         background=background, background_weight=BACKGROUND_WEIGHT, decider=model.model_id,
-                        supported_by=s.chunk_id, contributions=s.contributions, bias=model.bias,
-                        support=s.probabilities, topic_found=topic and not answered)
+                        supported_by=s.chunk_id, supported_note=best.note, contributions=s.contributions,
+                        bias=model.bias, support=s.probabilities, topic_found=topic and not answered)
 
     if threshold is None:
         return made(True, None, DecisionReason.NO_THRESHOLD)
@@ -146,7 +153,7 @@ class DecideStage:
     requires = needs(Slot.FINAL, Slot.TERMS)
     provides = needs(Slot.DECISION)
 
-    def __init__(self, model: answerability.Answerability | None | bool = True) -> None:
+    def __init__(self, model: answerability.Answerability | bool | None = True) -> None:
         # True: the shipped model (read at the first question); None/False: the cosine rule only
         self._model = model
 

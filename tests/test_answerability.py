@@ -1,0 +1,133 @@
+"""The answerability model: its data file, its features on a real index, its decision and its fallback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import write
+from tests.fakes import CountingEmbedder
+from vaultrag.core import wording
+from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
+from vaultrag.core.query import answerability
+from vaultrag.core.query.answerability import FEATURES, Answerability, question_kind
+from vaultrag.core.query.search import PIPELINE, Searcher
+from vaultrag.core.query.stages.decide import DecideStage, threshold_key
+from vaultrag.core.rerankers.builtin import LearnedRanker
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.vocab import DecisionReason
+from vaultrag.settings import Settings
+
+
+def model_data(**changes: object) -> dict:
+    """A model over FEATURES that likes the sentence coverage and dislikes missing names."""
+    weights = [0.0] * len(FEATURES)
+    weights[FEATURES.index("window_rare_cov")] = 2.0
+    weights[FEATURES.index("names_missing")] = -1.5
+    data = {"id": "answer-test", "ranker": "builtin-lr1", "threshold": 0.5, "features": list(FEATURES),
+            "mean": [0.1] * len(FEATURES), "scale": [0.5] * len(FEATURES), "weights": weights, "bias": -0.25}
+    return {**data, **changes}
+
+
+def test_the_shipped_model_loads_and_matches_the_features():
+    m = answerability.shipped()
+    assert m is not None, "vaultrag/core/query/answerability.json must ship with the package"
+    assert m.model_id and 0.0 < m.threshold < 1.0 and len(m.weights) == len(FEATURES)
+    assert m.ranker == LearnedRanker.load().model_id, "the model was trained on another ranker: re-run " \
+        "benchmarks/train_answerability.py"
+
+
+def test_a_missing_or_mismatched_file_gives_no_model(tmp_path: Path):
+    assert Answerability.load(tmp_path / "nowhere.json") is None
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(model_data(features=["cosine"])), encoding="utf-8")
+    assert Answerability.load(bad) is None
+    bad.write_text("{not json", encoding="utf-8")
+    assert Answerability.load(bad) is None
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(model_data()), encoding="utf-8")
+    m = Answerability.load(good)
+    assert m is not None and m.model_id == "answer-test"
+
+
+def test_contributions_sum_to_the_logit():
+    m = Answerability(model_data())
+    rng = np.random.default_rng(3)
+    x = rng.random((4, len(FEATURES)))
+    logits, parts = m.explain(x)
+    assert np.allclose(parts.sum(axis=1) + m.bias, logits)
+    i, j = FEATURES.index("window_rare_cov"), FEATURES.index("names_missing")
+    assert np.allclose(parts[:, i], (x[:, i] - 0.1) / 0.5 * 2.0) and np.allclose(parts[:, j], (x[:, j] - 0.1) / 0.5
+                                                                                   * -1.5)
+    assert np.count_nonzero(parts[0]) == 2  # a feature weighted 0 contributes nothing
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Who wrote the report?", "name"), ("Quem aprovou a criação do curso?", "name"), ("When did it open?", "date"),
+    ("Em que ano foi criado?", "date"), ("¿Cuántos estudiantes hay?", "number"), ("Wie viele Punkte gab es?", "number"),
+    ("Onde fica a UFMS?", "place"), ("What is a callout?", None), ("How do I roll back a deploy?", None)])
+def test_question_kind_by_cue_words(question: str, kind: str | None):
+    assert question_kind(question) == kind
+
+
+@pytest.fixture
+def store(vault: Path, tmp_path: Path):
+    write(vault, "Deploy.md", "# Deploy\n\nTo roll back a deploy, run kubectl rollout undo on the service.\n\n"
+          "The nightly backup keeps 14 days of snapshots.\n")
+    write(vault, "Home.md", "# Home\n\nAsk: how do I roll back a deploy? See [[Deploy]], [[Gym]], [[Trip]].\n")
+    write(vault, "Trip.md", "# Trip\n\nThe flight to Lisbon leaves at 07:40 from gate 12, booked by Maria.\n")
+    s = IndexStore.open(tmp_path / "idx.sqlite")
+    run_to_end(Indexer(vault, s, IndexOptions(chunk_tokens=60), CountingEmbedder()).run())
+    yield s
+    s.close()
+
+
+def searcher_with(store: IndexStore, model: Answerability | None) -> Searcher:
+    units = [DecideStage(model) if u.name == "decide" else u for u in PIPELINE]
+    return Searcher(store, Settings(), CountingEmbedder(), LearnedRanker.load(), units)
+
+
+def test_the_model_decides_on_the_best_supported_candidate(store: IndexStore):
+    m = Answerability(model_data())
+    trace = searcher_with(store, m).ask("How do I roll back a deploy with kubectl?")
+    d = trace.decision
+    assert d.by_model and d.decider == "answer-test" and d.threshold == 0.5
+    assert d.support is not None and set(d.support) <= {c.chunk_id for c in trace.final[:trace.settings["k"]]}
+    assert d.confidence == max(d.support.values()) == d.support[d.supported_by]
+    assert d.supported_note == "Deploy.md" and trace.answer.note == "Deploy.md"
+    logit = sum(d.contributions.values()) + d.bias
+    assert d.confidence == pytest.approx(1 / (1 + np.exp(-logit)))
+    assert d.answered == (d.confidence >= 0.5) and d.margin == pytest.approx(d.confidence - 0.5)
+    assert "Deploy.md" in wording.decision_reason(d)
+
+
+def test_a_question_whose_name_is_nowhere_is_refused_with_the_feature_named(store: IndexStore):
+    trace = searcher_with(store, Answerability(model_data(threshold=0.6))).ask("When does the flight to Porto "
+                                                                              "booked by Pedro leave?")
+    d = trace.decision
+    assert d.by_model and not d.answered and d.reason == DecisionReason.BELOW_THRESHOLD
+    assert d.contributions["names_missing"] < 0
+    assert wording.answerability_word("names_missing") in wording.decision_reason(d)
+    assert "lower" not in wording.decision_reason(d)
+
+
+def test_without_the_model_or_with_another_ranker_the_cosine_rule_decides(store: IndexStore):
+    for s in (searcher_with(store, None),
+              Searcher(store, Settings(reranker="none"), CountingEmbedder(), None,
+                       [DecideStage(Answerability(model_data())) if u.name == "decide" else u for u in PIPELINE]),
+              searcher_with(store, Answerability(model_data(ranker="another-ranker")))):
+        d = s.ask("roll back a deploy").decision
+        assert not d.by_model and d.decider == "cosine" and d.support is None and d.contributions is None
+        assert d.confidence == pytest.approx(d.top_cosine - d.background_weight * d.background)
+
+
+def test_a_calibrated_threshold_is_kept_per_decider(store: IndexStore):
+    m = Answerability(model_data())
+    with store.transaction():
+        store.set_meta(threshold_key(store.meta("embed_model") or "", "builtin-lr1", "answer-test"), "0.999")
+    d = searcher_with(store, m).ask("How do I roll back a deploy with kubectl?").decision
+    assert d.threshold == 0.999 and d.threshold_source == "calibrated" and not d.answered
+    assert threshold_key("m", "r") == "threshold:m|r", "the cosine rule's calibrated thresholds keep their key"
