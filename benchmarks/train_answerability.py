@@ -32,6 +32,7 @@ OUT = ROOT / "vaultrag" / "core" / "query" / "answerability.json"
 DOC = ROOT / "docs" / "answerability.md"
 L2 = 1e-2
 TARGET_KEEP = 0.955  # of each training set's correct-top-1 answerable questions (goal: ≥ 95 % on unseen sets)
+NEGATIVE_WEIGHT = 1.0  # the refuse kinds' weight in all against the answerable questions' 1
 GOALS = {"held-out": 0.08, "same-note": 0.20, "edited": 0.40}
 # why each feature should push the way it does (printed beside the sign it got)
 WHY = {
@@ -44,13 +45,16 @@ WHY = {
     "chunk_rare_cov": "+/−: rare words anywhere in the chunk; the window features carry the answer, so the "
                       "chunk-wide share can take either sign once they are in",
     "rarest_missing": "−: a rare word of the question is not where the passage speaks (a swapped name)",
+    "words_unknown": "−: the question uses words no note of the vault holds (an absent topic)",
+    "names_unknown": "−: the question names something no note of the vault mentions",
     "numbers_missing": "−: the question's number is not where the passage speaks",
     "names_missing": "−: the question's name is not there (an edited or off-topic question)",
     "type_found": "+: a who/when/how-many question finds a name/date/number beside its words",
     "type_missing": "−: …and finds none",
     "same_language": "+/−: cross-lingual questions have lower cosines; the sign says how much to forgive",
-    "hub": "−: a link list names every topic and answers none",
-    "boilerplate": "−: a template block repeated across notes matches questions it does not answer",
+    "hub": "−: a link list names every topic and answers none (0 until the index marks hub chunks)",
+    "boilerplate": "−: a template block repeated across notes matches questions it does not answer (0 until the "
+                   "index marks boilerplate)",
 }
 
 
@@ -109,7 +113,8 @@ def train(data: dict[tuple[str, str], dict[str, np.ndarray]], sets: list[str]) -
             positive = kind == "answerable"
             rows, group = examples(data[s, kind], positive)
             n_q = int(group.max()) + 1 if len(group) else 0
-            kind_weight = (1.0 if positive else 1.0 / len(decoys.REFUSE_KINDS)) / len(sets) / max(n_q, 1)
+            kind_weight = ((1.0 if positive else NEGATIVE_WEIGHT / len(decoys.REFUSE_KINDS)) / len(sets)
+                           / max(n_q, 1))
             xs.append(rows)
             ys.append(np.full(len(rows), float(positive)))
             base.append(np.full(len(rows), kind_weight))

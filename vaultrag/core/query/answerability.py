@@ -37,6 +37,8 @@ FEATURES: tuple[str, ...] = (
     "window_rare_cov",  # the question's words in the window, each weighted by its rarity in the vault (IDF)
     "chunk_rare_cov",  # the same anywhere in the chunk or its headings
     "rarest_missing",  # the IDF of the rarest question word absent from the window, over the rarest word's
+    "words_unknown",  # IDF-weighted share of the question's words that no chunk of the vault holds
+    "names_unknown",  # share of the question's names that no chunk of the vault holds (an absent topic)
     "numbers_missing",  # share of the question's numbers absent from the window
     "names_missing",  # share of the question's names (capitalised words) absent from the window
     "type_found",  # the question asks for a kind (who → a name, when → a date, how many → a number, where → a
@@ -47,7 +49,7 @@ FEATURES: tuple[str, ...] = (
 )
 # word-matching features say nothing when the note is in another language than the question: they are left unknown
 # (NaN) there, and the model reads its training mean in their place (a contribution of 0)
-LEXICAL = frozenset({"sentence_cov", "window_rare_cov", "chunk_rare_cov", "rarest_missing"})
+LEXICAL = frozenset({"sentence_cov", "window_rare_cov", "chunk_rare_cov", "rarest_missing", "words_unknown"})
 MARGIN_CAP = 10.0  # a ranker margin beyond this says nothing more
 WINDOW = 1  # sentences on each side of the best one where an answer's name, number or date may sit
 
@@ -112,6 +114,7 @@ class Question:
     numbers: frozenset[str]
     names: frozenset[str]  # folded, lower case
     known_names: frozenset[str]  # the names some chunk of the vault holds (checked across languages)
+    words_unknown: float  # IDF-weighted share of the content words no chunk holds
     kind: str | None
     words: frozenset[str]  # every word of the question, folded, lower case
 
@@ -138,8 +141,9 @@ def read_question(q: QueryState) -> Question:
     numbers = frozenset(numbers_of(q.question))
     named = {stem(x) for x in names} | {stem(x) for x in numbers}
     topic = frozenset(idf) - named
+    unknown = sum(idf[stem(w)] for w, f in zip(words, folded, strict=True) if df[f] == 0)
     return Question(idf, topic, numbers, frozenset(names), frozenset(x for x in names if df.get(x, 0) > 0),
-                    question_kind(q.question), frozenset(fold(w.lower()) for w in WORD.findall(q.question)))
+                    unknown / (sum(idf.values()) or 1.0), question_kind(q.question), frozenset(fold(w.lower()) for w in WORD.findall(q.question)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -194,9 +198,9 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
         sentence_cov = len(wanted & best_stems) / len(wanted) if wanted else 0.0
         missing = [w for s, w in qi.idf.items() if s not in near]
         lexical = [sentence_cov, rare(near) / total, rare(every) / total,
-                   max(missing, default=0.0) / (max(qi.idf.values(), default=0.0) or 1.0)]
+                   max(missing, default=0.0) / (max(qi.idf.values(), default=0.0) or 1.0), qi.words_unknown]
     else:
-        lexical = [math.nan] * 4
+        lexical = [math.nan] * 5
     names = qi.names if same else qi.known_names  # across languages only the names the vault holds are names
     numbers_missing = (len(qi.numbers - near_numbers) / len(qi.numbers)) if qi.numbers else 0.0
     names_missing = (len(names - near_words) / len(names)) if names else 0.0
@@ -204,8 +208,9 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
     if qi.kind is not None:
         has = _has_kind(qi.kind, [x for x, _, _ in window], qi.words)
         found, missing_kind = (1.0, 0.0) if has else (0.0, 1.0)
+    names_unknown = len(qi.names - qi.known_names) / len(qi.names) if qi.names else 0.0
     return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), c.cosine or 0.0, background, *lexical,
-            numbers_missing, names_missing, found, missing_kind, float(same),
+            names_unknown, numbers_missing, names_missing, found, missing_kind, float(same),
             float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0)]
 
 

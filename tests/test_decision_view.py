@@ -1,0 +1,79 @@
+"""The decision pane and the confidence chart show what the answerability model's decision used (real widgets)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tests.test_app_widgets import cand, trace
+from vaultrag.app.widgets.decision_view import DecisionView
+from vaultrag.app.widgets.rerank_chart import RerankChart
+from vaultrag.core import wording
+from vaultrag.core.model import Answer, QueryTrace
+from vaultrag.core.vocab import AnswerKind, DecisionReason
+
+PARTS = {"cosine": 0.9, "names_missing": -1.4, "sentence_cov": 0.35, "background": -0.2, "hub": 0.0}
+
+
+def by_model(answered: bool, topic: bool = False) -> QueryTrace:
+    """A trace whose decision the answerability model made on candidate 2 (ranked second, below a hub note)."""
+    final = [cand(1, 1, note="Início.md", heading="Início"), cand(2, 2, note="Trabalho/Deploy.md", heading="Rollback"),
+             cand(3, 3), cand(4, 4, cosine=0.7)]
+    t = trace(Answer(AnswerKind.EXTRACTIVE if answered else AnswerKind.REFUSAL, "x"), final)
+    p = 0.81 if answered else 0.22
+    t.decision = dataclasses.replace(
+        t.decision, answered=answered, confidence=p, threshold=0.31, margin=p - 0.31,
+        reason=DecisionReason.ABOVE_THRESHOLD if answered else DecisionReason.BELOW_THRESHOLD, decider="answer-lr1",
+        supported_by=2, supported_note="Trabalho/Deploy.md", contributions=dict(PARTS), bias=-0.5,
+        support={1: 0.4, 2: p, 3: 0.1}, topic_found=topic)
+    return t
+
+
+def test_the_decision_pane_shows_the_probability_the_passage_and_each_part(qtbot):
+    view = DecisionView()
+    qtbot.addWidget(view)
+    view.set_trace(by_model(answered=True))
+    shown = view.toPlainText()
+    assert "probability 0.810" in shown and "threshold 0.310" in shown
+    assert "#2 Trabalho/Deploy.md › Rollback" in shown, "the passage the decision used, not the hub ranked first"
+    for feature in ("cosine", "names_missing", "sentence_cov", "background"):
+        assert wording.answerability_word(feature) in shown
+    assert wording.answerability_word("hub") not in shown, "a part of 0 is left out"
+    assert "cosine" not in shown.replace(wording.answerability_word("cosine"), ""), "no raw feature names"
+    total = sum(PARTS.values())
+    assert f"logit {total - 0.5:+.2f}" in shown, "the parts and the base add up to the logit shown"
+
+
+def test_a_refusal_on_a_found_topic_says_the_notes_do_not_say(qtbot):
+    view = DecisionView()
+    qtbot.addWidget(view)
+    view.set_trace(by_model(answered=False, topic=True))
+    shown = view.toPlainText()
+    assert "REFUSED" in shown and "the notes on this topic do not say" in shown
+    assert wording.answerability_word("names_missing") in shown.split("against it:")[1]
+    assert "lower" not in shown
+    view.set_trace(by_model(answered=False, topic=False))
+    assert "no note seems to answer this" in view.toPlainText()
+
+
+def test_the_chart_draws_the_models_probabilities_and_says_why_a_bar_is_blue(qtbot):
+    chart = RerankChart()
+    qtbot.addWidget(chart)
+    chart.resize(500, 160)
+    t = by_model(answered=True)
+    chart.set_trace(t)
+    assert [b.value for b in chart.bars] == [0.4, 0.81, 0.1, None], "the model's probabilities; #4 not judged"
+    assert [b.decided for b in chart.bars] == [False, True, False, False]
+    assert chart.threshold == 0.31 and "Probability" in chart.title
+    assert "blue: in the prompt" in chart.legend() and "outlined" in chart.legend()
+    used, judged_out, unjudged = chart.bars[0], chart.bars[1], chart.bars[3]
+    assert "in the prompt" in chart.explain(used) and "not in the prompt" in chart.explain(judged_out)
+    assert "the passage the decision used" in chart.explain(judged_out)
+    assert "not judged" in chart.explain(unjudged)
+    chart.grab()
+    # the cosine rule: the old scale, its top-1 outlined
+    rule = trace(Answer(AnswerKind.EXTRACTIVE, "x"), [cand(1, 1, cosine=0.85), cand(2, 2, cosine=0.8)])
+    chart.set_trace(rule)
+    assert chart.values() == [pytest.approx(0.85 - 0.375), pytest.approx(0.8 - 0.375)]
+    assert [b.decided for b in chart.bars] == [True, False] and "confidence" in chart.explain(chart.bars[0])
