@@ -44,13 +44,15 @@ WHY = {
     "window_rare_cov": "+: the question's rare words, the ones that pick the fact, where it speaks",
     "chunk_rare_cov": "+/−: rare words anywhere in the chunk; the window features carry the answer, so the "
                       "chunk-wide share can take either sign once they are in",
-    "rarest_missing": "−: a rare word of the question is not where the passage speaks (a swapped name)",
+    "rarest_missing": "−/0: a rare word of the question is not where the passage speaks (a swapped name); near 0: "
+                      "names_missing and numbers_missing say it already",
     "words_unknown": "−: the question uses words no note of the vault holds (an absent topic)",
-    "names_unknown": "−: the question names something no note of the vault mentions",
+    "type_missing": "−/0: …and finds none (type_found carries the cue: near 0 once it is in)",
+    "names_unknown": "+/−: a name no note mentions is also a name missing from the passage (names_missing "
+                     "already counts it against); this one corrects the double count",
     "numbers_missing": "−: the question's number is not where the passage speaks",
     "names_missing": "−: the question's name is not there (an edited or off-topic question)",
     "type_found": "+: a who/when/how-many question finds a name/date/number beside its words",
-    "type_missing": "−: …and finds none",
     "same_language": "+/−: cross-lingual questions have lower cosines; the sign says how much to forgive",
     "hub": "−: a link list names every topic and answers none (0 until the index marks hub chunks)",
     "boilerplate": "−: a template block repeated across notes matches questions it does not answer (0 until the "

@@ -255,7 +255,7 @@ def test_index_state_is_a_frozen_record_with_the_json_of_the_old_dict(searcher: 
 
 def test_trace_json_schema_is_stable(searcher: Searcher):
     data = json.loads(trace_json(searcher.ask("refund deadline", threshold=-1)))
-    assert set(data) == TRACE_KEYS and data["version"] == 3
+    assert set(data) == TRACE_KEYS and data["version"] == 4
     assert list(data["stages"]) == list(ranked_lists(PIPELINE))  # one entry per ranked list the pipeline declares
     assert set(data["stages"]["bm25"]) == {"name", "status", "candidates", "ms", "note", "reason", "inputs"}
     assert data["stages"]["reranked"]["reason"] == "no-reranker" and data["decision"]["reason"] == "above-threshold"
