@@ -131,3 +131,26 @@ def test_a_calibrated_threshold_is_kept_per_decider(store: IndexStore):
     d = searcher_with(store, m).ask("How do I roll back a deploy with kubectl?").decision
     assert d.threshold == 0.999 and d.threshold_source == "calibrated" and not d.answered
     assert threshold_key("m", "r") == "threshold:m|r", "the cosine rule's calibrated thresholds keep their key"
+
+
+def test_why_not_words_a_model_refusal_on_a_found_topic_without_lowering_the_threshold(store: IndexStore,
+                                                                                       vault: Path):
+    """The note on the topic is found and ranked, but the model refuses: "the notes on this topic do not say", and
+    no advice to lower the threshold (the cosine rule's refusal still gets that advice)."""
+    from vaultrag.core.quality.diagnose import diagnose
+    from vaultrag.core.vocab import Verdict
+
+    model_id = store.meta("embed_model") or ""
+    with store.transaction():  # the cosine rule would pass it: the topic is in the notes
+        store.set_meta(threshold_key(model_id, "builtin-lr1"), "-1.0")
+    s = searcher_with(store, Answerability(model_data(threshold=0.9)))
+    question = "When does the flight to Lisbon booked by Pedro leave?"
+    d = diagnose(s, vault, question, "Trip.md")
+    assert d.verdict == Verdict.BELOW_THRESHOLD and d.evidence.model_decision is not None
+    assert d.evidence.model_decision.topic_found
+    words = wording.diagnosis(d)
+    assert "the notes on this topic do not say" in words.message and "Trip.md" in words.message
+    assert "lower" not in words.advice.split("Lowering")[0] and "add it to the note" in words.advice
+    rule = diagnose(searcher_with(store, None), vault, question, "Trip.md", threshold=2.0)
+    assert rule.verdict == Verdict.BELOW_THRESHOLD and rule.evidence.model_decision is None
+    assert "lower it in Settings" in wording.diagnosis(rule).advice
