@@ -398,9 +398,9 @@ def test_calibration_is_stored_through_the_index_lane_only_from_enough_questions
     writers: list[str] = []
     store_threshold = calibration.store_threshold
 
-    def on_which_thread(store, reranker_id, threshold):  # type: ignore[no-untyped-def]  # a spy: the real write runs
-        writers.append(threading.current_thread().name)
-        return store_threshold(store, reranker_id, threshold)
+    def on_which_thread(store, reranker_id, threshold, decider):  # type: ignore[no-untyped-def]  # a spy: the real
+        writers.append(threading.current_thread().name)  # write runs
+        return store_threshold(store, reranker_id, threshold, decider)
 
     monkeypatch.setattr(calibration, "store_threshold", on_which_thread)
     view = window.evaluation
