@@ -143,7 +143,8 @@ def read_question(q: QueryState) -> Question:
     topic = frozenset(idf) - named
     unknown = sum(idf[stem(w)] for w, f in zip(words, folded, strict=True) if df[f] == 0)
     return Question(idf, topic, numbers, frozenset(names), frozenset(x for x in names if df.get(x, 0) > 0),
-                    unknown / (sum(idf.values()) or 1.0), question_kind(q.question), frozenset(fold(w.lower()) for w in WORD.findall(q.question)))
+                    unknown / (sum(idf.values()) or 1.0), question_kind(q.question),
+                    frozenset(fold(w.lower()) for w in WORD.findall(q.question)))
 
 
 @functools.lru_cache(maxsize=4096)
