@@ -277,6 +277,7 @@ def collect(work: Path, k: Kind) -> dict[str, np.ndarray]:
     x = np.zeros((len(items), K, nf))
     mask = np.zeros((len(items), K), dtype=bool)
     hit = np.zeros((len(items), K), dtype=bool)
+    same = np.ones((len(items), K), dtype=bool)  # the candidate's note is in the question's language
     conf = np.full(len(items), np.nan)
     top1 = np.zeros(len(items), dtype=bool)
     ms = np.zeros(len(items))
@@ -297,9 +298,10 @@ def collect(work: Path, k: Kind) -> dict[str, np.ndarray]:
             background = q.background_of(q.qvec) if q.qvec is not None else None
             if cands and background is not None:
                 t = time.perf_counter()
-                rows = answerability.feature_rows(q, cands, background)
+                rows, same_rows = answerability.feature_rows(q, cands, background)
                 ms[i] = (time.perf_counter() - t) * 1000
                 x[i, : len(cands)], mask[i, : len(cands)] = rows, True
+                same[i, : len(cands)] = same_rows
             hit[i, : len(cands)] = hits
             top1[i] = bool(hits and hits[0])
             assert q.decision is not None
@@ -316,7 +318,8 @@ def collect(work: Path, k: Kind) -> dict[str, np.ndarray]:
         if i % 300 == 0:
             print(f"  [{k.set} {k.kind}] {i}/{len(items)} {time.perf_counter() - t0:.0f}s", flush=True)
     store.close()
-    data = {"x": x, "mask": mask, "hit": hit, "conf": conf, "top1": top1, "ms": ms, "lang": np.array(lang)}
+    data = {"x": x, "mask": mask, "same": same, "hit": hit, "conf": conf, "top1": top1, "ms": ms,
+            "lang": np.array(lang)}
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(cache, **data)
     return data

@@ -6,9 +6,12 @@ changed, seconds otherwise)
   - examples: for each answerable question whose gold reached the top K, that candidate (label 1); for each
     question of the refuse kinds (held-out article, same-note decoy, edited question), every one of its top K
     candidates (label 0, the question weighing 1 in all, each kind as much as the answerable ones together / 3);
-  - a logistic regression (L2, Newton's method, numpy) on standardized FEATURES; a question's probability is its
-    best-supported candidate's (the largest over the top K), as the decide stage computes it;
-  - the threshold keeps TARGET_KEEP of the answerable questions with a correct top-1 on each training set;
+  - a logistic regression (L2, Newton's method, numpy) on standardized FEATURES; a candidate whose note is in
+    another language than the question is judged by the cosine rule put on the model's scale (answerability.py,
+    CROSS_SLOPE); a question's probability is its best-supported candidate's (the largest over the top K), as the
+    decide stage computes it;
+  - the threshold keeps TARGET_KEEP of the same-language answerable questions with a correct top-1 on each training
+    set that has them;
   - leave-one-set-out (trained and thresholded without the set in the row), then trained on all three for
     vaultrag/core/query/answerability.json and docs/answerability.md (`--write`).
 Reads ../shared/eval/data; copies nothing into the repository.
@@ -31,15 +34,21 @@ from benchmarks._common import ROOT
 OUT = ROOT / "vaultrag" / "core" / "query" / "answerability.json"
 DOC = ROOT / "docs" / "answerability.md"
 L2 = 1e-2
-TARGET_KEEP = 0.955  # of each training set's correct-top-1 answerable questions (goal: ≥ 95 % on unseen sets)
+# of each training set's correct-top-1 answerable questions: above the goal's 95 %, because a threshold kept at
+# 95.5 % on the training sets answered 87-95 % of an unseen set's (leave-one-set-out)
+TARGET_KEEP = 0.97
+MIN_QUESTIONS = 100  # a training set's same-language questions counted for the threshold when it has this many
 NEGATIVE_WEIGHT = 1.0  # the refuse kinds' weight in all against the answerable questions' 1
 GOALS = {"held-out": 0.08, "same-note": 0.20, "edited": 0.40}
 # why each feature should push the way it does (printed beside the sign it got)
 WHY = {
     "ranker_p": "+: the ranker is sure this is the passage",
     "ranker_margin": "+: far ahead of the next candidate",
-    "cosine": "+: close in meaning to the question",
-    "background": "−: a question close to everything (vague, or about the vault's theme) is matched by any note",
+    "cosine_rule": "+: close in meaning to the question, less 0.75 × its closeness to every note (a vague question "
+                   "is close to all); the fixed 0.75 transfers between vaults, a learned one did not",
+    "cosine_vs_prompt": "+/0: closer in meaning than the other passages in the prompt; near 0 once ranker_p and "
+                        "cosine_rule are in (they say it already; left out, faquad-pt's leave-one-out answered 0.7 "
+                        "points fewer)",
     "sentence_cov": "+: one sentence says most of the question's words",
     "window_rare_cov": "+: the question's rare words, the ones that pick the fact, where it speaks",
     "chunk_rare_cov": "+/−: rare words anywhere in the chunk; the window features carry the answer, so the "
@@ -53,7 +62,6 @@ WHY = {
     "numbers_missing": "−: the question's number is not where the passage speaks",
     "names_missing": "−: the question's name is not there (an edited or off-topic question)",
     "type_found": "+: a who/when/how-many question finds a name/date/number beside its words",
-    "same_language": "+/−: cross-lingual questions have lower cosines; the sign says how much to forgive",
     "hub": "−: a link list names every topic and answers none (0 until the index marks hub chunks)",
     "boilerplate": "−: a template block repeated across notes matches questions it does not answer (0 until the "
                    "index marks boilerplate)",
@@ -137,23 +145,40 @@ def train(data: dict[tuple[str, str], dict[str, np.ndarray]], sets: list[str]) -
     return model
 
 
-def scores(model: dict[str, np.ndarray | float], d: dict[str, np.ndarray]) -> np.ndarray:
-    """Each question's probability: its best-supported candidate's (NaN without candidates)."""
-    logits = np.where(d["mask"], logits_of(model, d["x"]), -np.inf)
+def hybrid_logits(model: dict[str, np.ndarray | float], d: dict[str, np.ndarray], threshold: float) -> np.ndarray:
+    """Each candidate's logit as the decide stage computes it: the model's for a same-language candidate, the
+    cosine rule on the scale of `threshold` for another."""
+    from vaultrag.core.query.answerability import CROSS_SLOPE, FEATURES
+
+    rule = d["x"][..., FEATURES.index("cosine_rule")]
+    cross = np.log(threshold / (1 - threshold)) + CROSS_SLOPE * (rule - decoys.SHIPPED_COSINE)
+    return np.where(d["same"], logits_of(model, d["x"]), cross)
+
+
+def scores(model: dict[str, np.ndarray | float], d: dict[str, np.ndarray], threshold: float | None = None,
+           same_only: bool = False) -> np.ndarray:
+    """Each question's probability: its best-supported candidate's (NaN without candidates); `same_only`: among
+    its same-language candidates only (what the threshold is set on)."""
+    mask = d["mask"] & d["same"] if same_only else d["mask"]
+    raw = logits_of(model, d["x"]) if same_only or threshold is None else hybrid_logits(model, d, threshold)
+    logits = np.where(mask, raw, -np.inf)
     best = logits.max(axis=1)
     with np.errstate(over="ignore"):
         p = 1 / (1 + np.exp(-best))
-    return np.where(d["mask"].any(axis=1), p, np.nan)
+    return np.where(mask.any(axis=1), p, np.nan)
 
 
 def threshold_for(model: dict[str, np.ndarray | float], data: dict[tuple[str, str], dict[str, np.ndarray]],
                   sets: list[str]) -> float:
-    """The highest threshold that keeps TARGET_KEEP of each set's correct-top-1 answerable questions."""
+    """The highest threshold that keeps TARGET_KEEP of each set's correct-top-1 answerable questions, counting the
+    same-language ones (the cross-language ones meet the cosine rule's own threshold)."""
     out = []
     for s in sets:
         d = data[s, "answerable"]
-        p = scores(model, d)[d["top1"]]
-        out.append(float(np.quantile(p[~np.isnan(p)], 1 - TARGET_KEEP, method="lower")))
+        p = scores(model, d, same_only=True)[d["top1"]]
+        p = p[~np.isnan(p)]
+        if len(p) >= MIN_QUESTIONS:
+            out.append(float(np.quantile(p, 1 - TARGET_KEEP, method="lower")))
     return min(out)
 
 
@@ -196,16 +221,28 @@ HEADER = ("| test set | correct top-1 answered | answerable answered | AUROC hel
           "AUROC same-note | same-note passed | AUROC edited | edited passed |\n|---|---|---|---|---|---|---|---|---|")
 
 
+# the leave-one-set-out table of the model this one replaced (commit 3a41f74): one model for every candidate, the word
+# features unknown across languages, cosine and background weighed freely. Trained on two monolingual sets it learned
+# that word coverage is everything and refused most Spanish and German questions on the English notes.
+BEFORE = "Before (answer-lr1, threshold keeping 95.5 %: one model for every candidate):\n\n" + HEADER + """
+| faquad-pt (t = 0.310) | 0.926 ✗ | 0.902 | 0.956 | 0.122 ✗ | 0.893 | 0.276 ✗ | 0.731 | 0.682 ✗ |
+| xquad-en (t = 0.311) | 0.878 ✗ | 0.866 | 0.990 | 0.010 | 0.948 | 0.149 | 0.772 | 0.502 ✗ |
+| xquad-xl (t = 0.319) | 0.323 ✗ | 0.291 | 0.832 | 0.005 | 0.770 | 0.029 | 0.765 | 0.065 |
+| pooled | 0.601 ✗ | 0.567 | 0.894 | 0.030 | 0.828 | 0.106 | 0.671 | 0.353 |"""
+
+
 def to_json(model: dict[str, np.ndarray | float], threshold: float, sets: list[str]) -> dict:
-    from vaultrag.core.query.answerability import FEATURES
+    from vaultrag.core.query.answerability import CROSS_SLOPE, FEATURES
 
     ranker = json.loads((ROOT / "vaultrag" / "core" / "rerankers" / "ranker.json").read_text(encoding="utf-8"))["id"]
-    return {"id": "answer-lr1", "format": 1, "kind": "logistic regression over the best-supported candidate",
+    return {"id": "answer-lr2", "format": 1, "kind": "logistic regression over the best-supported candidate; the "
+            "cosine rule for a candidate in another language than the question",
             "ranker": ranker, "embedder": "e5", "trained_on": sets,
             "made_by": "benchmarks/train_answerability.py --write", "threshold": round(threshold, 4),
             "features": list(FEATURES), "mean": [round(float(v), 6) for v in model["mean"]],
             "scale": [round(float(v), 6) for v in model["scale"]],
-            "weights": [round(float(v), 6) for v in model["weights"]], "bias": round(float(model["bias"]), 6)}
+            "weights": [round(float(v), 6) for v in model["weights"]], "bias": round(float(model["bias"]), 6),
+            "cross_language": {"rule_threshold": decoys.SHIPPED_COSINE, "slope": CROSS_SLOPE}}
 
 
 def main() -> None:
@@ -217,7 +254,16 @@ def main() -> None:
     names = list(decoys.SETS)
     doc = ["# The answerability model on the dev sets", "",
            "Generated by `python benchmarks/train_answerability.py --write` (the kinds of question are built by "
-           "`benchmarks/decoys.py`; see docs/quality.md for what each kind is).", ""]
+           "`benchmarks/decoys.py`; see docs/quality.md for what each kind is).", "",
+           "**How it decides.** Each candidate that reaches the prompt gets a probability; the question's is its "
+           "best-supported candidate's. A candidate whose note is in the question's language is judged by the "
+           "logistic model below. One whose note is in another language is judged by the cosine rule (cosine − "
+           f"0.75 × background ≥ {decoys.SHIPPED_COSINE}), put on the model's scale so that it passes at the "
+           "threshold in force exactly when the rule passes at its own: word-matching features carry no evidence "
+           "across languages, and a model trained on monolingual sets refused two thirds of the Spanish and German "
+           "questions on English notes of a set it had not seen (the *before* table below). The model sees the "
+           "cosine and the background only as the rule's fixed combination, `cosine_rule`: weighed freely, they "
+           "fitted each vault's background and the threshold did not carry to an unseen set.", ""]
 
     def emit(text: str = "") -> None:
         print(text, flush=True)
@@ -243,14 +289,19 @@ def main() -> None:
          f"{TARGET_KEEP:.1%} of each training set's correct-top-1 answerable)\n")
     emit("Goals: correct top-1 answered ≥ 0.95; held-out ≤ 0.08, same-note ≤ 0.20, edited ≤ 0.40 (✗ marks a miss). "
          "xquad-en and xquad-xl share their vault and their questions' meaning (xquad-xl is xquad-en's questions in "
-         "Spanish and German), so leaving one of them out is optimistic; faquad-pt's row is the honest one.\n")
+         "Spanish and German on the English notes), so leaving one of them out is optimistic for the model's part; "
+         "faquad-pt's row is the honest one. xquad-xl's candidates are all in another language than the question: "
+         "its row is the cosine rule's (max over the prompt).\n")
+    emit(BEFORE)
+    emit("\nNow (answer-lr2: the model for candidates in the question's language, the cosine rule for the others; "
+         "the cosine and the background in the model only as the rule's fixed combination):\n")
     emit(HEADER)
     loso_scores, loso_t = {}, {}
     for name in names:
         rest = [n for n in names if n != name]
         model = train(data, rest)
         loso_t[name] = threshold_for(model, data, rest)
-        loso_scores[name] = {k: scores(model, data[name, k]) for k in decoys.KINDS}
+        loso_scores[name] = {k: scores(model, data[name, k], loso_t[name]) for k in decoys.KINDS}
     for line in table_rows(data, loso_scores, loso_t, names):
         emit(line)
 
@@ -258,7 +309,7 @@ def main() -> None:
     shipped = threshold_for(model, data, names)
     emit(f"\n## Trained on all three (in-sample), at the shipped threshold {shipped:.3f}\n")
     emit(HEADER)
-    full = {n: {k: scores(model, data[n, k]) for k in decoys.KINDS} for n in names}
+    full = {n: {k: scores(model, data[n, k], shipped) for k in decoys.KINDS} for n in names}
     for line in table_rows(data, full, dict.fromkeys(names, shipped), names):
         emit(line)
     from vaultrag.core.query.answerability import FEATURES
@@ -276,7 +327,7 @@ def main() -> None:
     d = data["xquad-en", "answerable"]
     t = time.perf_counter()
     for q in range(len(d["x"])):
-        m.explain(d["x"][q][d["mask"][q]])
+        m.explain(d["x"][q][d["mask"][q]], d["same"][q][d["mask"][q]])
     model_ms = (time.perf_counter() - t) * 1000 / len(d["x"])
     emit(f"\nAdded latency per question (top {decoys.K} candidates): features median {np.median(ms):.2f} ms, p95 "
          f"{np.percentile(ms, 95):.2f} ms; model {model_ms:.3f} ms (shared 2-core machine: noisy).")

@@ -28,7 +28,8 @@ def model_data(**changes: object) -> dict:
     weights[FEATURES.index("window_rare_cov")] = 2.0
     weights[FEATURES.index("names_missing")] = -1.5
     data = {"id": "answer-test", "ranker": "builtin-lr1", "threshold": 0.5, "features": list(FEATURES),
-            "mean": [0.1] * len(FEATURES), "scale": [0.5] * len(FEATURES), "weights": weights, "bias": -0.25}
+            "mean": [0.1] * len(FEATURES), "scale": [0.5] * len(FEATURES), "weights": weights, "bias": -0.25,
+            "cross_language": {"rule_threshold": 0.26, "slope": 30.0}}
     return {**data, **changes}
 
 
@@ -36,8 +37,6 @@ def test_the_shipped_model_loads_and_matches_the_features():
     m = answerability.shipped()
     assert m is not None, "vaultrag/core/query/answerability.json must ship with the package"
     assert m.model_id and 0.0 < m.threshold < 1.0 and len(m.weights) == len(FEATURES)
-    assert m.ranker == LearnedRanker.load().model_id, "the model was trained on another ranker: re-run " \
-        "benchmarks/train_answerability.py"
 
 
 def test_a_missing_or_mismatched_file_gives_no_model(tmp_path: Path):
@@ -57,12 +56,39 @@ def test_contributions_sum_to_the_logit():
     m = Answerability(model_data())
     rng = np.random.default_rng(3)
     x = rng.random((4, len(FEATURES)))
-    logits, parts = m.explain(x)
-    assert np.allclose(parts.sum(axis=1) + m.bias, logits)
+    logits, parts, biases = m.explain(x)
+    assert np.allclose(parts.sum(axis=1) + m.bias, logits) and np.allclose(biases, m.bias)
     i, j = FEATURES.index("window_rare_cov"), FEATURES.index("names_missing")
     assert np.allclose(parts[:, i], (x[:, i] - 0.1) / 0.5 * 2.0) and np.allclose(parts[:, j], (x[:, j] - 0.1) / 0.5
                                                                                    * -1.5)
     assert np.count_nonzero(parts[0]) == 2  # a feature weighted 0 contributes nothing
+
+
+def test_a_cross_language_candidate_is_judged_by_the_cosine_rule_on_the_models_scale():
+    """A note in another language than the question: the word features say nothing there, so the cosine rule
+    decides it, passing at the threshold in force exactly when the rule passes at its own."""
+    m = Answerability(model_data(threshold=0.4))
+    rule = FEATURES.index("cosine_rule")
+    x = np.full((4, len(FEATURES)), 0.9)  # word features that would make the model sure
+    x[:, rule] = [0.30, 0.25, 0.30, 0.25]
+    same = np.array([True, True, False, False])
+    for t in (0.4, 0.7):
+        logits, parts, biases = m.explain(x, same, t)
+        p = 1 / (1 + np.exp(-logits))
+        assert np.allclose(parts.sum(axis=1) + biases, logits)
+        assert p[2] >= t > p[3], "the rule's threshold is 0.26: 0.30 passes, 0.25 does not"
+        assert np.count_nonzero(parts[2]) == 1 and parts[2, rule] > 0 > parts[3, rule]
+        assert p[0] == pytest.approx(p[1]), "same-language rows: the model (the rule's weight there is 0)"
+
+
+def test_the_shipped_model_names_the_shipped_ranker():
+    """A model trained on another ranker's scores falls back to the cosine rule at every question (runs_on): the
+    shipped pair must match, else re-run benchmarks/train_answerability.py --write."""
+    ranker = json.loads((Path(answerability.__file__).parents[1] / "rerankers" / "ranker.json").read_text(
+        encoding="utf-8"))["id"]
+    m = answerability.shipped()
+    assert m is not None and m.ranker == ranker == LearnedRanker.load().model_id, \
+        "the model was trained on another ranker's scores: re-run benchmarks/train_answerability.py --write"
 
 
 @pytest.mark.parametrize(("question", "kind"), [

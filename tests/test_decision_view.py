@@ -13,7 +13,7 @@ from vaultrag.core import wording
 from vaultrag.core.model import Answer, QueryTrace
 from vaultrag.core.vocab import AnswerKind, DecisionReason
 
-PARTS = {"cosine": 0.9, "names_missing": -1.4, "sentence_cov": 0.35, "background": -0.2, "hub": 0.0}
+PARTS = {"cosine_rule": 0.9, "names_missing": -1.4, "sentence_cov": 0.35, "cosine_vs_prompt": -0.2, "hub": 0.0}
 
 
 def by_model(answered: bool, topic: bool = False) -> QueryTrace:
@@ -37,10 +37,10 @@ def test_the_decision_pane_shows_the_probability_the_passage_and_each_part(qtbot
     shown = view.toPlainText()
     assert "probability 0.810" in shown and "threshold 0.310" in shown
     assert "#2 Trabalho/Deploy.md › Rollback" in shown, "the passage the decision used, not the hub ranked first"
-    for feature in ("cosine", "names_missing", "sentence_cov", "background"):
+    for feature in ("cosine_rule", "names_missing", "sentence_cov", "cosine_vs_prompt"):
         assert wording.answerability_word(feature) in shown
     assert wording.answerability_word("hub") not in shown, "a part of 0 is left out"
-    assert "cosine" not in shown.replace(wording.answerability_word("cosine"), ""), "no raw feature names"
+    assert "cosine" not in shown and "_" not in shown, "no raw feature names"
     total = sum(PARTS.values())
     assert f"logit {total - 0.5:+.2f}" in shown, "the parts and the base add up to the logit shown"
 

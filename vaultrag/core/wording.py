@@ -71,8 +71,8 @@ AGAINST = T("against it: {features}")
 ANSWERABILITY_WORDS = {
     "ranker_p": T("the ranker's confidence in the passage"),
     "ranker_margin": T("its lead over the next passage"),
-    "cosine": T("closeness in meaning"),
-    "background": T("how close the question is to every note"),
+    "cosine_rule": T("closeness in meaning, less the question's closeness to every note"),
+    "cosine_vs_prompt": T("closeness in meaning beside the other passages"),
     "sentence_cov": T("the question's words in one sentence"),
     "window_rare_cov": T("the question's rare words around that sentence"),
     "chunk_rare_cov": T("the question's rare words in the passage"),
@@ -83,7 +83,6 @@ ANSWERABILITY_WORDS = {
     "names_missing": T("the question's names missing there"),
     "type_found": T("an answer of the kind asked for (name, date, number, place)"),
     "type_missing": T("no answer of the kind asked for (name, date, number, place)"),
-    "same_language": T("the note's language"),
     "hub": T("a list of links"),
     "boilerplate": T("text repeated across notes"),
 }

@@ -29,8 +29,10 @@ MODEL_FILE = "answerability.json"  # next to this module; written by benchmarks/
 FEATURES: tuple[str, ...] = (
     "ranker_p",  # the built-in ranker's softmax probability of this candidate over the final list
     "ranker_margin",  # its score minus the best other candidate's (#1: its lead over #2)
-    "cosine",  # the question's cosine with the chunk
-    "background",  # the question's cosine with the vault's mean chunk (high: a vague question)
+    # the cosine rule's confidence: the question's cosine with the chunk − BACKGROUND_WEIGHT × its cosine with the
+    # vault's mean chunk (the fixed weight, not a learned one, is what transfers between vaults: docs/answerability.md)
+    "cosine_rule",
+    "cosine_vs_prompt",  # its cosine minus the mean cosine of the candidates that reach the prompt
     # the best sentence: the one holding most of the question's rare words other than its names and numbers (what
     # it asks about them); its window: it and the sentences beside it, where the answer's name or number may sit
     "sentence_cov",  # share of the question's content words in the best sentence
@@ -43,13 +45,17 @@ FEATURES: tuple[str, ...] = (
     "names_missing",  # share of the question's names (capitalised words) absent from the window
     "type_found",  # the question asks for a kind (who → a name, when → a date, how many → a number, where → a
     "type_missing",  # place) and the window holds one / holds none
-    "same_language",  # the chunk's note is in the question's language
     "hub",  # the chunk is mostly links (a map-of-content note), when the index marks it
     "boilerplate",  # share of the chunk repeated across many notes (a template), when the index marks it
 )
-# word-matching features say nothing when the note is in another language than the question: they are left unknown
-# (NaN) there, and the model reads its training mean in their place (a contribution of 0)
+# Word-matching features say nothing when the note is in another language than the question. A model trained on
+# same-language questions refused most cross-language ones of a set it had not seen (docs/answerability.md), so a
+# candidate in another language than the question is judged by the cosine rule, put on the model's scale: its logit
+# is logit(threshold) + CROSS_SLOPE × (rule − the rule's threshold), passing exactly when the rule would. Its lexical
+# features are still computed as unknown (NaN): the training reads them as their mean, a contribution of 0.
 LEXICAL = frozenset({"sentence_cov", "window_rare_cov", "chunk_rare_cov", "rarest_missing", "words_unknown"})
+BACKGROUND_WEIGHT = 0.75  # the cosine rule's (decide.py imports it from here)
+CROSS_SLOPE = 30.0  # logit per unit of the cosine rule for a cross-language candidate (the rule's spread: ±0.07)
 MARGIN_CAP = 10.0  # a ranker margin beyond this says nothing more
 WINDOW = 1  # sentences on each side of the best one where an answer's name, number or date may sit
 
@@ -210,9 +216,10 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
         has = _has_kind(qi.kind, [x for x, _, _ in window], qi.words)
         found, missing_kind = (1.0, 0.0) if has else (0.0, 1.0)
     names_unknown = len(qi.names - qi.known_names) / len(qi.names) if qi.names else 0.0
-    return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), c.cosine or 0.0, background, *lexical,
-            names_unknown, numbers_missing, names_missing, found, missing_kind, float(same),
-            float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0)]
+    rule = (c.cosine or 0.0) - BACKGROUND_WEIGHT * background
+    return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), rule, 0.0, *lexical,
+            names_unknown, numbers_missing, names_missing, found, missing_kind,
+            float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0), float(same)]
 
 
 def ranker_odds(final: Sequence[Candidate]) -> tuple[dict[int, float], dict[int, float]]:
@@ -231,13 +238,17 @@ def ranker_odds(final: Sequence[Candidate]) -> tuple[dict[int, float], dict[int,
     return {c.chunk_id: float(v) for c, v in zip(final, p, strict=True)}, margins
 
 
-def feature_rows(q: QueryState, candidates: Sequence[Candidate], background: float) -> np.ndarray:
-    """The FEATURES of `candidates` (those that reach the prompt), rows in their order."""
+def feature_rows(q: QueryState, candidates: Sequence[Candidate], background: float) -> tuple[np.ndarray, np.ndarray]:
+    """The FEATURES of `candidates` (those that reach the prompt), rows in their order, and whether each one's note
+    is in the question's language."""
     qi = read_question(q)
     probs, margins = ranker_odds(q.final)
     languages = q.note_languages([q.chunks[c.chunk_id].note for c in candidates])
-    return np.array([candidate_row(qi, q, c, probs, margins, background, languages) for c in candidates],
-                    dtype=np.float64).reshape(len(candidates), len(FEATURES))
+    rows = np.array([candidate_row(qi, q, c, probs, margins, background, languages) for c in candidates],
+                    dtype=np.float64).reshape(len(candidates), len(FEATURES) + 1)
+    cosines = np.array([c.cosine or 0.0 for c in candidates], dtype=np.float64)
+    rows[:, FEATURES.index("cosine_vs_prompt")] = cosines - cosines.mean() if len(cosines) else 0.0
+    return rows[:, :-1], rows[:, -1] > 0.5
 
 
 @dataclass(frozen=True)
@@ -248,6 +259,8 @@ class Support:
     probability: float
     logit: float
     contributions: dict[str, float]
+    bias: float  # the logit without the contributions (the model's bias; for a cross-language one, see CROSS_SLOPE)
+    same_language: bool  # False: its note is in another language than the question, the cosine rule judged it
     probabilities: dict[int, float]  # every candidate that reaches the prompt
 
 
@@ -264,6 +277,9 @@ class Answerability:
         self.scale = np.asarray(data["scale"], dtype=np.float64)
         self.weights = np.asarray(data["weights"], dtype=np.float64)
         self.bias = float(data["bias"])
+        cross = data["cross_language"]
+        self.rule_threshold = float(cross["rule_threshold"])  # the cosine rule's, for cross-language candidates
+        self.cross_slope = float(cross.get("slope", CROSS_SLOPE))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Answerability | None:
@@ -278,24 +294,38 @@ class Answerability:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def explain(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(logits, per-feature contributions) for the feature rows `x` (an unknown feature, NaN, counts as its
-        training mean: a contribution of 0)."""
+    def explain(self, x: np.ndarray, same: np.ndarray | None = None,
+                threshold: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(logits, per-feature contributions, biases) for the feature rows `x` (an unknown feature, NaN, counts as
+        its training mean: a contribution of 0). A row whose note is in another language than the question (`same`
+        False) gets the cosine rule on the scale of `threshold` (the one in force, default the shipped one): its
+        only contribution is the rule's, its bias logit(threshold)."""
         parts = (np.where(np.isnan(x), self.mean, x) - self.mean) / self.scale * self.weights
-        return parts.sum(axis=1) + self.bias, parts
+        biases = np.full(len(x), self.bias)
+        if same is not None and not same.all():
+            t = min(max(self.threshold if threshold is None else threshold, 1e-6), 1 - 1e-6)
+            rule = FEATURES.index("cosine_rule")
+            cross = ~same
+            parts[cross] = 0.0
+            parts[cross, rule] = self.cross_slope * (x[cross, rule] - self.rule_threshold)
+            biases[cross] = math.log(t / (1 - t))
+        return parts.sum(axis=1) + biases, parts, biases
 
     def runs_on(self, q: QueryState) -> bool:
         """Whether the model can judge this question: the final list is the ranker it was trained on."""
         return q.final_stage == StageName.RERANKED and q.reranker_id == self.ranker
 
-    def support(self, q: QueryState, candidates: Sequence[Candidate], background: float) -> Support:
-        """The best-supported of `candidates` (those that reach the prompt, at least one)."""
-        logits, parts = self.explain(feature_rows(q, candidates, background))
+    def support(self, q: QueryState, candidates: Sequence[Candidate], background: float,
+                threshold: float | None = None) -> Support:
+        """The best-supported of `candidates` (those that reach the prompt, at least one), cross-language ones put
+        on the scale of `threshold` (the one in force)."""
+        rows, same = feature_rows(q, candidates, background)
+        logits, parts, biases = self.explain(rows, same, threshold)
         best = int(np.argmax(logits))
         probs = 1.0 / (1.0 + np.exp(-logits))
         return Support(candidates[best].chunk_id, float(probs[best]), float(logits[best]),
-                       dict(zip(FEATURES, map(float, parts[best]), strict=True)),
-                       {c.chunk_id: float(p) for c, p in zip(candidates, probs, strict=True)})
+                       dict(zip(FEATURES, map(float, parts[best]), strict=True)), float(biases[best]),
+                       bool(same[best]), {c.chunk_id: float(p) for c, p in zip(candidates, probs, strict=True)})
 
 
 @functools.lru_cache(maxsize=1)

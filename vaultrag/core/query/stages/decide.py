@@ -19,7 +19,7 @@ from vaultrag.settings import Settings
 # Confidence = cosine(question, top chunk) − BACKGROUND_WEIGHT × cosine(question, the vault's mean chunk).
 # Subtracting the vault's background makes one threshold transfer between vaults: on the dev sets a raw-cosine
 # threshold tuned on one let 90% of the other's unanswerable questions through; this one 6–14% (quality.md).
-BACKGROUND_WEIGHT = 0.75
+BACKGROUND_WEIGHT = answerability.BACKGROUND_WEIGHT  # 0.75; the model's cosine_rule feature is this rule's
 MEAN_TTL_S = 30.0  # while vectors fill, recompute the in-memory vault mean at most this often
 # the shipped thresholds live with the engines that earned them (vaultrag/engines.py: RerankerEngine.thresholds)
 
@@ -125,7 +125,7 @@ def decide_by_model(q: QueryState, model: answerability.Answerability, threshold
                     source: ThresholdSource, background: float, cosine_threshold: float | None) -> Decision:
     """The model's decision on the best-supported of the candidates that reach the prompt (the final top k)."""
     ranked = q.final
-    s = model.support(q, ranked[: max(1, q.k)], background)
+    s = model.support(q, ranked[: max(1, q.k)], background, threshold)
     best = next(c for c in ranked if c.chunk_id == s.chunk_id)
     top = ranked[0].cosine
     # the topic is in the notes when the cosine rule would pass the best-supported candidate
@@ -136,7 +136,7 @@ def decide_by_model(q: QueryState, model: answerability.Answerability, threshold
         return Decision(answered, s.probability, threshold, margin, source, reason, top_cosine=top,
                         background=background, background_weight=BACKGROUND_WEIGHT, decider=model.model_id,
                         supported_by=s.chunk_id, supported_note=best.note, contributions=s.contributions,
-                        bias=model.bias, support=s.probabilities, topic_found=topic and not answered)
+                        bias=s.bias, support=s.probabilities, topic_found=topic and not answered)
 
     if threshold is None:
         return made(True, None, DecisionReason.NO_THRESHOLD)
