@@ -66,14 +66,14 @@ def test_contributions_sum_to_the_logit():
 
 def test_a_cross_language_candidate_is_judged_by_the_cosine_rule_on_the_models_scale():
     """A note in another language than the question: the word features say nothing there, so the cosine rule
-    decides it, passing at the threshold in force exactly when the rule passes at its own."""
-    m = Answerability(model_data(threshold=0.4))
+    decides it, passing at the model's threshold exactly when the rule passes at its own."""
     rule = FEATURES.index("cosine_rule")
     x = np.full((4, len(FEATURES)), 0.9)  # word features that would make the model sure
     x[:, rule] = [0.30, 0.25, 0.30, 0.25]
     same = np.array([True, True, False, False])
     for t in (0.4, 0.7):
-        logits, parts, biases = m.explain(x, same, t)
+        m = Answerability(model_data(threshold=t))
+        logits, parts, biases = m.explain(x, same)
         p = 1 / (1 + np.exp(-logits))
         assert np.allclose(parts.sum(axis=1) + biases, logits)
         assert p[2] >= t > p[3], "the rule's threshold is 0.26: 0.30 passes, 0.25 does not"
@@ -180,3 +180,26 @@ def test_why_not_words_a_model_refusal_on_a_found_topic_without_lowering_the_thr
     rule = diagnose(searcher_with(store, None), vault, question, "Trip.md", threshold=2.0)
     assert rule.verdict == Verdict.BELOW_THRESHOLD and rule.evidence.model_decision is None
     assert "lower it in Settings" in wording.diagnosis(rule).advice
+
+
+def test_a_cross_language_probability_does_not_depend_on_the_threshold_in_force(vault: Path, tmp_path: Path):
+    """An English question on Portuguese notes: the cosine rule judges the candidates, on the model's own scale, so
+    eval and calibration (which ask with the threshold off) read the probability the decision meets."""
+    write(vault, "Implantação.md", "# Implantação\n\nPara desfazer uma implantação, execute kubectl rollout undo no "
+          "serviço e confira os registros do cluster antes de avisar a equipe responsável pelo sistema.\n")
+    write(vault, "Viagem.md", "# Viagem\n\nO voo para Lisboa sai às sete e quarenta do portão doze, reservado pela "
+          "Maria com a agência de viagens da empresa no mês passado.\n")
+    s = IndexStore.open(tmp_path / "pt.sqlite")
+    try:
+        run_to_end(Indexer(vault, s, IndexOptions(chunk_tokens=60), CountingEmbedder()).run())
+        searcher = searcher_with(s, Answerability(model_data(threshold=0.4)))
+        question = "How do I roll back a deployment of the service with kubectl?"
+        trace = searcher.ask(question)
+        default = trace.decision
+        off = searcher.ask(question, threshold=float("-inf")).decision
+        assert default.by_model and {k for k, v in default.contributions.items() if v} == {"cosine_rule"}
+        assert off.confidence == pytest.approx(default.confidence) and off.threshold != default.threshold
+        best = max(c.cosine for c in trace.final[: trace.settings["k"]])
+        assert default.answered == (best - default.background_weight * default.background >= 0.26)
+    finally:
+        s.close()

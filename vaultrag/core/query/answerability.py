@@ -51,8 +51,10 @@ FEATURES: tuple[str, ...] = (
 # Word-matching features say nothing when the note is in another language than the question. A model trained on
 # same-language questions refused most cross-language ones of a set it had not seen (docs/answerability.md), so a
 # candidate in another language than the question is judged by the cosine rule, put on the model's scale: its logit
-# is logit(threshold) + CROSS_SLOPE × (rule − the rule's threshold), passing exactly when the rule would. Its lexical
-# features are still computed as unknown (NaN): the training reads them as their mean, a contribution of 0.
+# is logit(the model's shipped threshold) + CROSS_SLOPE × (rule − the rule's threshold), passing at the shipped
+# threshold exactly when the rule would (a probability never depends on the threshold in force: eval and calibration
+# read it with the threshold off). Its lexical features are computed as unknown (NaN): the training reads them as
+# their mean, a contribution of 0.
 LEXICAL = frozenset({"sentence_cov", "window_rare_cov", "chunk_rare_cov", "rarest_missing", "words_unknown"})
 BACKGROUND_WEIGHT = 0.75  # the cosine rule's (decide.py imports it from here)
 CROSS_SLOPE = 30.0  # logit per unit of the cosine rule for a cross-language candidate (the rule's spread: ±0.07)
@@ -294,16 +296,15 @@ class Answerability:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def explain(self, x: np.ndarray, same: np.ndarray | None = None,
-                threshold: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def explain(self, x: np.ndarray, same: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(logits, per-feature contributions, biases) for the feature rows `x` (an unknown feature, NaN, counts as
         its training mean: a contribution of 0). A row whose note is in another language than the question (`same`
-        False) gets the cosine rule on the scale of `threshold` (the one in force, default the shipped one): its
-        only contribution is the rule's, its bias logit(threshold)."""
+        False) gets the cosine rule on the scale of the shipped threshold: its only contribution is the rule's, its
+        bias logit(threshold)."""
         parts = (np.where(np.isnan(x), self.mean, x) - self.mean) / self.scale * self.weights
         biases = np.full(len(x), self.bias)
         if same is not None and not same.all():
-            t = min(max(self.threshold if threshold is None else threshold, 1e-6), 1 - 1e-6)
+            t = min(max(self.threshold, 1e-6), 1 - 1e-6)
             rule = FEATURES.index("cosine_rule")
             cross = ~same
             parts[cross] = 0.0
@@ -315,12 +316,10 @@ class Answerability:
         """Whether the model can judge this question: the final list is the ranker it was trained on."""
         return q.final_stage == StageName.RERANKED and q.reranker_id == self.ranker
 
-    def support(self, q: QueryState, candidates: Sequence[Candidate], background: float,
-                threshold: float | None = None) -> Support:
-        """The best-supported of `candidates` (those that reach the prompt, at least one), cross-language ones put
-        on the scale of `threshold` (the one in force)."""
+    def support(self, q: QueryState, candidates: Sequence[Candidate], background: float) -> Support:
+        """The best-supported of `candidates` (those that reach the prompt, at least one)."""
         rows, same = feature_rows(q, candidates, background)
-        logits, parts, biases = self.explain(rows, same, threshold)
+        logits, parts, biases = self.explain(rows, same)
         best = int(np.argmax(logits))
         probs = 1.0 / (1.0 + np.exp(-logits))
         return Support(candidates[best].chunk_id, float(probs[best]), float(logits[best]),

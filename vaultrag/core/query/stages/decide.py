@@ -125,7 +125,7 @@ def decide_by_model(q: QueryState, model: answerability.Answerability, threshold
                     source: ThresholdSource, background: float, cosine_threshold: float | None) -> Decision:
     """The model's decision on the best-supported of the candidates that reach the prompt (the final top k)."""
     ranked = q.final
-    s = model.support(q, ranked[: max(1, q.k)], background, threshold)
+    s = model.support(q, ranked[: max(1, q.k)], background)
     best = next(c for c in ranked if c.chunk_id == s.chunk_id)
     top = ranked[0].cosine
     # the topic is in the notes when the cosine rule would pass the best-supported candidate
