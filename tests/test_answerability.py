@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -84,11 +85,14 @@ def test_a_cross_language_candidate_is_judged_by_the_cosine_rule_on_the_models_s
 def test_the_shipped_model_names_the_shipped_ranker():
     """A model trained on another ranker's scores falls back to the cosine rule at every question (runs_on): the
     shipped pair must match, else re-run benchmarks/train_answerability.py --write."""
-    ranker = json.loads((Path(answerability.__file__).parents[1] / "rerankers" / "ranker.json").read_text(
-        encoding="utf-8"))["id"]
+    ranker_file = (Path(answerability.__file__).parents[1] / "rerankers" / "ranker.json").read_bytes()
     m = answerability.shipped()
-    assert m is not None and m.ranker == ranker == LearnedRanker.load().model_id, \
+    assert m is not None and m.ranker == json.loads(ranker_file)["id"] == LearnedRanker.load().model_id, \
         "the model was trained on another ranker's scores: re-run benchmarks/train_answerability.py --write"
+    # a ranker retrained under the same id is another ranker too: the data file keeps the digest of the one it read
+    shipped = json.loads((Path(answerability.__file__).parent / answerability.MODEL_FILE).read_text(encoding="utf-8"))
+    assert shipped["ranker_sha256"] == hashlib.sha256(ranker_file).hexdigest()[:16], \
+        "ranker.json changed since the answerability model was trained: re-run train_answerability.py --write"
 
 
 @pytest.mark.parametrize(("question", "kind"), [

@@ -382,6 +382,14 @@
         <translation>RESPONDIDA</translation>
     </message>
     <message>
+        <source>Decided by the answerability model on the best-supported of the {n} passages it read: #{r} {where}</source>
+        <translation>Decidido pelo modelo de respondibilidade no trecho mais bem fundamentado dos {n} que leu: #{r} {where}</translation>
+    </message>
+    <message>
+        <source>Decided by the cosine rule on the top passage: cosine {c:.3f} − {w} × the vault&apos;s background {b:.3f}.</source>
+        <translation>Decidido pela regra do cosseno no primeiro trecho: cosseno {c:.3f} − {w} × o fundo do cofre {b:.3f}.</translation>
+    </message>
+    <message>
         <source>REFUSED</source>
         <translation>RECUSADA</translation>
     </message>
@@ -392,6 +400,14 @@
     <message>
         <source>margin {m:+.3f}</source>
         <translation>margem {m:+.3f}</translation>
+    </message>
+    <message>
+        <source>probability {p:.3f} that the notes answer this</source>
+        <translation>probabilidade {p:.3f} de que as notas respondam a isto</translation>
+    </message>
+    <message>
+        <source>sum of the parts {s:+.2f} with the model&apos;s base {b:+.2f}: logit {l:+.2f}</source>
+        <translation>soma das partes {s:+.2f} com a base do modelo {b:+.2f}: logito {l:+.2f}</translation>
     </message>
     <message>
         <source>threshold {t:.3f} ({s})</source>
@@ -1162,6 +1178,10 @@
         <translation>Ainda sem confiança: os candidatos não têm vetores (em preparo). As barras aparecem quando tiverem.</translation>
     </message>
     <message>
+        <source>Probability that each passage the decision read answers the question</source>
+        <translation>Probabilidade de que cada trecho lido pela decisão responda à pergunta</translation>
+    </message>
+    <message>
         <source>ask a question</source>
         <translation>faça uma pergunta</translation>
     </message>
@@ -1170,12 +1190,32 @@
         <translation>confiança {c:.3f}</translation>
     </message>
     <message>
+        <source>in the prompt</source>
+        <translation>no prompt</translation>
+    </message>
+    <message>
         <source>no vector yet</source>
         <translation>ainda sem vetor</translation>
     </message>
     <message>
-        <source>rank in the final list · blue: in the prompt · hover for the note</source>
-        <translation>posição na lista final · azul: no prompt · passe o mouse para ver a nota</translation>
+        <source>not in the prompt</source>
+        <translation>fora do prompt</translation>
+    </message>
+    <message>
+        <source>not judged: beyond the passages the decision reads</source>
+        <translation>não avaliado: além dos trechos que a decisão lê</translation>
+    </message>
+    <message>
+        <source>probability {p:.3f}</source>
+        <translation>probabilidade {p:.3f}</translation>
+    </message>
+    <message>
+        <source>rank · blue: in the prompt (merged neighbours too) · outlined: what the decision used · hover for the note</source>
+        <translation>posição · azul: no prompt (vizinhos fundidos também) · contornado: o que a decisão usou · passe o mouse para ver a nota</translation>
+    </message>
+    <message>
+        <source>the passage the decision used</source>
+        <translation>o trecho que a decisão usou</translation>
     </message>
     <message>
         <source>threshold {t:.3f}</source>
@@ -1975,6 +2015,10 @@
         <translation>Reformule a pergunta com as palavras da nota.</translation>
     </message>
     <message>
+        <source>Rephrase the question with the words of the passage that answers it; if no note states the answer, the refusal is right.</source>
+        <translation>Reformule a pergunta com as palavras do trecho que a responde; se nenhuma nota traz a resposta, a recusa está certa.</translation>
+    </message>
+    <message>
         <source>Retrieval worked: if the answer is still wrong, the model (or the note&apos;s wording) is the suspect.</source>
         <translation>A busca funcionou: se a resposta ainda está errada, o suspeito é o modelo (ou a redação da nota).</translation>
     </message>
@@ -2045,6 +2089,10 @@
     <message>
         <source>The note has no text to index.</source>
         <translation>A nota não tem texto para indexar.</translation>
+    </message>
+    <message>
+        <source>The note is about this topic but none of its passages states the answer: add it to the note, or ask about what the note does say. Lowering the threshold would answer from a passage that does not hold it.</source>
+        <translation>A nota trata deste assunto, mas nenhum trecho dela traz a resposta: acrescente-a à nota ou pergunte o que a nota de fato diz. Baixar o limiar responderia com um trecho que não a contém.</translation>
     </message>
     <message>
         <source>The note is excluded by rule: {rule} (folder {folder}).</source>
@@ -2123,6 +2171,18 @@
         <translation>Onde a resposta esperada se perdeu: {counts}</translation>
     </message>
     <message>
+        <source>a list of links</source>
+        <translation>uma lista de links</translation>
+    </message>
+    <message>
+        <source>against it: {features}</source>
+        <translation>contra: {features}</translation>
+    </message>
+    <message>
+        <source>an answer of the kind asked for (name, date, number, place)</source>
+        <translation>uma resposta do tipo pedido (nome, data, número, lugar)</translation>
+    </message>
+    <message>
         <source>an app&apos;s own folder (.obsidian, .trash, .git)</source>
         <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
     </message>
@@ -2161,6 +2221,14 @@
     <message>
         <source>chunks longer than the model&apos;s input limit (cut to fit)</source>
         <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
+    </message>
+    <message>
+        <source>closeness in meaning beside the other passages</source>
+        <translation>proximidade de sentido ao lado das outras passagens</translation>
+    </message>
+    <message>
+        <source>closeness in meaning, less the question&apos;s closeness to every note</source>
+        <translation>proximidade de sentido, descontada a proximidade da pergunta a todas as notas</translation>
     </message>
     <message>
         <source>confidence {c:.3f} (top chunk cosine {cos:.3f} − {w} × vault background {b:.3f})</source>
@@ -2233,6 +2301,10 @@
     <message>
         <source>its frontmatter says vaultrag: exclude</source>
         <translation>o frontmatter diz vaultrag: exclude</translation>
+    </message>
+    <message>
+        <source>its lead over the next passage</source>
+        <translation>a vantagem sobre o trecho seguinte</translation>
     </message>
     <message>
         <source>its server did not answer within {status} s</source>
@@ -2319,8 +2391,16 @@
         <translation>quase só links (uma nota índice)</translation>
     </message>
     <message>
+        <source>names no note mentions</source>
+        <translation>nomes que nenhuma nota menciona</translation>
+    </message>
+    <message>
         <source>new since indexing</source>
         <translation>nova desde a indexação</translation>
+    </message>
+    <message>
+        <source>no answer of the kind asked for (name, date, number, place)</source>
+        <translation>nenhuma resposta do tipo pedido (nome, data, número, lugar)</translation>
     </message>
     <message>
         <source>no candidate: nothing in scope matches the question</source>
@@ -2345,6 +2425,10 @@
     <message>
         <source>no model</source>
         <translation>nenhum modelo</translation>
+    </message>
+    <message>
+        <source>no note seems to answer this: probability {p:.2f}, below the threshold {t:.2f} ({against})</source>
+        <translation>nenhuma nota parece responder a isto: probabilidade {p:.2f}, abaixo do limiar {t:.2f} ({against})</translation>
     </message>
     <message>
         <source>no reranker configured: the fused order is final</source>
@@ -2419,6 +2503,10 @@
         <translation>palavras da pergunta no título</translation>
     </message>
     <message>
+        <source>question words no note uses</source>
+        <translation>palavras da pergunta que nenhuma nota usa</translation>
+    </message>
+    <message>
         <source>question words present</source>
         <translation>palavras da pergunta presentes</translation>
     </message>
@@ -2487,6 +2575,10 @@
         <translation>link simbólico para algo deixado de fora</translation>
     </message>
     <message>
+        <source>text repeated across notes</source>
+        <translation>texto repetido em várias notas</translation>
+    </message>
+    <message>
         <source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source>
         <translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation>
     </message>
@@ -2503,12 +2595,48 @@
         <translation>melhor semelhança da nota, distância da melhor</translation>
     </message>
     <message>
+        <source>the notes likely answer this: probability {p:.2f} from {note}, {m:.2f} above the threshold {t:.2f}</source>
+        <translation>as notas provavelmente respondem a isto: probabilidade {p:.2f} por {note}, {m:.2f} acima do limiar {t:.2f}</translation>
+    </message>
+    <message>
+        <source>the notes on this topic do not say: {note} is about it, but the probability that it answers this is {p:.2f}, below the threshold {t:.2f} ({against})</source>
+        <translation>as notas sobre este assunto não dizem: {note} trata dele, mas a probabilidade de que responda a isto é {p:.2f}, abaixo do limiar {t:.2f} ({against})</translation>
+    </message>
+    <message>
         <source>the question has only stop words or symbols: nothing to search for</source>
         <translation>a pergunta só tem palavras vazias ou símbolos: nada para buscar</translation>
     </message>
     <message>
         <source>the question has only stop words or symbols: rephrase it with the words you need</source>
         <translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation>
+    </message>
+    <message>
+        <source>the question&apos;s names missing there</source>
+        <translation>os nomes da pergunta ausentes ali</translation>
+    </message>
+    <message>
+        <source>the question&apos;s numbers missing there</source>
+        <translation>os números da pergunta ausentes ali</translation>
+    </message>
+    <message>
+        <source>the question&apos;s rare words around that sentence</source>
+        <translation>as palavras raras da pergunta em torno dessa frase</translation>
+    </message>
+    <message>
+        <source>the question&apos;s rare words in the passage</source>
+        <translation>as palavras raras da pergunta no trecho</translation>
+    </message>
+    <message>
+        <source>the question&apos;s rarest word missing there</source>
+        <translation>a palavra mais rara da pergunta ausente ali</translation>
+    </message>
+    <message>
+        <source>the question&apos;s words in one sentence</source>
+        <translation>as palavras da pergunta numa só frase</translation>
+    </message>
+    <message>
+        <source>the ranker&apos;s confidence in the passage</source>
+        <translation>a confiança do ordenador no trecho</translation>
     </message>
     <message>
         <source>the same parts, to the precision shown</source>
