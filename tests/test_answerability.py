@@ -28,7 +28,8 @@ def model_data(**changes: object) -> dict:
     weights = [0.0] * len(FEATURES)
     weights[FEATURES.index("window_rare_cov")] = 2.0
     weights[FEATURES.index("names_missing")] = -1.5
-    data = {"id": "answer-test", "ranker": "builtin-lr1", "threshold": 0.5, "features": list(FEATURES),
+    data = {"id": "answer-test", "ranker": "builtin-lr1", "embedder_prefix": "fake/",  # the counting fake's cosines
+            "threshold": 0.5, "features": list(FEATURES),
             "mean": [0.1] * len(FEATURES), "scale": [0.5] * len(FEATURES), "weights": weights, "bias": -0.25,
             "cross_language": {"rule_threshold": 0.26, "slope": 30.0}}
     return {**data, **changes}

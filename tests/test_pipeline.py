@@ -156,7 +156,7 @@ def test_a_unit_can_add_its_own_ranked_stage(store: IndexStore, tmp_path: Path, 
     assert ranks[StageName.VECTOR].get("taxes.md", 99) > 1
     view.set_trace(one)
     taxes = next(c for c in one.stages[StageName.FUSED].candidates if c.note == "taxes.md")
-    assert view.tables[StageName.FUSED].item(taxes.rank - 1, 0).text() == f"{taxes.rank} {movement(taxes.rank, 1)}"
+    assert view.tables[StageName.FUSED].item(taxes.rank - 1, 0).text() == f"{taxes.rank}\u2009{movement(taxes.rank, 1)}"
     view.set_trace(without_title)  # the next question, from the shipped pipeline: the columns follow the trace
     assert list(view.tables) == shipped
     table = EvalView()

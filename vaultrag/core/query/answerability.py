@@ -18,6 +18,7 @@ from vaultrag.core.language import stop_words
 from vaultrag.core.query.features import SENTENCE, stem
 from vaultrag.core.query.terms import WORD, fold
 from vaultrag.core.vocab import StageName
+from vaultrag.engines import EMBEDDERS
 
 if TYPE_CHECKING:
     from vaultrag.core.model import Candidate
@@ -274,6 +275,12 @@ class Answerability:
             raise ValueError("the answerability data file does not match this version's features")
         self.model_id = str(data["id"])
         self.ranker = str(data["ranker"])  # the reranker whose scores it was trained on
+        # the model ids of the embedder whose cosines it was trained on: its registry entry's, or the file's own
+        # prefix (a model trained on another embedder)
+        engine = EMBEDDERS.get(str(data.get("embedder", "")))
+        self.embedder_prefix = str(data.get("embedder_prefix") or (engine.model_prefix if engine else ""))
+        if not self.embedder_prefix:
+            raise ValueError("the answerability data file names no embedder it was trained on")
         self.threshold = float(data["threshold"])  # the shipped threshold on the probability
         self.mean = np.asarray(data["mean"], dtype=np.float64)
         self.scale = np.asarray(data["scale"], dtype=np.float64)
@@ -313,8 +320,10 @@ class Answerability:
         return parts.sum(axis=1) + biases, parts, biases
 
     def runs_on(self, q: QueryState) -> bool:
-        """Whether the model can judge this question: the final list is the ranker it was trained on."""
-        return q.final_stage == StageName.RERANKED and q.reranker_id == self.ranker
+        """Whether the model can judge this question: the final list is the ranker it was trained on, over the
+        cosines of the embedder it was trained on (another model's cosines live on another scale)."""
+        return (q.final_stage == StageName.RERANKED and q.reranker_id == self.ranker
+                and q.index_state.model.startswith(self.embedder_prefix))
 
     def support(self, q: QueryState, candidates: Sequence[Candidate], background: float) -> Support:
         """The best-supported of `candidates` (those that reach the prompt, at least one)."""
