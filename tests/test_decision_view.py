@@ -77,3 +77,30 @@ def test_the_chart_draws_the_models_probabilities_and_says_why_a_bar_is_blue(qtb
     chart.set_trace(rule)
     assert chart.values() == [pytest.approx(0.85 - 0.375), pytest.approx(0.8 - 0.375)]
     assert [b.decided for b in chart.bars] == [True, False] and "confidence" in chart.explain(chart.bars[0])
+
+
+def test_the_decision_pane_and_the_chart_write_decimals_as_portuguese_does(qtbot):
+    import re
+
+    from PySide6.QtWidgets import QApplication
+
+    from vaultrag.app.main import _install_translator
+
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    try:
+        view = DecisionView()
+        qtbot.addWidget(view)
+        t = by_model(answered=True)
+        view.set_trace(t)
+        shown = view.toPlainText()
+        assert "0,810" in shown and "0,310" in shown
+        assert not re.findall(r"\d\.\d", shown), "a decimal point in the Portuguese decision pane"
+        chart = RerankChart()
+        qtbot.addWidget(chart)
+        chart.set_trace(t)
+        labels = [chart.legend(), *(chart.explain(b) for b in chart.bars)]
+        assert any(re.search(r"\d,\d", x) for x in labels)
+        assert not [x for x in labels if re.search(r"\d\.\d", x)], "a decimal point in the Portuguese chart"
+    finally:
+        app.removeTranslator(translator)

@@ -51,7 +51,7 @@ WORDS = ENGLISH | MORE_ENGLISH
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")  # 0.303, not 127.0.0.1, qwen2.5 or a version's 0.9.1
 # panes whose numbers their own modules format (the candidate table, the chart, the decision pane: other work of
 # issue 24 reshapes them): their words are checked here, their decimal commas once they format with words.number
-DECIMALS_ELSEWHERE = {"candidates", "chart", "decision"}
+DECIMALS_ELSEWHERE: set[str] = set()  # every pane writes decimals as the window's language does
 SETTING_KEY = re.compile(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b")
 MOVED_FEATURES = re.compile(r"(?<=média dos candidatos: )[^)]*\)")
 

@@ -8,7 +8,7 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
 
-from vaultrag.app.words import decision_reason, source_word, warning_text, wording_tr
+from vaultrag.app.words import decision_reason, local, source_word, warning_text, wording_tr
 from vaultrag.core import wording
 from vaultrag.core.model import Candidate, Decision, QueryTrace
 
@@ -30,13 +30,14 @@ class DecisionView(QTextBrowser):
         color = "#2e7d32" if d.answered else "#c62828"
         parts = [f"<b style='color:{color}'>{verdict}</b>"]
         if d.confidence is not None and d.by_model:
-            parts.append(self.tr("probability {p:.3f} that the notes answer this").format(p=d.confidence))
+            parts.append(local(self.tr("probability {p:.3f} that the notes answer this")).format(p=d.confidence))
         elif d.confidence is not None:
-            parts.append(self.tr("confidence {c:.3f}").format(c=d.confidence))
+            parts.append(local(self.tr("confidence {c:.3f}")).format(c=d.confidence))
         if d.threshold is not None:
-            parts.append(self.tr("threshold {t:.3f} ({s})").format(t=d.threshold, s=source_word(d.threshold_source)))
+            parts.append(local(self.tr("threshold {t:.3f} ({s})")).format(t=d.threshold,
+                                                                          s=source_word(d.threshold_source)))
         if d.margin is not None:
-            parts.append(self.tr("margin {m:+.3f}").format(m=d.margin))
+            parts.append(local(self.tr("margin {m:+.3f}")).format(m=d.margin))
         # exactly the core's warnings, worded by code (the CLI prints the same ones)
         notes = [warning_text(w) for w in trace.warnings]
         warn = "".join(f"<br><i style='color:#8a5a00'>{escape(w)}</i>" for w in notes)
@@ -48,8 +49,8 @@ class DecisionView(QTextBrowser):
         if not d.by_model or not d.contributions:
             if d.top_cosine is None or d.background is None:
                 return ""
-            return "<br>" + escape(self.tr("Decided by the cosine rule on the top passage: cosine {c:.3f} − {w} × "
-                                           "the vault's background {b:.3f}.").format(
+            return "<br>" + escape(local(self.tr("Decided by the cosine rule on the top passage: cosine {c:.3f} − {w} "
+                                                 "× the vault's background {b:.3f}.")).format(
                 c=d.top_cosine, w=d.background_weight, b=d.background))
         best = next((c for c in trace.final if c.chunk_id == d.supported_by), None)
         where = " › ".join([best.note, *best.heading_path[1:]]) if best else d.supported_note
@@ -64,8 +65,9 @@ class DecisionView(QTextBrowser):
             cells = max(1, round(BAR_CELLS * abs(v) / top))
             colour = FOR if v > 0 else AGAINST
             rows.append(f"<tr><td>{escape(wording.answerability_word(f, wording_tr))}</td>"
-                        f"<td align='right'>{v:+.2f}</td><td style='color:{colour}'>{'█' * cells}</td></tr>")
-        bias = self.tr("sum of the parts {s:+.2f} with the model's base {b:+.2f}: logit {l:+.2f}").format(
+                        f"<td align='right'>{local('{v:+.2f}').format(v=v)}</td>"
+                        f"<td style='color:{colour}'>{'█' * cells}</td></tr>")
+        bias = local(self.tr("sum of the parts {s:+.2f} with the model's base {b:+.2f}: logit {l:+.2f}")).format(
             s=sum(d.contributions.values()), b=d.bias, l=sum(d.contributions.values()) + d.bias)
         return (f"<br><br>{escape(head)}<table cellspacing='0' cellpadding='1'>{''.join(rows)}</table>"
                 f"<i>{escape(bias)}</i>")

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from vaultrag.app.widgets.stages_view import row_label
+from vaultrag.app.words import local, number
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import StageName
 
@@ -110,7 +111,7 @@ class RerankChart(QWidget):
         p.drawLine(QPointF(left, y_of(0.0)), QPointF(w - 6, y_of(0.0)))
         for tick in (lo, 0.0, hi):
             p.drawText(QRectF(0, y_of(tick) - lh / 2, left - 4, lh),
-                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{tick:.2f}")
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, number(tick, 2))
         p.drawText(QRectF(left, h - lh, plot_w, lh), Qt.AlignmentFlag.AlignCenter, self.legend())
         slot = plot_w / len(self.bars)
         bw = max(3.0, slot - 3)
@@ -137,7 +138,7 @@ class RerankChart(QWidget):
             y = y_of(self.threshold)
             p.setPen(QPen(THRESHOLD, 2, Qt.PenStyle.DashLine))
             p.drawLine(QPointF(left, y), QPointF(w - 6, y))
-            label = self.tr("threshold {t:.3f}").format(t=self.threshold)
+            label = local(self.tr("threshold {t:.3f}")).format(t=self.threshold)
             p.drawText(QRectF(w - 6 - fm.horizontalAdvance(label) - 4, y - lh - 1, fm.horizontalAdvance(label) + 4,
                               lh), Qt.AlignmentFlag.AlignRight, label)
 
@@ -153,9 +154,9 @@ class RerankChart(QWidget):
             value = self.tr("not judged: beyond the passages the decision reads") if self.by_model else \
                 self.tr("no vector yet")
         elif self.by_model:
-            value = self.tr("probability {p:.3f}").format(p=b.value)
+            value = local(self.tr("probability {p:.3f}")).format(p=b.value)
         else:
-            value = self.tr("confidence {c:.3f}").format(c=b.value)
+            value = local(self.tr("confidence {c:.3f}")).format(c=b.value)
         why = self.tr("in the prompt") if b.used else self.tr("not in the prompt")
         if b.decided:
             why += " · " + self.tr("the passage the decision used")
