@@ -452,7 +452,11 @@ def evidence_lines(ev: Evidence, tr: Translate = english,
         out.append((tr(BEST_MEANING), tr(MEANING_RANK).format(r=ev.vector.rank, c=ev.vector.score)))
     if ev.missing_words:
         out.append((tr(NEVER_USED), ", ".join(ev.missing_words)))
+    said = {(StageName.BM25, ev.bm25.rank) if ev.bm25 else None,
+            (StageName.VECTOR, ev.vector.rank) if ev.vector else None}
     for hit in ev.in_lists:
+        if (hit.stage, hit.rank) in said:  # the best match above already said it
+            continue
         out.append((stage_title(hit.stage), tr(LIST_RANK).format(r=hit.rank, s=score_text(hit.score))))
     return out
 
