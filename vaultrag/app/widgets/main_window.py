@@ -68,8 +68,8 @@ class MainWindow(QMainWindow):
         self.vault_state: QSettings | None = None  # the open vault's own (its question history)
         self.history: list[str] = []
         self._history_pos = 0
-        self._asking: str | None = None
-        self._expected: str | None = None  # an evaluation question's note, selected when its answer comes  # the question being searched (its failure is said in the answer pane)
+        self._asking: str | None = None  # the question being searched (its failure is said in the answer pane)
+        self._expected: str | None = None  # an evaluation question's note, selected when its answer comes
         self.scope = Scope()
         self.setWindowTitle("vaultrag")
         self.resize(1280, 800)
