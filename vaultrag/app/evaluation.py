@@ -29,7 +29,7 @@ class Evaluation(QObject):
         `calibrate_max_pass` is given (`vaultrag calibrate`'s rule: stored through the index lane only from enough
         questions)."""
         from vaultrag.core.quality import calibration, evaluate
-        from vaultrag.core.query.stages.decide import resolve_threshold
+        from vaultrag.core.query.stages.decide import threshold_in_force
 
         session = self.session
 
@@ -44,7 +44,7 @@ class Evaluation(QObject):
                 cal = calibration.calibrate(run.results, calibrate_max_pass, s.reranker_id, session.write)
             items, _ = evaluate.load_for(s.store, golden, limit)  # the same seeded sample: each line's note
             # the threshold in force now (a calibration just stored counts): which questions it refuses or passes
-            threshold, _source = resolve_threshold(s.store, s.settings, s.reranker_id)
+            threshold = threshold_in_force(s.store, s.settings, s.reranker_id, calibration.decider_of(run.results))
             return ev, cal, {item.line: item.gold_note or "" for item in items}, threshold
 
         self.queries.submit("eval", work, self.eval_finished.emit, self.failed.emit)

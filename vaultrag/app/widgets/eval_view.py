@@ -201,7 +201,8 @@ class EvalView(QWidget):
     def _went_wrong(self, r: QuestionResult, threshold: float | None) -> str:
         """What went wrong with one question, in words ("" when nothing did): its note lost or not first, a refusal
         of an answerable question, an answer to an unanswerable one (the threshold in force decides both)."""
-        refused = threshold is not None and r.confidence is not None and r.confidence < threshold
+        refused = (r.confidence < threshold if threshold is not None and r.confidence is not None else
+                   r.answered is False)  # the run's own decision when there is no threshold to compare with
         if not r.answerable:
             return "" if refused else self.tr("answered though no note holds the answer")
         if r.failure is not None:
