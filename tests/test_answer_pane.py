@@ -55,7 +55,7 @@ def test_copy_answer_with_sources_by_button_and_shortcut(qtbot, window: MainWind
     clipboard.clear()
     qtbot.mouseClick(view.copy, Qt.MouseButton.LeftButton)
     assert clipboard.text() == expected
-    assert window.status.text() == "Answer and sources copied"
+    assert window.statusBar().currentMessage() == "Answer and sources copied"
     clipboard.clear()
     window.activateWindow()
     window.question.setFocus()

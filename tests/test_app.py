@@ -344,7 +344,7 @@ def test_evaluation_view_shows_progress_and_the_per_stage_table(qtbot, window: M
     window.c.eval_progress.connect(seen.append)
     with qtbot.waitSignal(window.c.eval_finished, timeout=60_000) as blocker:
         window.evaluation.run.click()
-    ev, cal, _gold = blocker.args[0]
+    ev, cal, _gold, _threshold = blocker.args[0]
     assert cal is None and ev.n_answerable == 2 and [p.done for p in seen] == [1, 2]
     assert window.evaluation.table.item(2, 0).text() == f"{ev.stages['fused']['hit@1']:.3f}"
     assert "2 answerable" in window.evaluation.status.text()
@@ -409,8 +409,9 @@ def test_calibration_is_stored_through_the_index_lane_only_from_enough_questions
         view.path.setText(str(golden_file(tmp_path / f"g{unanswerable}.jsonl", 20, unanswerable)))
         with qtbot.waitSignal(window.c.eval_finished, timeout=60_000) as blocker:
             view.calibrate.click()
-        ev, cal, _gold = blocker.args[0]
+        ev, cal, _gold, threshold = blocker.args[0]
         assert (ev.n_answerable, ev.n_unanswerable) == (20, unanswerable) and cal.outcome == outcome
+        assert (threshold == cal.threshold) == (outcome == CalibrationOutcome.STORED), "the threshold in force"
         assert cal.threshold is not None and cal.validate is not None and cal.validate.kept_correct_margin > 0
     assert "Not stored" not in view.status.text() and f"{cal.threshold:.3f} stored" in view.status.text()
     assert writers == ["vaultrag-index-lane"], "stored once, by the index lane"

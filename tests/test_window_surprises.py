@@ -189,7 +189,8 @@ def test_open_in_editor_says_so_in_the_window_when_nothing_opens(qtbot, home: Pa
     path = str(demo / trace_.final[0].note)
     said = [lbl.text() for lbl in preview.findChildren(type(w.status)) if lbl.isVisibleTo(preview)]
     assert any(path in s for s in said), f"nothing said in the pane: {said}"
-    assert path in w.status.text() or "Nothing opened" in w.status.text()
+    said = w.statusBar().toolTip()
+    assert path in said or "Nothing opened" in said
     opener = Opener()  # a program that opens files: nothing to say
     QDesktopServices.setUrlHandler("file", opener, "open")
     try:

@@ -19,6 +19,11 @@ ATTACHED = "†"  # after an attached citation, "[2]†": the check put it there
 LEGEND = f"{ATTACHED} attached by vaultrag: the model cited nothing there, and that document backs the sentence"
 
 
+def line_span(start: int, end: int) -> str:
+    """A chunk's lines (0-based start, exclusive end) as a reader counts them: "line 17" or "lines 17–20"."""
+    return f"line {end}" if end <= start + 1 else f"lines {start + 1}–{end}"
+
+
 def flag_lines(trace: QueryTrace) -> list[str]:
     """A warning for each note in the prompt that tries to give the language model orders."""
     notes = dict.fromkeys(d.note for d in trace.context if trace.flagged.get(d.note))
@@ -35,7 +40,7 @@ def format_answer(trace: QueryTrace) -> str:
     else:
         # shown as the prompt shows documents: a note's own "</document>" must not pass for structure
         lines += [escape(a.sentence or a.text), f"— {a.source}, line {a.line}", ""]
-        lines += [f"[{doc.index}] {doc.source} (lines {doc.line_start + 1}–{doc.line_end})" for doc in trace.context]
+        lines += [f"[{doc.index}] {doc.source} ({line_span(doc.line_start, doc.line_end)})" for doc in trace.context]
         lines.append(f"({reason})")
     return "\n".join(lines)
 
@@ -164,7 +169,7 @@ def format_generated(trace: QueryTrace, streamed: bool) -> str:
                      + (f", {attached} by a document attached by the check ({ATTACHED})" if attached else ""))
         if attached:
             lines.append(LEGEND)
-    lines += [f"[{d.index}] {d.source} (lines {d.line_start + 1}–{d.line_end})" for d in trace.context]
+    lines += [f"[{d.index}] {d.source} ({line_span(d.line_start, d.line_end)})" for d in trace.context]
     ttft = f"{g.ttft_ms / 1000:.2f} s" if g.ttft_ms is not None else "—"
     rate = f"{g.tokens_per_s:.1f} tokens/s" if g.tokens_per_s is not None else "— tokens/s"
     lines.append(f"({g.model}: first token {ttft}, total {g.total_ms / 1000:.2f} s, {g.completion_tokens} tokens, "

@@ -38,6 +38,9 @@ class Problem(StrEnum):
     ENGINE_UNKNOWN = "engine-unknown"  # setting, name, choices: a settings value no registry knows
     ENGINE_NOT_ON_PLATFORM = "engine-not-on-platform"  # what: an engine with no build for this platform
     LLM_NO_MODEL = "llm-no-model"  # where: a language model server is set but no model
+    SCOPE_NO_FOLDER = "scope-no-folder"  # folder: a scope's folder that no indexed note is in
+    SCOPE_NO_TAG = "scope-no-tag"  # tag: a scope's tag that no note carries
+    SCOPE_NO_NOTE = "scope-no-note"  # note: a scope's note that is not in the index
 
 
 class UserFacingError(Exception):

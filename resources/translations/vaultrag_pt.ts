@@ -56,6 +56,14 @@
         <translation>Significado (vetores)</translation>
     </message>
     <message>
+        <source>No note carries the tag #{tag}: remove it from the scope.</source>
+        <translation>Nenhuma nota tem a tag #{tag}: tire-a do escopo.</translation>
+    </message>
+    <message>
+        <source>No note of the index is in the folder {folder}: remove it from the scope (folders are relative to the vault, like Projects/2024).</source>
+        <translation>Nenhuma nota do índice está na pasta {folder}: tire-a do escopo (as pastas são relativas ao cofre, como Projetos/2024).</translation>
+    </message>
+    <message>
         <source>Reranked</source>
         <translation>Reordenada</translation>
     </message>
@@ -102,6 +110,10 @@
     <message>
         <source>The model {what} needs a package that is not installed: {install}</source>
         <translation>O modelo {what} precisa de um pacote que não está instalado: {install}</translation>
+    </message>
+    <message>
+        <source>The note {note} is not in the index.</source>
+        <translation>A nota {note} não está no índice.</translation>
     </message>
     <message>
         <source>The setting {setting} names {name}, which this version does not know: choose one of {choices} in Settings.</source>
@@ -484,6 +496,10 @@
         <translation>todas</translation>
     </message>
     <message>
+        <source>answered though no note holds the answer</source>
+        <translation>respondida, embora nenhuma nota tenha a resposta</translation>
+    </message>
+    <message>
         <source>calibration needs unanswerable questions in the golden set</source>
         <translation>a calibração precisa de perguntas sem resposta no conjunto de referência</translation>
     </message>
@@ -514,6 +530,10 @@
     <message>
         <source>not first in the final list</source>
         <translation>não ficou em primeiro na lista final</translation>
+    </message>
+    <message>
+        <source>refused (confidence {c:.3f} below {t:.3f})</source>
+        <translation>recusada (confiança {c:.3f} abaixo de {t:.3f})</translation>
     </message>
     <message>
         <source>the golden set has no unanswerable questions</source>
@@ -1016,6 +1036,10 @@
     <message>
         <source>The answer cites document [{n}], which is not in the prompt.</source>
         <translation>A resposta cita o documento [{n}], que não está no prompt.</translation>
+    </message>
+    <message>
+        <source>The question failed: {why}</source>
+        <translation>A pergunta falhou: {why}</translation>
     </message>
     <message>
         <source>Type a question and pick the note you expected.</source>

@@ -29,10 +29,11 @@ class Evaluation(QObject):
         `calibrate_max_pass` is given (`vaultrag calibrate`'s rule: stored through the index lane only from enough
         questions)."""
         from vaultrag.core.quality import calibration, evaluate
+        from vaultrag.core.query.stages.decide import threshold_in_force
 
         session = self.session
 
-        def work() -> tuple[EvalResult, Calibration | None, dict[int, str]]:
+        def work() -> tuple[EvalResult, Calibration | None, dict[int, str], float | None]:
             s = session.searcher()
             vault = str(session.ws.vault) if session.ws is not None else ""
             progress = lambda p: self.bridge.run_on_main(lambda: self.eval_progress.emit(p))  # noqa: E731
@@ -42,6 +43,8 @@ class Evaluation(QObject):
             if calibrate_max_pass is not None:
                 cal = calibration.calibrate(run.results, calibrate_max_pass, s.reranker_id, session.write)
             items, _ = evaluate.load_for(s.store, golden, limit)  # the same seeded sample: each line's note
-            return ev, cal, {item.line: item.gold_note or "" for item in items}
+            # the threshold in force now (a calibration just stored counts): which questions it refuses or passes
+            threshold = threshold_in_force(s.store, s.settings, s.reranker_id, calibration.decider_of(run.results))
+            return ev, cal, {item.line: item.gold_note or "" for item in items}, threshold
 
         self.queries.submit("eval", work, self.eval_finished.emit, self.failed.emit)

@@ -159,6 +159,12 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
                                                    "Settings.").format(what=g("what")),
         Problem.LLM_NO_MODEL: lambda: tr("A language model server is set ({where}) but no model: choose the model "
                                          "in Settings.").format(where=g("where")),
+        Problem.SCOPE_NO_FOLDER: lambda: tr("No note of the index is in the folder {folder}: remove it from the scope "
+                                            "(folders are relative to the vault, like Projects/2024).").format(
+            folder=g("folder")),
+        Problem.SCOPE_NO_TAG: lambda: tr("No note carries the tag #{tag}: remove it from the scope.").format(
+            tag=g("tag")),
+        Problem.SCOPE_NO_NOTE: lambda: tr("The note {note} is not in the index.").format(note=g("note")),
     }[problem]()
 
 

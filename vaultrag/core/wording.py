@@ -361,7 +361,9 @@ def diagnosis(d: Diagnosis, tr: Translate = english,
 
 
 def _stage(ev: Evidence, stage_title: Callable[[StageName], str]) -> str:
-    return stage_title(ev.final_stage) if ev.final_stage is not None else ""
+    """The stage's title in running text: "after reranked", not "after Reranked" (an acronym keeps its case)."""
+    title = stage_title(ev.final_stage) if ev.final_stage is not None else ""
+    return title if title[1:2].isupper() else title[:1].lower() + title[1:]
 
 
 def _explain(d: Diagnosis, ev: Evidence, tr: Translate,

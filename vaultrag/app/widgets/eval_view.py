@@ -72,6 +72,7 @@ class TradeoffCurve(QWidget):
 
 QUESTION_ROLE = Qt.ItemDataRole.UserRole  # on a row's question cell: (question, the note expected or "")
 FAILURE_COLOUR = QColor("#ffd6d6")
+NOTE_COLUMN = 160  # the "Expected note" column's width (pixels)
 
 
 class EvalView(QWidget):
@@ -112,13 +113,13 @@ class EvalView(QWidget):
         self.questions.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.questions.verticalHeader().hide()
         self.questions.setWordWrap(False)  # one line per question: its whole text on hover
-        self.questions.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.questions.setTextElideMode(Qt.TextElideMode.ElideRight)  # a question reads from its start
         head = self.questions.horizontalHeader()
+        # the question gets the room; the other columns keep a fixed share and cut their text ("…", whole on hover)
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        head.resizeSection(1, 150)
-        for column in (2, 3):
-            head.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for column, width in ((1, NOTE_COLUMN), (2, 110), (3, 170)):
+            head.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            head.resizeSection(column, width)
         self.questions.setToolTip(self.tr("Each question of the golden set, failures first: double-click (or Enter) "
                                           "asks it again in the inspector and says why its note was lost"))
         self.questions.activated.connect(self._open_row)
@@ -167,11 +168,12 @@ class EvalView(QWidget):
         self.status.setText(self.tr("evaluating: {d}/{t} questions{eta}").format(d=p.done, t=p.total, eta=eta))
 
     def set_result(self, result: tuple[Any, ...]) -> None:
-        """(EvalResult, Calibration or None[, {golden line: the note expected}])."""
+        """(EvalResult, Calibration or None[, {golden line: the note expected}[, the threshold in force]])."""
         ev, cal = result[0], result[1]
         gold: dict[int, str] = result[2] if len(result) > 2 else {}
+        threshold: float | None = result[3] if len(result) > 3 else None
         self._rows(list(ev.stages))
-        self._questions(ev.results, gold)
+        self._questions(ev.results, gold, threshold)
         for r, row in enumerate(ev.stages.values()):
             for c, v in enumerate(row[m.name] for m in RANK_METRICS):
                 item = QTableWidgetItem(number(v, 3))
@@ -196,30 +198,43 @@ class EvalView(QWidget):
         self.status.setText(text)
         self.curve.update()
 
-    def _questions(self, results: list[QuestionResult], gold: dict[int, str]) -> None:
+    def _went_wrong(self, r: QuestionResult, threshold: float | None) -> str:
+        """What went wrong with one question, in words ("" when nothing did): its note lost or not first, a refusal
+        of an answerable question, an answer to an unanswerable one (the threshold in force decides both)."""
+        refused = (r.confidence < threshold if threshold is not None and r.confidence is not None else
+                   r.answered is False)  # the run's own decision when there is no threshold to compare with
+        if not r.answerable:
+            return "" if refused else self.tr("answered though no note holds the answer")
+        if r.failure is not None:
+            return verdict_title(r.failure)
+        if not r.top1_correct:
+            return self.tr("not first in the final list")
+        if refused:
+            return local(self.tr("refused (confidence {c:.3f} below {t:.3f})")).format(c=r.confidence, t=threshold)
+        return ""
+
+    def _questions(self, results: list[QuestionResult], gold: dict[int, str], threshold: float | None) -> None:
         """One row per question, the failures first: where its note was lost, or where it reached the prompt."""
         self.questions.setRowCount(0)
-        failed = [r for r in results if r.answerable and not r.top1_correct]
-        rows = failed + [r for r in results if r not in failed]
+        lost = {id(r): self._went_wrong(r, threshold) for r in results}
+        rows = sorted(results, key=lambda r: not lost[id(r)])  # stable: the failures first, each in file order
         self.questions.setRowCount(len(rows))
+        names = self.fontMetrics()
         for n, r in enumerate(rows):
             note = gold.get(r.line, "")
             at = r.ranks.get(CONTEXT)
-            if not r.answerable:
-                rank, lost = self.tr("unanswerable"), ""
-            else:
-                rank = self.tr("document {n}").format(n=at) if at is not None else "—"
-                lost = (verdict_title(r.failure) if r.failure is not None else
-                        self.tr("not first in the final list") if not r.top1_correct else "")
+            rank = (self.tr("unanswerable") if not r.answerable else
+                    self.tr("document {n}").format(n=at) if at is not None else "—")
             cells = [QTableWidgetItem(r.question), QTableWidgetItem(note), QTableWidgetItem(rank),
-                     QTableWidgetItem(lost)]
+                     QTableWidgetItem(lost[id(r)])]
             cells[0].setData(QUESTION_ROLE, (r.question, note if r.answerable else ""))
             for c, cell in enumerate(cells):
                 cell.setToolTip(cell.text())
-                if r in failed:
+                if lost[id(r)]:
                     cell.setBackground(FAILURE_COLOUR)
                 self.questions.setItem(n, c, cell)
-        self.questions.resizeColumnToContents(2)
+            # the note's folder and file name both matter: cut in the middle to the column, whole in the tooltip
+            cells[1].setText(names.elidedText(note, Qt.TextElideMode.ElideMiddle, NOTE_COLUMN - 12))
 
     def _open_row(self, index: Any) -> None:
         item = self.questions.item(index.row(), 0)

@@ -42,6 +42,7 @@ from vaultrag.core.vocab import LaneEventKind, Phase, Timing
 
 DEMO_VAULT = Path(__file__).resolve().parents[3] / "resources" / "demo-vault"
 MAX_RECENT = 8
+STATUS_MS = 8000  # a passing status message (copied, nothing opened…) goes after this long
 SCOPE_BOXES = ("folder-scope", "tag-scope")
 LIST_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End)
 ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 330  # px at 1280×800: a streamed answer grows, the inspector keeps most room
@@ -67,6 +68,8 @@ class MainWindow(QMainWindow):
         self.vault_state: QSettings | None = None  # the open vault's own (its question history)
         self.history: list[str] = []
         self._history_pos = 0
+        self._asking: str | None = None  # the question being searched (its failure is said in the answer pane)
+        self._expected: str | None = None  # an evaluation question's note, selected when its answer comes
         self.scope = Scope()
         self.setWindowTitle("vaultrag")
         self.resize(1280, 800)
@@ -322,6 +325,7 @@ class MainWindow(QMainWindow):
         self.llm_offer.use_requested.connect(self._use_local_llm)
         self.llm_offer.never_requested.connect(c.never_offer_local_llm)
         c.failed.connect(self._search_done)
+        c.failed.connect(self._on_failed)
         self.tabs.currentChanged.connect(lambda _i: self.error.hide())
         self.evaluation.question_opened.connect(self.open_eval_question)
         for pane in self.inspector.panes.values():  # a pane that opens files elsewhere says when nothing opened
@@ -333,7 +337,7 @@ class MainWindow(QMainWindow):
         c.answer_finished.connect(self.inspector.set_answer)  # the model's warnings reach the decision pane
         c.model_state_changed.connect(self.answer_view.show_model_state)
         c.llm_unavailable.connect(self.answer_view.set_llm_problem)
-        self.answer_view.copied.connect(lambda _text: self.status.setText(self.tr("Answer and sources copied")))
+        self.answer_view.copied.connect(lambda _text: self.say(self.tr("Answer and sources copied")))
         self.open_button.clicked.connect(self.choose_vault)
         self.demo_button.clicked.connect(lambda: self.open_vault(DEMO_VAULT))
         self.recent_box.activated.connect(lambda i: self.open_vault(self.recent_box.itemText(i)))
@@ -360,6 +364,9 @@ class MainWindow(QMainWindow):
         self.inspector.clear()
         self.answer_view.clear()
         self.trace = None
+        # the last vault's folders, tags and question mean nothing here (a folder kept failed every question)
+        self.clear_scope()
+        self.question.clear()
         self.c.open_vault(folder)
         if self.c.ws is None:
             return
@@ -384,7 +391,10 @@ class MainWindow(QMainWindow):
         folder.chmod(0o700)  # questions can be as private as the notes: only this user reads them
         if self.vault_state is not None:
             self.vault_state.sync()
-        self.vault_state = QSettings(str(folder / "ui.ini"), QSettings.Format.IniFormat)
+        ini = folder / "ui.ini"
+        ini.touch(mode=0o600, exist_ok=True)
+        ini.chmod(0o600)  # and the file itself: a folder made 0700 later does not hide a file a wider umask made
+        self.vault_state = QSettings(str(ini), QSettings.Format.IniFormat)
         self.history = _str_list(self.vault_state.value("history", []))
         self._history_pos = len(self.history)
 
@@ -426,17 +436,29 @@ class MainWindow(QMainWindow):
         # the old result must not pass for the new one while the search runs (seconds while vectors fill)
         self.answer_view.show_message(self.tr("Searching: {q}").format(q=q))
         self.inspector.setEnabled(False)
+        self._asking = q
         self.c.ask(q, self.scope, self.k.value(), threshold)
 
     def _search_done(self, *_: object) -> None:
         self.inspector.setEnabled(True)
 
+    def _on_failed(self, message: str) -> None:
+        """A problem while a question was being searched: the answer pane says the question failed (its
+        "Searching: …" would otherwise stay for good)."""
+        if self._asking is not None:
+            self.answer_view.show_message(self.tr("The question failed: {why}").format(why=message))
+            self._asking = None
+            self._expected = None
+
     def _on_search_finished(self, trace: QueryTrace) -> None:
         self.trace = trace
+        self._asking = None
         self.error.hide()
         self._search_done()
         self.answer_view.show_answer(trace)
         self.inspector.set_trace(trace)
+        if self._expected is not None:
+            self._select_expected(trace)
         self.status.setText(self.tr("answered in {ms:.0f} ms").format(ms=trace.timings_ms.get(Timing.TOTAL, 0)))
 
     def open_citation(self, index: int) -> None:
@@ -453,15 +475,50 @@ class MainWindow(QMainWindow):
         """A question of the evaluation's list in the inspector: asked again (the trace in every pane) and, when it
         lost its note, why-not on that note says where and why."""
         self.question.setText(question)
+        self._expected = gold_note or None  # its answer selects this note's chunk, not the top candidate
         self.ask()
         self._tab(0)
         if gold_note:
             self.show_why()
+            self._beside_answer(self.why_dialog)
             self.why_dialog.picker.setEditText(gold_note)
             self._diagnose(gold_note, "")
 
+    def _select_expected(self, trace: QueryTrace) -> None:
+        """The expected note's best-ranked chunk (final list first, then every stage's) selected and previewed."""
+        note, self._expected = self._expected, None
+        lists = [trace.final, *(stage.candidates for stage in trace.stages.values())]
+        found = next((c for cands in lists for c in cands if c.note == note), None)
+        if found is not None:
+            self.inspector.select(found)
+
+    def _beside_answer(self, dialog: QWidget) -> None:
+        """Put a tool window where it hides neither the answer nor the question: beside the main window when the
+        screen has room, else over the lower part of the window (the inspector's tabs)."""
+        screen = self.screen().availableGeometry()
+        frame, size = self.frameGeometry(), dialog.frameGeometry().size()
+        if frame.right() + size.width() < screen.right():
+            dialog.move(frame.right() + 1, frame.top())
+        elif frame.left() - size.width() > screen.left():
+            dialog.move(frame.left() - size.width(), frame.top())
+        else:
+            view = self.answer_view  # below the tallest the answer grows to (it grows when the answer comes)
+            tallest = max(view.height(), view.most_height, view.passage_height)
+            top = view.mapToGlobal(view.rect().topLeft()).y() + tallest + 1
+            dialog.resize(dialog.width(), max(dialog.minimumSizeHint().height(), screen.bottom() - top -
+                                              (size.height() - dialog.height())))
+            dialog.move(max(screen.left(), frame.right() - size.width()), top)
+
     def _on_open_failed(self, message: str) -> None:
-        self.status.setText(message)
+        self.say(message)
+
+    def say(self, message: str) -> None:
+        """A passing message in the status bar: it goes after a while (the state underneath comes back), cut with
+        "…" to the bar's width (the whole of it in the bar's tooltip)."""
+        bar = self.statusBar()
+        room = max(bar.width() - 40, 100)
+        bar.showMessage(bar.fontMetrics().elidedText(message, Qt.TextElideMode.ElideRight, room), STATUS_MS)
+        bar.setToolTip(message)
 
     def _focus_question(self) -> None:
         self.question.setFocus()
@@ -598,7 +655,7 @@ class MainWindow(QMainWindow):
         self.c.save_settings(new)
         self.k.setValue(new.k)
         if language_changed:
-            self.status.setText(self.tr("Settings saved; the new language shows at the next start."))
+            self.say(self.tr("Settings saved; the new language shows at the next start."))
 
     def maximize_pane(self, name: str | None) -> None:
         """Show one inspector pane alone (full size), or all of them again."""
@@ -636,7 +693,7 @@ class MainWindow(QMainWindow):
 
     def _use_local_llm(self, base_url: str, model: str) -> None:
         self.c.use_local_llm(base_url, model)
-        self.status.setText(self.tr("Answers will be written by {model} ({url}).").format(model=model, url=base_url))
+        self.say(self.tr("Answers will be written by {model} ({url}).").format(model=model, url=base_url))
 
     def closeEvent(self, event: Any) -> None:
         self.state.setValue("geometry", self.saveGeometry())

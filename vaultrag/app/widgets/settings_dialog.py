@@ -40,6 +40,15 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("Settings", text)
 
 
+class PlainNumberBox(QDoubleSpinBox):
+    """A number as a person writes it: 60, not 60.00 (0.25 keeps its decimals), in the window's locale."""
+
+    def textFromValue(self, value: float) -> str:
+        text = super().textFromValue(value)
+        point = self.locale().decimalPoint()
+        return text.rstrip("0").rstrip(point) if point in text else text
+
+
 class SettingsDialog(QDialog):
     """`downloader` (the AppController) and `models_dir` let the reranker field download a hub cross-encoder and the
     language model's editor list a server's models, test a model and download a model file."""
@@ -208,7 +217,7 @@ class SettingsDialog(QDialog):
             w.setSpecialValueText(self.tr("calibrated / shipped"))
             w.setValue(value if value is not None else -1.0)
         elif kind == Editor.NUMBER:
-            w = QDoubleSpinBox()
+            w = PlainNumberBox()
             w.setLocale(locale())
             w.setRange(rule.minimum if rule.minimum is not None else 0.0,
                        rule.maximum if rule.maximum is not None else 1_000_000.0)

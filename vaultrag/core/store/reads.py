@@ -16,7 +16,7 @@ from vaultrag.core.store import ann, vectors
 from vaultrag.core.store.db import generation
 from vaultrag.core.store.shards import ShardPool
 from vaultrag.core.store.vectors import KNN_MAX_K
-from vaultrag.errors import ScopeError
+from vaultrag.errors import Problem, ScopeError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -104,7 +104,8 @@ class QueryReads:
                     "select 1 from notes where folder = ? or substr(folder, 1, ?) = ? limit 1",
                     (f, len(f) + 1, f + "/"),
                 ).fetchone():
-                    raise ScopeError(f"No folder {f!r} in the index. Folders are vault-relative, like 'Projects/2024'.")
+                    raise ScopeError(f"No folder {f!r} in the index. Folders are vault-relative, like 'Projects/2024'.",
+                                     Problem.SCOPE_NO_FOLDER, folder=f)
                 parts.append("(folder = ? or substr(folder, 1, ?) = ?)" if f else "1")
                 params += [f, len(f) + 1, f + "/"] if f else []
             where.append("(" + " or ".join(parts) + ")")
@@ -116,7 +117,7 @@ class QueryReads:
                     "select 1 from note_tags where tag = ? collate nocase or lower(tag) like ? escape '\\' limit 1",
                     (t, _like_prefix(t.lower()) + "/%"),
                 ).fetchone():
-                    raise ScopeError(f"No note carries the tag #{t}.")
+                    raise ScopeError(f"No note carries the tag #{t}.", Problem.SCOPE_NO_TAG, tag=t)
                 parts.append("tag = ? collate nocase or lower(tag) like ? escape '\\'")
                 params += [t, _like_prefix(t.lower()) + "/%"]
             where.append(f"id in (select note_id from note_tags where {' or '.join(parts)})")
@@ -125,7 +126,7 @@ class QueryReads:
                 f"select path from notes where path in ({','.join('?' * len(scope.notes))})", scope.notes)}
             missing = [n for n in scope.notes if n not in known]
             if missing:
-                raise ScopeError(f"Note {missing[0]!r} is not in the index.")
+                raise ScopeError(f"Note {missing[0]!r} is not in the index.", Problem.SCOPE_NO_NOTE, note=missing[0])
             where.append(f"path in ({','.join('?' * len(scope.notes))})")
             params += list(scope.notes)
         return ScopeSQL(f"select id from notes where {' and '.join(where)}", tuple(params))
