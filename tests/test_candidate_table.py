@@ -274,15 +274,15 @@ def test_the_selected_row_in_bars_and_why_it_is_below_the_row_above_in_words(qtb
     view.select_chunk(final[2])
     details = view.details.text()
     # the difference from the row above, in words: what made the gap, not the parts both rows share
-    assert ("#3 is below #2 by 3.80, mostly from: question words in one sentence −3.30, stems title × hub −0.50"
-            in details)
+    assert ("#3 is below #2 by 3.80; compared with #2: against it question words in one sentence −3.30, "
+            "stems title × hub −0.50" in details)
     bars = view.bars.bars
     assert view.bars.isVisibleTo(view) and view.bars.other_rank == 2
     assert bars[0].name == "question words in one sentence"  # the part that differs most, first
     assert bars[0].value == pytest.approx(1.2) and bars[0].other == pytest.approx(4.5)
     view.select_chunk(final[0])  # the first row: against the second
-    assert "#1 is above #2 by 1.21, mostly from: question words in the title +1.51, keyword rank +0.20" in \
-        view.details.text()
+    assert "#1 is above #2 by 1.21; compared with #2: for it question words in the title +1.51, keyword rank " \
+        "+0.20; against it stems title × hub −0.50" in view.details.text()
     view.select_chunk(final[1])
     names = [b.name for b in view.bars.bars]
     # a feature without words yet (a new one of the ranker) is read from its name's parts, never snake_case
@@ -308,5 +308,116 @@ def test_the_features_in_portuguese(qtbot):
             view.details.text()
         assert view.bars.bars[0].name == "palavras da pergunta numa frase"
         assert view.table.item(0, view.table.column_of(StageName.FUSED)).text() == "1 =\t11,69"
+    finally:
+        app.removeTranslator(translator)
+
+
+def test_hiding_the_column_the_table_is_sorted_by_goes_back_to_the_final_order(qtbot):
+    view = StagesView()
+    qtbot.addWidget(view)
+    final = [cand(1, 1, heading="Prazo"), cand(2, 2, heading="Taxa"), cand(3, 3, heading="Multa")]
+    view.set_trace(three_lists(final, [cand(2, 1), cand(9, 2, heading="Outro"), cand(1, 3)], [cand(1, 1)]))
+    table = view.table
+    table.horizontalHeader().sectionClicked.emit(table.column_of(StageName.BM25))
+    assert [row.chunk_id for row in table.rows] == [2, 9, 1, 3]
+    view.show_first_stages(False)  # View › Keyword and vector lists (Ctrl+Shift+L) off: the sort column hidden
+    assert table.isColumnHidden(table.column_of(StageName.BM25))
+    assert table.sort_stage == StageName.FUSED and [row.chunk_id for row in table.rows] == [1, 2, 3, 9]
+    assert table.horizontalHeader().sortIndicatorSection() == table.column_of(StageName.FUSED)
+
+
+def test_the_view_menu_sorts_the_candidates_from_the_keyboard_and_f1_lists_its_keys(qtbot, home: Path):
+    w = MainWindow(fake_controller(home))
+    qtbot.addWidget(w)
+    stages = w.inspector.panes["candidates"]
+    final = [cand(1, 1, heading="Prazo"), cand(2, 2, heading="Taxa"), cand(3, 3, heading="Multa")]
+    stages.set_trace(three_lists(final, [cand(2, 1), cand(9, 2, heading="Outro"), cand(1, 3)], [cand(1, 1)]))
+    menu = next(a.menu() for a in w.menu_actions if a.menu() is not None and a.menu().objectName() == "view-sort-by")
+    entries = [(a.text(), a.shortcut().toString()) for a in menu.actions()]
+    assert entries == [("Final order (Fused (RRF))", "Ctrl+Alt+0"), ("Keywords (BM25)", "Ctrl+Alt+1"),
+                       ("Meaning (vectors)", "Ctrl+Alt+2")]
+    assert ("Final order (Fused (RRF))", "Ctrl+Alt+0") in w.shortcuts()  # the F1 list
+    stages.show_first_stages(False)
+    menu.actions()[1].trigger()  # by the keyword list: its column comes back
+    assert stages.table.sort_stage == StageName.BM25 and stages.first_stages_shown()
+    assert [row.chunk_id for row in stages.table.rows] == [2, 9, 1, 3]
+    menu.actions()[0].trigger()
+    assert [row.chunk_id for row in stages.table.rows] == [1, 2, 3, 9]
+    w.close()
+
+
+def many_parts_trace() -> tuple:
+    """Rows scored by 12 features of the ranker (as the shipped model has), big parts on both sides."""
+    from vaultrag.core.query.features import FEATURES
+
+    values = [2.6, -1.51, -1.3, 4.99, 2.43, 0.65, -0.05, 1.9, -0.9, 0.3, 0.2, -0.12]
+    parts = [{f: v * (1 + 0.1 * i) * (1 if (i + k) % 3 else -1) for k, (f, v) in enumerate(zip(FEATURES, values))}
+             for i in range(3)]
+    final = [cand(i + 1, i + 1, heading=f"Part {i + 1}", contributions=p) for i, p in enumerate(parts)]
+    for c in final:
+        c.score = sum(c.contributions.values())
+    final.sort(key=lambda c: -c.score)
+    for r, c in enumerate(final, start=1):
+        c.rank = r
+    t = three_lists(final, [cand(1, 1), cand(2, 2), cand(3, 3)], [cand(1, 1), cand(2, 2), cand(3, 3)])
+    t.stages[StageName.RERANKED] = Stage(StageName.RERANKED, StageStatus.OK, final, inputs=[StageName.FUSED])
+    t.final_stage = StageName.RERANKED
+    return t, final
+
+
+def test_the_bars_name_the_biggest_parts_and_other_parts_stay_small(qtbot):
+    view = StagesView()
+    qtbot.addWidget(view)
+    t, final = many_parts_trace()
+    view.set_trace(t)
+    for c in final:
+        view.select_chunk(c)
+        bars = view.bars.bars
+        named, rest = bars[:-1], bars[-1]
+        assert len(named) == 8 and rest.name == "4 other parts"
+        # the biggest parts named (question words in one sentence, 5-6); "other parts" is the small rest
+        assert "question words in one sentence" in [b.name for b in named]
+        assert abs(rest.value) < min(max(abs(b.value), abs(b.other or 0)) for b in named)
+
+
+def test_the_features_read_the_right_way_round():
+    from vaultrag.core import wording
+
+    assert wording.feature("cosine_gap") == "close to the best similarity"  # the best row's part: 0, "closest"
+    assert "×" not in wording.feature("coverage_x_cosine") and "gap" not in wording.feature("note_cos_gap")
+
+
+def test_bar_names_are_whole_and_no_outline_runs_through_a_value_in_portuguese_at_1280x800(qtbot, home: Path):
+    from PySide6.QtCore import QRect
+
+    from vaultrag.app.main import _install_translator
+    from vaultrag.app.widgets.contribution_bars import WRAP
+
+    app = QApplication.instance()
+    translator = _install_translator(app, "pt")
+    try:
+        w = MainWindow(fake_controller(home))
+        qtbot.addWidget(w)
+        w.resize(1280, 800)
+        w.show()
+        stages = w.inspector.panes["candidates"]
+        t, final = many_parts_trace()
+        stages.set_trace(t)
+        for c in final:
+            stages.select_chunk(c)
+            QApplication.processEvents()
+            bars = stages.bars
+            fm = bars.fontMetrics()
+            shapes = bars.shapes()
+            assert len(shapes) == 9  # 8 named, "4 other parts"
+            for sh in shapes:
+                box = sh.name_box.toRect()
+                need = fm.boundingRect(QRect(0, 0, box.width(), 1000), WRAP, sh.bar.name)
+                # the whole name in its box (wrapped if need be): no "palavras da pergunta prese…"
+                assert need.width() <= box.width() and need.height() <= box.height() + 1, sh.bar.name
+                assert sh.outline is None or not sh.outline.intersects(sh.value_box), (sh.bar.name, sh.value)
+                assert sh.value_box.right() <= bars.width() and sh.value_box.left() >= sh.name_box.right()
+            assert bars.height() >= shapes[-1].name_box.bottom()
+        w.close()
     finally:
         app.removeTranslator(translator)

@@ -25,11 +25,25 @@ def test_rank_gap_names_what_made_the_gap():
     above = {"cosine": 4.5, "title_cov": 1.2, "bm25_rr": 0.1}
     below = {"cosine": 4.5, "title_cov": 0.0, "bm25_rr": 0.3}
     assert wording.rank_gap(2, 1, below, above) == (
-        "#2 is below #1 by 1.00, mostly from: question words in the title −1.20")
+        "#2 is below #1 by 1.00; compared with #1: against it question words in the title −1.20; "
+        "for it keyword rank +0.20")
     assert wording.rank_gap(1, 2, above, below) == (
-        "#1 is above #2 by 1.00, mostly from: question words in the title +1.20")
-    assert wording.rank_gap(1, 2, above, above) == "#1 is above #2 by 0.00, mostly from: the same parts, to the " \
-                                                   "precision shown"
+        "#1 is above #2 by 1.00; compared with #2: for it question words in the title +1.20; "
+        "against it keyword rank −0.20")
+    assert wording.rank_gap(1, 2, above, above) == "#1 is above #2 by 0.00; compared with #2: the same parts, to " \
+                                                   "the precision shown"
+
+
+def test_rank_gap_says_both_sides_and_its_parts_add_up_to_the_gap():
+    """A gap of 0.17 made of −1.51, −1.30 and +2.60: naming only the first two (−2.81) does not add up."""
+    mine = {"title_cov": -1.51, "bm25_norm": -1.30, "cosine": 2.60, "log_length": 0.02, "bm25_rr": 0.01,
+            "vector_rr": 0.01}
+    text = wording.rank_gap(10, 9, mine, {})
+    assert text.startswith("#10 is below #9 by 0.17; compared with #9: against it question words in the title "
+                           "−1.51, keyword score −1.30; for it meaning similarity +2.60"), text
+    named = [float(x.replace("−", "-")) for x in re.findall(r"[+−]\d+\.\d+", text)]
+    assert abs(sum(named) - (-0.17)) < 0.006, text
+    assert "other parts" in text
 
 
 def test_ask_explain_says_why_the_first_rows_are_in_their_order_in_words(tmp_path: Path, cli):
@@ -44,6 +58,6 @@ def test_ask_explain_says_why_the_first_rows_are_in_their_order_in_words(tmp_pat
     r = cli(home, "ask", str(vault), "refund deadline", "--threshold", "-1", "--explain")
     assert r.returncode == 0, r.stderr
     order = r.stdout.partition("why this order (reranked):")[2]
-    assert re.search(r"#1 is above #2 by [0-9.]+, mostly from: ", order), r.stdout
-    assert re.search(r"#2 is below #1 by [0-9.]+, mostly from: ", order), r.stdout
+    assert re.search(r"#1 is above #2 by [0-9.]+; compared with #[12]: ", order), r.stdout
+    assert re.search(r"#2 is below #1 by [0-9.]+; compared with #[12]: ", order), r.stdout
     assert [f for f in CODE_NAMES if f in r.stdout] == []

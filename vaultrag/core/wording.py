@@ -534,14 +534,16 @@ def failures(counts: Mapping[Verdict, int], tr: Translate = english) -> str:
 FEATURE = {
     "bm25_norm": T("keyword score"), "bm25_rr": T("keyword rank"), "coverage": T("question words present"),
     "sentence_cov": T("question words in one sentence"), "title_cov": T("question words in the title"),
-    "vector_rr": T("meaning rank"), "cosine": T("meaning similarity"), "cosine_gap": T("similarity gap to the best"),
-    "rrf": T("fused score"), "log_length": T("length"), "coverage_x_cosine": T("words × similarity"),
+    "vector_rr": T("meaning rank"), "cosine": T("meaning similarity"),
+    # a gap to the best read from the side where its part is positive (the best row's gap is 0: "closest")
+    "cosine_gap": T("close to the best similarity"),
+    "rrf": T("fused score"), "log_length": T("length"), "coverage_x_cosine": T("question words and similarity together"),
     "same_language": T("same language"),
     # the ranker's features of issue 26 (branch rank): Snowball-stem IDF and 4-gram sentence coverage, the note's
     # best cosine
     "sentence_idf": T("rare question words in one sentence"),
     "sentence_grams": T("pieces of question words in one sentence"),
-    "note_cos_gap": T("the note's best similarity, gap to the best"),
+    "note_cos_gap": T("the note close to the best similarity"),
     # the chunk marks (index time): a feature of that name, or the mark itself
     "boilerplate": T("repeated text (template, footer)"), "hub": T("mostly links (a hub note)"),
     # the fused list's parts: one per retrieval list
@@ -563,10 +565,15 @@ def feature(name: str, tr: Translate = english) -> str:
     return " ".join(p for p in parts if p) or name
 
 
-ABOVE = T("#{rank} is above #{other} by {gap}, mostly from: {why}")
-BELOW = T("#{rank} is below #{other} by {gap}, mostly from: {why}")
+# the parts are differences from the other row ("less against it than #2" reads right when both rows' parts are
+# negative): what pushed the row down, what offset it, the rest as "other parts": they add up to the gap
+ABOVE = T("#{rank} is above #{other} by {gap}; compared with #{other}: {why}")
+BELOW = T("#{rank} is below #{other} by {gap}; compared with #{other}: {why}")
+FOR_IT = T("for it {parts}")
+AGAINST_IT = T("against it {parts}")
+OTHER_PARTS = T("other parts")
 NO_PARTS = T("the same parts, to the precision shown")
-WHY_FEATURES = 3  # the features named as the difference between two rows
+WHY_FEATURES = 4  # the features named as the difference between two rows (the rest: "other parts")
 
 
 def amount(v: float, sign: bool = False) -> str:
@@ -604,8 +611,15 @@ def rank_gap(rank: int, other: int, mine: Mapping[str, float], theirs: Mapping[s
     gaps = gap_parts(mine, theirs)
     total = sum(mine.values()) - sum(theirs.values())
     above = rank < other
-    # the parts that made the gap (on the side of the sum; all of them when every part went the other way)
-    named = [(f, d) for f, d in gaps if (d > 0) == above][:n] or gaps[:n]
-    why = ", ".join(part(f, d, tr) for f, d in named)
+    named = gaps[:n]
+    pro = ", ".join(part(f, d, tr) for f, d in named if d > 0)
+    con = ", ".join(part(f, d, tr) for f, d in named if d < 0)
+    sides = [tr(FOR_IT).format(parts=pro) if pro else "", tr(AGAINST_IT).format(parts=con) if con else ""]
+    if not above:  # the side that made the gap first
+        sides.reverse()
+    why = "; ".join(x for x in sides if x)
+    rest = total - sum(d for _, d in named)
+    if why and abs(rest) >= 5e-3:  # what the named parts leave of the gap: they add up to it
+        why += "; " + tr(PART).format(what=tr(OTHER_PARTS), sign="+" if rest >= 0 else "−", amount=amount(abs(rest)))
     return tr(ABOVE if above else BELOW).format(rank=rank, other=other, gap=amount(abs(total)),
                                                 why=why or tr(NO_PARTS))

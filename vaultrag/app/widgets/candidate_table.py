@@ -240,6 +240,8 @@ class CandidateTable(QTableWidget):
         """Hide these lists' columns (the retrieval lists, from the View menu): the name column takes the room."""
         self._hidden = names
         self._show_columns()
+        if self.sort_stage is not None and self.sort_stage in names:  # no order by a column one cannot see
+            self.sort_by(self._trace.final_stage if self._trace is not None else None)
 
     def _show_columns(self) -> None:
         for i, name in enumerate(self.names, start=1):

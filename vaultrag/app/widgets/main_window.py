@@ -285,9 +285,10 @@ class MainWindow(QMainWindow):
         return act
 
     def shortcuts(self) -> list[tuple[str, str]]:
-        """(action, key) for every menu action that has a key, as the Help list shows them."""
+        """(action, key) for every menu action that has a key (a submenu's too), as the Help list shows them."""
+        acts = [x for a in self.menu_actions for x in [a, *(a.menu().actions() if a.menu() is not None else [])]]
         return [(a.text().replace("&", ""), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
-                for a in self.menu_actions if not a.shortcut().isEmpty()]
+                for a in acts if not a.shortcut().isEmpty()]
 
     def show_shortcuts(self) -> None:
         rows = "".join(f"<tr><td><b>{key}</b></td><td>{name}</td></tr>" for name, key in self.shortcuts())

@@ -7,12 +7,13 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFontMetrics, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QBrush, QColor, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QSizePolicy,
     QStackedWidget,
     QStyledItemDelegate,
@@ -225,6 +226,7 @@ class StagesView(QWidget):
         self._first = frozenset(n for n, s in trace.stages.items() if not s.inputs)
         if names != self._names:
             self._build(names)
+        self._fill_sort()  # the lists and which one is final
         for name, stage in trace.stages.items():
             table = self.tables[name]
             self._cands[name] = stage.candidates
@@ -335,7 +337,47 @@ class StagesView(QWidget):
         side.setCheckable(True)
         side.setChecked(self.lists_shown())
         side.toggled.connect(self.show_lists)
-        return [first, side]
+        return [first, side, self.sort_menu().menuAction()]
+
+    def sort_menu(self) -> QMenu:
+        """View › Sort candidates by: one entry per list, the final order first, each with a key (Ctrl+Alt+0 the
+        final order, then Ctrl+Alt+1… in the lists' order): the header clicks' keyboard way."""
+        self._sort = QMenu(self.tr("&Sort candidates by"), self)
+        self._sort.setObjectName("view-sort-by")
+        self._sort.aboutToShow.connect(self._check_sort)
+        self._fill_sort()
+        return self._sort
+
+    def _fill_sort(self) -> None:
+        menu = getattr(self, "_sort", None)
+        if menu is None:
+            return
+        menu.clear()
+        group = QActionGroup(menu)
+        group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
+        names = list(self._names)
+        final = self._trace.final_stage if self._trace is not None and self._trace.final_stage in names \
+            else names[-1]
+        for n, name in enumerate([final, *(x for x in names if x != final)]):
+            text = self.tr("Final order ({list})").format(list=stage_title(name)) if n == 0 else stage_title(name)
+            act = QAction(text.replace("\n", " "), menu)
+            act.setObjectName(f"sort-by-{name}")
+            act.setShortcut(QKeySequence(f"Ctrl+Alt+{n}"))
+            act.setCheckable(True)
+            act.setActionGroup(group)
+            act.triggered.connect(lambda _checked=False, s=name: self.sort_candidates(s))
+            menu.addAction(act)
+        self._check_sort()
+
+    def _check_sort(self) -> None:
+        for act in self._sort.actions():
+            act.setChecked(act.objectName() == f"sort-by-{self.table.sort_stage}")
+
+    def sort_candidates(self, name: StageName) -> None:
+        """The table in that list's order (the retrieval lists shown if hidden: no order by an unseen column)."""
+        if name in self._first and not self.first_stages_shown():
+            self.show_first_stages(True)
+        self.table.sort_by(name)
 
     # -- the selected chunk ---------------------------------------------------------------------------------------
     def clear(self) -> None:
