@@ -117,3 +117,31 @@ def test_the_window_without_a_display_explains_itself(home: Path):
     r = subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home)], capture_output=True, text=True,
                        timeout=60, env=env)
     assert r.returncode == 2 and "no display found" in r.stderr and "vaultrag ask" in r.stderr
+
+
+def test_index_piped_prints_a_progress_line_now_and_then(home: Path, tmp_path: Path):
+    """Its output not a terminal (a log, CI): a plain line per tenth of a phase, and every 10 s in between (the
+    terminal's redrawn bar printed nothing at all there: minutes of silence)."""
+    import io
+
+    from vaultrag.core.model import Progress
+    from vaultrag.core.vocab import Phase
+    from vaultrag.termui import PIPED_EVERY_S, progress_printer
+
+    vault = tmp_path / "vault"
+    for i in range(30):
+        write(vault, f"n{i}.md", f"# Note {i}\n\nSome text about topic {i}.\n")
+    r = run(home, "index", str(vault), "--no-embed")
+    assert r.returncode == 0, r.stderr
+    lines = [x for x in r.stderr.splitlines() if x.startswith(("scanning:", "text+BM25:"))]
+    assert any(x.startswith("text+BM25: 30/30 (100%") for x in lines), r.stderr
+    assert "\r" not in r.stderr and "\033[K" not in r.stderr
+    now = [0.0]
+    out = io.StringIO()
+    show = progress_printer(out, clock=lambda: now[0])
+    for done in (1, 2, 3):  # within one tenth of a long phase: one line only…
+        show(Progress(Phase.EMBED, done, 10_000))
+    assert out.getvalue().count("\n") == 1
+    now[0] += PIPED_EVERY_S  # …then one more when 10 s passed without a line
+    show(Progress(Phase.EMBED, 4, 10_000))
+    assert out.getvalue().splitlines()[-1].startswith("embedding: 4/10000 (0%")

@@ -61,3 +61,32 @@ def test_ask_explain_says_why_the_first_rows_are_in_their_order_in_words(tmp_pat
     assert re.search(r"#1 is above #2 by [0-9.]+; compared with #[12]: ", order), r.stdout
     assert re.search(r"#2 is below #1 by [0-9.]+; compared with #[12]: ", order), r.stdout
     assert [f for f in CODE_NAMES if f in r.stdout] == []
+
+
+def test_ask_explain_gives_the_names_the_terminals_width_and_says_each_fate_in_words(tmp_path: Path, cli,
+                                                                                     monkeypatch):
+    """Long names of one note (as the Obsidian help vault has): cut to 16 characters, the rows could not be told
+    apart; the fate list said "chunk 1204: included"."""
+    vault, home = tmp_path / "vault", tmp_path / "home"
+    (vault / "Obsidian Sync").mkdir(parents=True)
+    heads = ["Connect to a remote vault from a second computer", "Sync a remote vault on another device",
+             "Troubleshooting a vault that does not sync"]
+    body = "".join(f"## {h}\n\nHow to sync a vault to another device: {h.lower()}.\n\n" for h in heads)
+    (vault / "Obsidian Sync" / "Set up Obsidian Sync.md").write_text(f"# Set up Obsidian Sync\n\n{body}",
+                                                                     encoding="utf-8")
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    monkeypatch.setenv("COLUMNS", "200")
+    r = cli(home, "ask", str(vault), "sync vault device", "--threshold", "-1", "--explain")
+    assert r.returncode == 0, r.stderr
+    table = [line for line in r.stdout.split("\n\n")[1].splitlines() if " | " in line]
+    assert table[0].startswith("note › heading") and max(len(line) for line in table) <= 200
+    for h in heads:  # each row whole in 200 columns: its heading tells it apart
+        assert any(f"Obsidian Sync/Set up Obsidian Sync › {h}" in line for line in table), table
+    monkeypatch.setenv("COLUMNS", "110")  # narrower: cut in the middle, the heading's end still there
+    r = cli(home, "ask", str(vault), "sync vault device", "--threshold", "-1", "--explain")
+    table = [line for line in r.stdout.split("\n\n")[1].splitlines() if " | " in line]
+    assert max(len(line) for line in table) <= 110 and any("…" in line for line in table), table
+    assert any(line.split(" | ")[0].rstrip().endswith("computer") for line in table), table
+    fates = [line for line in r.stdout.splitlines() if line.startswith("  Obsidian Sync/")]
+    assert fates and all(": in the prompt" in x or ": left out: " in x for x in fates), r.stdout
+    assert not re.search(r"chunk \d+:", r.stdout)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import textwrap
 from xml.sax.saxutils import escape
 
 from vaultrag.core import wording
-from vaultrag.core.model import QueryTrace, SentenceCheck, Stage
+from vaultrag.core.model import Candidate, QueryTrace, SentenceCheck, Stage
 from vaultrag.core.vocab import AnswerKind, StageStatus, SupportVerdict
 
-WIDTH = 120
+WIDTH = 120  # when the output is no terminal
+SEP = " › "
 ORDER_ROWS = 3  # --explain says why the final list's first rows are in their order
 MARK = {SupportVerdict.UNSUPPORTED: "not backed by its document",
         SupportVerdict.UNCITED: "no citation, and no document backs it",
@@ -49,13 +51,66 @@ def _cell(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _column(stage: Stage, width: int, n: int) -> list[str]:
-    head = f"{stage.name.upper()} [{stage.status}]"
-    rows = [_cell(head, width), "-" * width]
-    for c in stage.candidates[:n]:
-        where = " > ".join([c.note.removesuffix(".md"), *c.heading_path[-1:]])
-        rows.append(_cell(f"{c.rank:>2} {c.score:7.3f} {where}", width))
-    return rows
+def elide_middle(text: str, width: int) -> str:
+    """`text` in `width` characters, cut in its middle: its start and its end stay readable."""
+    if len(text) <= width:
+        return text
+    head = width // 2
+    tail = max(width - 1 - head, 0)
+    return text[:head] + "…" + (text[len(text) - tail:] if tail else "")
+
+
+def elide_label(text: str, width: int) -> str:
+    """'note › heading' in `width` characters as the window elides it: each part cut in its middle, a part that
+    fits in half the room kept whole and the other given the rest."""
+    if len(text) <= width:
+        return text
+    note, sep, head = text.partition(SEP)
+    if not sep:
+        return elide_middle(text, width)
+    room = width - len(sep)
+    if len(head) <= room // 2:
+        note_w, head_w = room - len(head), len(head)
+    elif len(note) <= room // 2:
+        note_w, head_w = len(note), room - len(note)
+    else:
+        note_w = head_w = room // 2
+    return elide_middle(note, note_w) + sep + elide_middle(head, head_w)
+
+
+def where(c: Candidate) -> str:
+    """'note › last heading' (the heading tells apart the chunks of one note)."""
+    return SEP.join([c.note.removesuffix(".md"), *c.heading_path[-1:]])
+
+
+def _rows(trace: QueryTrace, stages: list[Stage], n: int) -> list[int]:
+    """The chunks in the first `n` of any list: the final list's in its order, then the others by best rank."""
+    ids = {c.chunk_id: c.rank for s in stages for c in s.candidates[:n]}
+    final = [c.chunk_id for c in trace.final if c.chunk_id in ids]
+    best: dict[int, int] = {}
+    for s in stages:
+        for c in s.candidates[:n]:
+            best[c.chunk_id] = min(best.get(c.chunk_id, c.rank), c.rank)
+    rest = sorted((i for i in best if i not in set(final)), key=lambda i: best[i])
+    return final + rest
+
+
+def stage_table(trace: QueryTrace, stages: list[Stage], n: int, width: int) -> list[str]:
+    """One table as the window has it: a row per chunk, its 'note › heading' in all the width the lists' columns
+    leave, then each list's rank and score ("—": not in that list)."""
+    cands = {c.chunk_id: c for s in stages for c in s.candidates}
+    heads = [f"{s.name.upper()} [{s.status}]" for s in stages]
+    cols = [max(len(h), 11) for h in heads]  # "rank  score": "12  14.758"
+    name_w = max(width - sum(cols) - 3 * len(cols), 20)
+    out = [" | ".join(["note › heading".ljust(name_w), *(h.ljust(w) for h, w in zip(heads, cols))]).rstrip(),
+           "-+-".join(["-" * name_w, *("-" * w for w in cols)])]
+    for cid in _rows(trace, stages, n):
+        cells = []
+        for s, w in zip(stages, cols):
+            c = next((x for x in s.candidates if x.chunk_id == cid), None)
+            cells.append((f"{c.rank:>3} {c.score:7.3f}" if c is not None else "  —").ljust(w))
+        out.append(" | ".join([elide_label(where(cands[cid]), name_w).ljust(name_w), *cells]).rstrip())
+    return out
 
 
 def order_lines(trace: QueryTrace, n: int = ORDER_ROWS) -> list[str]:
@@ -73,18 +128,21 @@ def order_lines(trace: QueryTrace, n: int = ORDER_ROWS) -> list[str]:
     return lines
 
 
+def terminal_width() -> int:
+    """The terminal's columns (COLUMNS when set; 120 when the output is no terminal)."""
+    return max(shutil.get_terminal_size((WIDTH, 24)).columns, 60)
+
+
 def explain(trace: QueryTrace, n: int = 10) -> str:
-    """The stages side by side as columns, then the decision, the context and the prompt (≤ 120 columns)."""
+    """The stages as one table (a row per chunk, its name in the terminal's width), then the decision, what
+    became of each chunk, and the prompt."""
     stages = [s for s in trace.stages.values() if s.status != StageStatus.SKIPPED]
-    width = (WIDTH - 3 * (len(stages) - 1)) // max(len(stages), 1)
-    cols = [_column(s, width, n) for s in stages]
-    height = max(len(c) for c in cols)
+    width = terminal_width()
     out = [f"question: {trace.question}  (language: {trace.language})"]
     out += [f"warning: {wording.warning(w)}" for w in trace.warnings]
     out += flag_lines(trace)
     out.append("")
-    for i in range(height):
-        out.append(" | ".join((c[i] if i < len(c) else "").ljust(width) for c in cols).rstrip())
+    out += stage_table(trace, stages, n, width)
     for s in trace.stages.values():
         note = "; ".join(filter(None, (wording.stage_reason(trace, s), s.note)))
         if note:
@@ -107,8 +165,10 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
         out += textwrap.wrap(f"used: {d.supported_note} (chunk {d.supported_by}); {parts}; base {d.bias:+.2f}",
                              WIDTH, initial_indent="  ", subsequent_indent="  ")
     out.append("")
+    cands = {c.chunk_id: c for s in trace.stages.values() for c in s.candidates}
     for cid, status in list(trace.context_status.items())[:n]:
-        out.append(f"  chunk {cid}: {status}")
+        name = where(cands[cid]) if cid in cands else f"chunk {cid}"
+        out.append(_cell(f"  {name}: {wording.fate(status)}", width))
     t = trace.prompt_tokens
     out.append(f"\nprompt: {t['total']} tokens (instructions {t['instructions']}, documents {t['documents']} of "
                f"budget {t['budget']}, question {t['question']})")

@@ -1,19 +1,41 @@
-"""Terminal output helpers shared by the CLI commands: a one-line progress bar."""
+"""Terminal output helpers shared by the CLI commands: a one-line progress bar (a line now and then when piped)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from vaultrag.core.model import Progress
 from vaultrag.core.vocab import Phase
 
 
-def progress_printer(stream: Any) -> Any:
-    """A callback drawing a one-line progress bar on a terminal (nothing when piped)."""
+PIPED_EVERY_S = 10.0  # piped (a log, CI): a progress line at least this often while work goes on…
+PIPED_STEP = 0.1  # …and at each tenth of a phase, and when a phase starts
+LABEL = {Phase.SCAN: "scanning", Phase.TEXT: "text+BM25", Phase.EMBED: "embedding"}
+
+
+def progress_printer(stream: Any, clock: Any = time.monotonic) -> Any:
+    """A callback drawing a one-line progress bar on a terminal; piped, a plain line at each tenth of a phase and
+    every PIPED_EVERY_S seconds (minutes of silence read as a hang)."""
     tty = stream.isatty()
+    last: dict[str, Any] = {"phase": None, "step": -1, "at": 0.0}
+
+    def piped(p: Progress) -> None:
+        if p.phase == Phase.DONE:
+            return
+        frac = p.done / p.total if p.total else 0.0
+        step, now = int(frac / PIPED_STEP), clock()
+        if p.phase == last["phase"] and step == last["step"] and now - last["at"] < PIPED_EVERY_S:
+            return
+        last.update(phase=p.phase, step=step, at=now)
+        eta = f", ETA {p.eta_s:.0f}s" if p.eta_s is not None and p.done < p.total else ""
+        rate = f", {p.rate:.1f}/s" if p.rate else ""
+        stream.write(f"{LABEL.get(p.phase, p.phase)}: {p.done}/{p.total} ({frac:.0%}{rate}{eta})\n")
+        stream.flush()
 
     def show(p: Progress) -> None:
         if not tty:
+            piped(p)
             return
         if p.phase == Phase.DONE:
             stream.write("\r\033[K")
@@ -24,7 +46,7 @@ def progress_printer(stream: Any) -> Any:
         bar = "#" * int(frac * width)
         eta = f" ETA {p.eta_s:5.0f}s" if p.eta_s is not None and p.done < p.total else ""
         rate = f" {p.rate:6.1f}/s" if p.rate else ""
-        label = {Phase.SCAN: "scanning", Phase.TEXT: "text+BM25", Phase.EMBED: "embedding"}.get(p.phase, p.phase)
+        label = LABEL.get(p.phase, p.phase)
         stream.write(f"\r\033[K{label:10} [{bar:<{width}}] {p.done}/{p.total}{rate}{eta}")
         stream.flush()
 

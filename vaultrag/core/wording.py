@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from vaultrag.core.vocab import (
+    ContextStatus,
     DecisionReason,
     LLMFailure,
     ModelState,
@@ -528,6 +529,20 @@ def failures(counts: Mapping[Verdict, int], tr: Translate = english) -> str:
         return tr(LOST_NONE)
     parts = [f"{tr(TITLE[Verdict(v)])}: {n}" for v, n in sorted(counts.items(), key=lambda vn: -vn[1])]
     return tr(LOST).format(counts="; ".join(parts))
+
+
+# -- what became of a candidate on its way into the prompt (`ask --explain`) --------------------------------------
+FATE = {ContextStatus.INCLUDED: T("in the prompt"),
+        ContextStatus.MERGED: T("merged into a document already in the prompt"),
+        ContextStatus.DUPLICATE: T("left out: the same text as a document in the prompt"),
+        ContextStatus.BEYOND_K: T("left out: beyond the number of documents the prompt takes"),
+        ContextStatus.CUT_BY_BUDGET: T("left out: no room left in the token budget"),
+        ContextStatus.REFUSED: T("left out: the question was refused")}
+
+
+def fate(status: ContextStatus, tr: Translate = english) -> str:
+    """What became of a candidate on its way into the prompt, in words."""
+    return tr(FATE[status])
 
 
 # -- the ranker's features in words (the window's bars and "why here", `vaultrag why`, `ask --explain`) -----------
