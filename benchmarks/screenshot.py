@@ -321,21 +321,26 @@ def shoot_real(out: Path, language: str) -> None:
         w.close()
 
 
+def out_dirs(args: list[str]) -> dict[str, Path]:
+    """Each kind's folder: the one given, whichever kind is shot (--only=real used to write to REAL_OUT
+    regardless), else its default."""
+    given = Path(args[0]) if args else None
+    return {"demo": given or ROOT / "docs" / "screenshots", "real": given or REAL_OUT}
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     only = next((a.partition("=")[2] for a in sys.argv[1:] if a.startswith("--only=")), "")
     languages = next((a.partition("=")[2].split(",") for a in sys.argv[1:] if a.startswith("--lang=")), ["en", "pt"])
-    out = Path(args[0]) if args else ROOT / "docs" / "screenshots"
-    if os.environ.get("_VAULTRAG_SHOT"):
+    if os.environ.get("_VAULTRAG_SHOT"):  # a child: its kind's folder is its argument
         kind, _, language = os.environ["_VAULTRAG_SHOT"].partition(":")
-        if kind == "real":
-            shoot_real(REAL_OUT, language)
-        else:
-            shoot(out, language)
+        (shoot_real if kind == "real" else shoot)(Path(args[0]), language)
         return
+    outs = out_dirs(args)
     for kind in ("demo", "real"):
         if only and only != kind:
             continue
+        out = outs[kind]
         for language in languages:
             env = {**os.environ, "_VAULTRAG_SHOT": f"{kind}:{language}"}
             if shutil.which("xvfb-run"):
