@@ -304,7 +304,7 @@ def test_the_features_in_portuguese(qtbot):
         view.set_trace(t)
         view.select_chunk(final[2])
         # the gap and the parts with the language's decimal comma
-        assert "#3 está abaixo de #2 por 3,80, sobretudo por: palavras da pergunta numa frase −3,30" in \
+        assert "#3 está abaixo de #2 por 3,80; em relação a #2: contra palavras da pergunta numa frase −3,30" in \
             view.details.text()
         assert view.bars.bars[0].name == "palavras da pergunta numa frase"
         assert view.table.item(0, view.table.column_of(StageName.FUSED)).text() == "1 =\t11,69"

@@ -1654,12 +1654,20 @@
         <translation>Listas de &amp;palavras-chave e de vetores</translation>
     </message>
     <message>
+        <source>&amp;Sort candidates by</source>
+        <translation>&amp;Ordenar candidatos por</translation>
+    </message>
+    <message>
         <source>(dashed bars: #{rank})</source>
         <translation>(barras tracejadas: #{rank})</translation>
     </message>
     <message>
         <source>Candidates as side-by-side lis&amp;ts</source>
         <translation>Candidatos em lis&amp;tas lado a lado</translation>
+    </message>
+    <message>
+        <source>Final order ({list})</source>
+        <translation>Ordem final ({list})</translation>
     </message>
     <message>
         <source>Note title › last heading (hover a row for the full path)</source>
@@ -1807,12 +1815,12 @@
 <context>
     <name>Wording</name>
     <message>
-        <source>#{rank} is above #{other} by {gap}, mostly from: {why}</source>
-        <translation>#{rank} está acima de #{other} por {gap}, sobretudo por: {why}</translation>
+        <source>#{rank} is above #{other} by {gap}; compared with #{other}: {why}</source>
+        <translation>#{rank} está acima de #{other} por {gap}; em relação a #{other}: {why}</translation>
     </message>
     <message>
-        <source>#{rank} is below #{other} by {gap}, mostly from: {why}</source>
-        <translation>#{rank} está abaixo de #{other} por {gap}, sobretudo por: {why}</translation>
+        <source>#{rank} is below #{other} by {gap}; compared with #{other}: {why}</source>
+        <translation>#{rank} está abaixo de #{other} por {gap}; em relação a #{other}: {why}</translation>
     </message>
     <message>
         <source>Add text under it: headings alone are not indexed.</source>
@@ -2199,6 +2207,10 @@
         <translation>uma lista de links</translation>
     </message>
     <message>
+        <source>against it {parts}</source>
+        <translation>contra {parts}</translation>
+    </message>
+    <message>
         <source>against it: {features}</source>
         <translation>contra: {features}</translation>
     </message>
@@ -2247,6 +2259,10 @@
         <translation>trechos maiores que o limite de entrada do modelo (cortados para caber)</translation>
     </message>
     <message>
+        <source>close to the best similarity</source>
+        <translation>perto da melhor semelhança</translation>
+    </message>
+    <message>
         <source>closeness in meaning beside the other passages</source>
         <translation>proximidade de sentido ao lado das outras passagens</translation>
     </message>
@@ -2291,6 +2307,10 @@
         <translation>pasta que não pode ser lida</translation>
     </message>
     <message>
+        <source>for it {parts}</source>
+        <translation>a favor {parts}</translation>
+    </message>
+    <message>
         <source>fused score</source>
         <translation>pontuação fundida</translation>
     </message>
@@ -2305,6 +2325,10 @@
     <message>
         <source>hidden folder</source>
         <translation>pasta oculta</translation>
+    </message>
+    <message>
+        <source>in the prompt</source>
+        <translation>no prompt</translation>
     </message>
     <message>
         <source>internal error while indexing it (see the log)</source>
@@ -2383,6 +2407,22 @@
         <translation>deixada de fora pelos padrões a ignorar das Configurações</translation>
     </message>
     <message>
+        <source>left out: beyond the number of documents the prompt takes</source>
+        <translation>fora: além do número de documentos que o prompt leva</translation>
+    </message>
+    <message>
+        <source>left out: no room left in the token budget</source>
+        <translation>fora: sem espaço no limite de tokens</translation>
+    </message>
+    <message>
+        <source>left out: the question was refused</source>
+        <translation>fora: a pergunta foi recusada</translation>
+    </message>
+    <message>
+        <source>left out: the same text as a document in the prompt</source>
+        <translation>fora: o mesmo texto de um documento no prompt</translation>
+    </message>
+    <message>
         <source>length</source>
         <translation>tamanho</translation>
     </message>
@@ -2409,6 +2449,10 @@
     <message>
         <source>meaning similarity</source>
         <translation>semelhança de significado</translation>
+    </message>
+    <message>
+        <source>merged into a document already in the prompt</source>
+        <translation>juntado a um documento já no prompt</translation>
     </message>
     <message>
         <source>mostly links (a hub note)</source>
@@ -2503,6 +2547,10 @@
         <translation>só os primeiros {limit} caracteres são usados na busca por vetores</translation>
     </message>
     <message>
+        <source>other parts</source>
+        <translation>outras partes</translation>
+    </message>
+    <message>
         <source>override in settings</source>
         <translation>ajuste nas configurações</translation>
     </message>
@@ -2517,6 +2565,10 @@
     <message>
         <source>question cut to its first {limit} characters</source>
         <translation>pergunta cortada nos seus primeiros {limit} caracteres</translation>
+    </message>
+    <message>
+        <source>question words and similarity together</source>
+        <translation>palavras da pergunta e semelhança juntas</translation>
     </message>
     <message>
         <source>question words in one sentence</source>
@@ -2579,10 +2631,6 @@
         <translation>semelhança</translation>
     </message>
     <message>
-        <source>similarity gap to the best</source>
-        <translation>distância da mais semelhante</translation>
-    </message>
-    <message>
         <source>stems</source>
         <translation>radicais</translation>
     </message>
@@ -2615,8 +2663,8 @@
         <translation>o modelo {model} está pronto</translation>
     </message>
     <message>
-        <source>the note&apos;s best similarity, gap to the best</source>
-        <translation>melhor semelhança da nota, distância da melhor</translation>
+        <source>the note close to the best similarity</source>
+        <translation>a nota perto da melhor semelhança</translation>
     </message>
     <message>
         <source>the notes likely answer this: probability {p:.2f} from {note}, {m:.2f} above the threshold {t:.2f}</source>
@@ -2685,10 +2733,6 @@
     <message>
         <source>when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest</source>
         <translation>na hora da pergunta, os vetores ainda estavam em preparo: {done} de {total} trechos com vetores; a busca por palavras-chave cobriu o resto</translation>
-    </message>
-    <message>
-        <source>words × similarity</source>
-        <translation>palavras × semelhança</translation>
     </message>
     <message>
         <source>{how} is {m:.3f} above the threshold {t:.3f}</source>
