@@ -387,7 +387,8 @@ def test_the_features_read_the_right_way_round():
     assert "×" not in wording.feature("coverage_x_cosine") and "gap" not in wording.feature("note_cos_gap")
 
 
-def test_bar_names_are_whole_and_no_outline_runs_through_a_value_in_portuguese_at_1280x800(qtbot, home: Path):
+def test_bar_names_are_whole_and_no_outline_runs_through_a_value_in_portuguese_at_1280x800(qtbot, home: Path,
+                                                                                          tmp_path: Path):
     from PySide6.QtCore import QRect
 
     from vaultrag.app.main import _install_translator
@@ -398,9 +399,12 @@ def test_bar_names_are_whole_and_no_outline_runs_through_a_value_in_portuguese_a
     try:
         w = MainWindow(fake_controller(home))
         qtbot.addWidget(w)
-        w.resize(1280, 800)
         w.show()
+        w.resize(1280, 800)
+        open_and_wait(qtbot, w, long_vault(tmp_path / "vault"))
+        ask(qtbot, w, "How do I sync my vault to another device?")  # the window as a question leaves it
         stages = w.inspector.panes["candidates"]
+        assert stages.width() > 600
         t, final = many_parts_trace()
         stages.set_trace(t)
         for c in final:
@@ -418,6 +422,9 @@ def test_bar_names_are_whole_and_no_outline_runs_through_a_value_in_portuguese_a
                 assert sh.outline is None or not sh.outline.intersects(sh.value_box), (sh.bar.name, sh.value)
                 assert sh.value_box.right() <= bars.width() and sh.value_box.left() >= sh.name_box.right()
             assert bars.height() >= shapes[-1].name_box.bottom()
+            assert bars.width() > 300 and shapes[0].name_box.width() > 150
+        table = stages.table  # the bars leave room for 8 rows of the table
+        assert table.viewport().height() >= 8 * table.verticalHeader().defaultSectionSize()
         w.close()
     finally:
         app.removeTranslator(translator)
