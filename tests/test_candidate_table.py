@@ -351,8 +351,8 @@ def many_parts_trace() -> tuple:
     from vaultrag.core.query.features import FEATURES
 
     values = [2.6, -1.51, -1.3, 4.99, 2.43, 0.65, -0.05, 1.9, -0.9, 0.3, 0.2, -0.12]
-    parts = [{f: v * (1 + 0.1 * i) * (1 if (i + k) % 3 else -1) for k, (f, v) in enumerate(zip(FEATURES, values))}
-             for i in range(3)]
+    pairs = list(zip(FEATURES, values, strict=False))
+    parts = [{f: v * (1 + 0.1 * i) * (1 if (i + k) % 3 else -1) for k, (f, v) in enumerate(pairs)} for i in range(3)]
     final = [cand(i + 1, i + 1, heading=f"Part {i + 1}", contributions=p) for i, p in enumerate(parts)]
     for c in final:
         c.score = sum(c.contributions.values())

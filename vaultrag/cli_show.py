@@ -102,11 +102,12 @@ def stage_table(trace: QueryTrace, stages: list[Stage], n: int, width: int) -> l
     heads = [f"{s.name.upper()} [{s.status}]" for s in stages]
     cols = [max(len(h), 11) for h in heads]  # "rank  score": "12  14.758"
     name_w = max(width - sum(cols) - 3 * len(cols), 20)
-    out = [" | ".join(["note › heading".ljust(name_w), *(h.ljust(w) for h, w in zip(heads, cols))]).rstrip(),
+    titles = (h.ljust(w) for h, w in zip(heads, cols, strict=True))
+    out = [" | ".join(["note › heading".ljust(name_w), *titles]).rstrip(),
            "-+-".join(["-" * name_w, *("-" * w for w in cols)])]
     for cid in _rows(trace, stages, n):
         cells = []
-        for s, w in zip(stages, cols):
+        for s, w in zip(stages, cols, strict=True):
             c = next((x for x in s.candidates if x.chunk_id == cid), None)
             cells.append((f"{c.rank:>3} {c.score:7.3f}" if c is not None else "  —").ljust(w))
         out.append(" | ".join([elide_label(where(cands[cid]), name_w).ljust(name_w), *cells]).rstrip())

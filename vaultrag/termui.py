@@ -8,7 +8,6 @@ from typing import Any
 from vaultrag.core.model import Progress
 from vaultrag.core.vocab import Phase
 
-
 PIPED_EVERY_S = 10.0  # piped (a log, CI): a progress line at least this often while work goes on…
 PIPED_STEP = 0.1  # …and at each tenth of a phase, and when a phase starts
 LABEL = {Phase.SCAN: "scanning", Phase.TEXT: "text+BM25", Phase.EMBED: "embedding"}

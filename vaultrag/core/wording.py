@@ -552,7 +552,8 @@ FEATURE = {
     "vector_rr": T("meaning rank"), "cosine": T("meaning similarity"),
     # a gap to the best read from the side where its part is positive (the best row's gap is 0: "closest")
     "cosine_gap": T("close to the best similarity"),
-    "rrf": T("fused score"), "log_length": T("length"), "coverage_x_cosine": T("question words and similarity together"),
+    "rrf": T("fused score"), "log_length": T("length"),
+    "coverage_x_cosine": T("question words and similarity together"),
     "same_language": T("same language"),
     # the ranker's features of issue 26 (branch rank): Snowball-stem IDF and 4-gram sentence coverage, the note's
     # best cosine

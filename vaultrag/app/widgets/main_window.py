@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -286,7 +287,10 @@ class MainWindow(QMainWindow):
 
     def shortcuts(self) -> list[tuple[str, str]]:
         """(action, key) for every menu action that has a key (a submenu's too), as the Help list shows them."""
-        acts = [x for a in self.menu_actions for x in [a, *(a.menu().actions() if a.menu() is not None else [])]]
+        acts: list[QAction] = []
+        for a in self.menu_actions:
+            sub = a.menu()
+            acts += [a, *(sub.actions() if isinstance(sub, QMenu) else [])]
         return [(a.text().replace("&", ""), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
                 for a in acts if not a.shortcut().isEmpty()]
 
