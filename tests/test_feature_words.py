@@ -90,3 +90,21 @@ def test_ask_explain_gives_the_names_the_terminals_width_and_says_each_fate_in_w
     fates = [line for line in r.stdout.splitlines() if line.startswith("  Obsidian Sync/")]
     assert fates and all(": in the prompt" in x or ": left out: " in x for x in fates), r.stdout
     assert not re.search(r"chunk \d+:", r.stdout)
+
+
+def test_ask_explain_shows_the_final_list_without_a_gap():
+    """A final row that no list has in its first n still shows when a lower final row is shown (fresh eyes: ranks
+    1–18 then 20, the 19th left out)."""
+    import dataclasses
+
+    from tests.test_app_widgets import cand, trace
+    from vaultrag.cli_show import _rows
+    from vaultrag.core.model import Answer, Stage
+    from vaultrag.core.vocab import AnswerKind, StageName, StageStatus
+
+    final = [cand(i, i) for i in range(1, 6)]
+    t = trace(Answer(AnswerKind.EXTRACTIVE, "x"), final)
+    # BM25 has chunk 5 first; no list has chunk 4 in its first 3
+    bm25 = Stage(StageName.BM25, StageStatus.OK, [dataclasses.replace(final[4], rank=1)])
+    stages = [bm25, Stage(StageName.RERANKED, StageStatus.OK, final)]
+    assert _rows(t, stages, 3) == [1, 2, 3, 4, 5]

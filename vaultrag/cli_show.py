@@ -86,7 +86,9 @@ def where(c: Candidate) -> str:
 def _rows(trace: QueryTrace, stages: list[Stage], n: int) -> list[int]:
     """The chunks in the first `n` of any list: the final list's in its order, then the others by best rank."""
     ids = {c.chunk_id: c.rank for s in stages for c in s.candidates[:n]}
-    final = [c.chunk_id for c in trace.final if c.chunk_id in ids]
+    # the final list without a gap: down to the lowest of its rows that some list has in its first n
+    last = max((c.rank for c in trace.final if c.chunk_id in ids), default=0)
+    final = [c.chunk_id for c in trace.final if c.rank <= last]
     best: dict[int, int] = {}
     for s in stages:
         for c in s.candidates[:n]:
