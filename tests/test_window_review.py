@@ -170,6 +170,16 @@ def test_a_passing_status_message_is_cut_to_the_bar_and_goes(qtbot, home: Path, 
     w.close()
 
 
+def test_a_new_answer_clears_an_earlier_passing_message(qtbot, home: Path, demo: Path):
+    w = window(qtbot, home)
+    open_and_wait(qtbot, w, demo)
+    w._on_open_failed("Nothing opened /somewhere/note.md: no program opens it")
+    assert w.statusBar().currentMessage()
+    ask(qtbot, w, "Qual o prazo do reembolso?")
+    assert w.statusBar().currentMessage() == "" and "ms" in w.status.text(), "the new state, not the old message"
+    w.close()
+
+
 def test_settings_show_whole_seconds_and_why_not_names_the_stage_in_lower_case(qtbot, home: Path):
     dialog = SettingsDialog(Settings(), None, None, home / "models")
     qtbot.addWidget(dialog)

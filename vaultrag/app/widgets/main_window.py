@@ -46,8 +46,8 @@ MAX_RECENT = 8
 STATUS_MS = 8000  # a passing status message (copied, nothing opened…) goes after this long
 SCOPE_BOXES = ("folder-scope", "tag-scope")
 LIST_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End)
-ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 330  # px at 1280×800: a streamed answer grows, the inspector keeps most room
-PASSAGE_GROWS_TO = 240  # an extractive answer's long passage grows the pane this far (then it scrolls to its sentence)
+ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 185  # px at 1280×800: an answer grows this far, the table keeps 8 rows
+PASSAGE_GROWS_TO = 185  # an extractive answer's long passage grows the pane this far (then it scrolls to its sentence)
 
 
 def _str_list(value: object) -> list[str]:
@@ -464,6 +464,8 @@ class MainWindow(QMainWindow):
         self.inspector.set_trace(trace)
         if self._expected is not None:
             self._select_expected(trace)
+        self.statusBar().clearMessage()  # a passing message of an earlier action would hide the new state
+        self.statusBar().setToolTip("")
         self.status.setText(self.tr("answered in {ms:.0f} ms").format(ms=trace.timings_ms.get(Timing.TOTAL, 0)))
 
     def open_citation(self, index: int) -> None:

@@ -130,7 +130,9 @@ class RerankChart(QWidget):
                     p.drawRect(QRectF(x, min(y0, y1), bw, abs(y0 - y1)))
             if b.cand.chunk_id == self.selected:
                 p.setPen(QPen(QColor(255, 170, 0), 2))
-                p.drawRect(QRectF(x - 1, top, bw + 2, bottom - top))
+                # a row without a value is marked where its hollow mark is: a full-height frame read as the tallest bar
+                hollow = QRectF(x - 1, y_of(0.0) - 8, bw + 2, 10)
+                p.drawRect(hollow if b.value is None else QRectF(x - 1, top, bw + 2, bottom - top))
             p.setPen(QPen(axis, 1))
             if bw >= fm.horizontalAdvance("99"):
                 p.drawText(QRectF(x, bottom + 1, bw, lh), Qt.AlignmentFlag.AlignCenter, str(b.cand.rank))
