@@ -14,6 +14,7 @@ from vaultrag.core.wording import signed
 POSITIVE = QColor(70, 130, 180)
 NEGATIVE = QColor(205, 92, 72)
 OTHER_ROW = QColor(90, 90, 90)
+LISTS_BARS = 0  # under the four lists side by side none: bars took the height the rows need (scroll bars, then width)
 MAX_BARS = 8  # the biggest parts, each named; the rest (small) summed in one bar (9 lines: 8 table rows stay in
 # view at 1280×800)
 MIN_PART = 5e-4  # a part below this did not count
@@ -69,6 +70,7 @@ class ContributionBars(QWidget):
         self.setObjectName("contribution-bars")
         self.bars: list[Bar] = []
         self.other_rank: int | None = None
+        self.max_bars = MAX_BARS  # fewer under the side-by-side lists, whose rows need the height
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         font = self.font()  # a size smaller: the bars take no more height than the lines of words beside them
         font.setPointSizeF(font.pointSizeF() * 0.9)
@@ -76,7 +78,7 @@ class ContributionBars(QWidget):
 
     def set_parts(self, mine: dict[str, float] | None, other: dict[str, float] | None, other_rank: int | None
                   ) -> None:
-        self.bars = bars_of(mine, other, self.tr("{n} other parts")) if mine else []
+        self.bars = bars_of(mine, other, self.tr("{n} other parts"), self.max_bars) if mine and self.max_bars else []
         self.other_rank = other_rank if other is not None else None
         self.setToolTip(self.tr("What each part adds to this row's score (blue: up, red: down); dashed: the same "
                                 "part of #{rank}").format(rank=other_rank) if self.other_rank is not None else "")

@@ -137,7 +137,7 @@ class EvalView(QWidget):
         left.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.table, 1)
         left.addWidget(self.curve)
-        sides = QSplitter()
+        self._sides = sides = QSplitter()
         sides.addWidget(numbers)
         sides.addWidget(self.questions)
         sides.setStretchFactor(1, 1)
@@ -197,6 +197,17 @@ class EvalView(QWidget):
             text += "<br>" + "; ".join(ev.skipped_lines[:5])
         self.status.setText(text)
         self.curve.update()
+        self._give_questions_the_room()
+
+    def _give_questions_the_room(self) -> None:
+        """The numbers keep their table's width, the question list takes the rest (it cuts what it shows)."""
+        total = sum(self._sides.sizes())
+        if total <= 0:
+            return
+        table = self.table.horizontalHeader().length() + self.table.verticalHeader().width() \
+            + 2 * self.table.frameWidth() + self.table.verticalScrollBar().sizeHint().width()
+        left = min(max(table, 300), total // 2)
+        self._sides.setSizes([left, total - left])
 
     def _went_wrong(self, r: QuestionResult, threshold: float | None) -> str:
         """What went wrong with one question, in words ("" when nothing did): its note lost or not first, a refusal

@@ -32,7 +32,7 @@ from vaultrag.app.widgets.candidate_table import (
     ranks_before,
     row_label,
 )
-from vaultrag.app.widgets.contribution_bars import ContributionBars
+from vaultrag.app.widgets.contribution_bars import LISTS_BARS, MAX_BARS, ContributionBars
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
 from vaultrag.app.widgets.rewrite_bar import RewriteBar
 from vaultrag.app.words import local, stage_note, stage_title, status_word, wording_tr
@@ -318,6 +318,9 @@ class StagesView(QWidget):
     def show_lists(self, side_by_side: bool) -> None:
         """The lists side by side (one table per stage) instead of the one candidate table."""
         self.views.setCurrentIndex(1 if side_by_side else 0)
+        self.bars.max_bars = LISTS_BARS if side_by_side else MAX_BARS
+        if self._selected is not None:
+            self._show_parts(self._selected)
 
     def lists_shown(self) -> bool:
         return self.views.currentIndex() == 1
