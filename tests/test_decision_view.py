@@ -42,7 +42,8 @@ def test_the_decision_pane_shows_the_probability_the_passage_and_each_part(qtbot
     assert wording.answerability_word("hub") not in shown, "a part of 0 is left out"
     assert "cosine" not in shown and "_" not in shown, "no raw feature names"
     total = sum(PARTS.values())
-    assert f"logit {total - 0.5:+.2f}" in shown, "the parts and the base add up to the logit shown"
+    assert f"add up to {total - 0.5:+.2f}, the probability 0.810" in shown, "the parts and the base add up"
+    assert "logit" not in shown, "no statistician's word"
 
 
 def test_a_refusal_on_a_found_topic_says_the_notes_do_not_say(qtbot):

@@ -108,3 +108,14 @@ def test_ask_explain_shows_the_final_list_without_a_gap():
     bm25 = Stage(StageName.BM25, StageStatus.OK, [dataclasses.replace(final[4], rank=1)])
     stages = [bm25, Stage(StageName.RERANKED, StageStatus.OK, final)]
     assert _rows(t, stages, 3) == [1, 2, 3, 4, 5]
+
+
+def test_the_leftover_of_a_gap_is_never_bigger_than_a_named_part():
+    """Many mid-sized parts: 'other parts' must not be what separates the rows (fresh eyes: other parts −1.92
+    beside named parts of 1.02–1.67)."""
+    mine = {"title_cov": -1.67, "bm25_norm": 1.27, "cosine": 1.13, "coverage": 1.02, "bm25_rr": -0.9,
+            "vector_rr": -0.8, "sentence_cov": -0.7, "rrf": 0.05}
+    text = wording.rank_gap(4, 3, mine, {})
+    leftover = re.search(r"other parts ([+−])(\d+\.\d+)", text)
+    named = [float(x) for x in re.findall(r"[+−](\d+\.\d+)", text.split("other parts")[0].split("compared with")[1])]
+    assert named and (leftover is None or float(leftover.group(2)) <= min(named)), text

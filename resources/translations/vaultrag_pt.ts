@@ -418,8 +418,8 @@
         <translation>probabilidade {p:.3f} de que as notas respondam a isto</translation>
     </message>
     <message>
-        <source>sum of the parts {s:+.2f} with the model&apos;s base {b:+.2f}: logit {l:+.2f}</source>
-        <translation>soma das partes {s:+.2f} com a base do modelo {b:+.2f}: logito {l:+.2f}</translation>
+        <source>the parts {s:+.2f} and the model&apos;s starting point {b:+.2f} add up to {l:+.2f}, the probability {p:.3f}</source>
+        <translation>as partes {s:+.2f} e o ponto de partida do modelo {b:+.2f} somam {l:+.2f}, a probabilidade {p:.3f}</translation>
     </message>
     <message>
         <source>threshold {t:.3f} ({s})</source>

@@ -628,6 +628,11 @@ def rank_gap(rank: int, other: int, mine: Mapping[str, float], theirs: Mapping[s
     total = sum(mine.values()) - sum(theirs.values())
     above = rank < other
     named = gaps[:n]
+    # more parts are named while what the others leave of the gap outweighs the smallest named one (up to 2n): the
+    # leftover must not be what separates the two rows
+    while len(named) < min(len(gaps), 2 * n) and named and \
+            abs(total - sum(d for _, d in named)) > max(min(abs(d) for _, d in named), 0.05):
+        named = gaps[: len(named) + 1]
     pro = ", ".join(part(f, d, tr) for f, d in named if d > 0)
     con = ", ".join(part(f, d, tr) for f, d in named if d < 0)
     sides = [tr(FOR_IT).format(parts=pro) if pro else "", tr(AGAINST_IT).format(parts=con) if con else ""]

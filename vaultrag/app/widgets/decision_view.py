@@ -67,8 +67,10 @@ class DecisionView(QTextBrowser):
             rows.append(f"<tr><td>{escape(wording.answerability_word(f, wording_tr))}</td>"
                         f"<td align='right'>{local('{v:+.2f}').format(v=v)}</td>"
                         f"<td style='color:{colour}'>{'█' * cells}</td></tr>")
-        bias = local(self.tr("sum of the parts {s:+.2f} with the model's base {b:+.2f}: logit {l:+.2f}")).format(
-            s=sum(d.contributions.values()), b=d.bias, l=sum(d.contributions.values()) + d.bias)
+        bias = local(self.tr("the parts {s:+.2f} and the model's starting point {b:+.2f} add up to {l:+.2f}, the "
+                             "probability {p:.3f}")).format(
+            s=sum(d.contributions.values()), b=d.bias, l=sum(d.contributions.values()) + d.bias,
+            p=d.confidence if d.confidence is not None else 0.0)
         return (f"<br><br>{escape(head)}<table cellspacing='0' cellpadding='1'>{''.join(rows)}</table>"
                 f"<i>{escape(bias)}</i>")
 
