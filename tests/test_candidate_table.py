@@ -15,10 +15,11 @@ from PySide6.QtWidgets import QApplication, QStyleOptionViewItem, QTableWidget
 
 from tests.test_app import ask, fake_controller, open_and_wait
 from tests.test_app_widgets import cand, trace
+from tests.test_app_window import deliver_posted_events
 from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.app.widgets.stages_view import StagesView
-from vaultrag.core.model import Answer, Candidate, Stage
-from vaultrag.core.vocab import AnswerKind, StageName, StageStatus
+from vaultrag.core.model import Answer, Candidate, Rewrite, Stage
+from vaultrag.core.vocab import AnswerKind, RewriteMethod, StageName, StageStatus
 
 NAME_CHARS = 24  # every visible row shows at least this much of its 'note › heading' (all of a shorter one)
 SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # a raw feature name (`cosine_gap`): never shown to a reader
@@ -425,6 +426,19 @@ def test_bar_names_are_whole_and_no_outline_runs_through_a_value_in_portuguese_a
             assert bars.width() > 300 and shapes[0].name_box.width() > 150
         table = stages.table  # the bars leave room for 8 rows of the table
         assert table.viewport().height() >= 8 * table.verticalHeader().defaultSectionSize()
+        # a follow-up's rewrite above the table (and the local-model offer above the window) take height: the bars
+        # give way, the table keeps its 8 rows (it showed 4 in the Portuguese follow-up screenshot)
+        t.rewrite = Rewrite("e para cancelar?", "e para cancelar (prazo reembolso)?", RewriteMethod.TERMS,
+                            ["prazo", "reembolso"])
+        w.llm_offer.show()
+        stages.set_trace(t)
+        stages.select_chunk(final[0])
+        deliver_posted_events()
+        stages.select_chunk(final[0])  # with the heights the layout has now
+        deliver_posted_events()
+        assert stages.rewrite.isVisible()
+        rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+        assert rows >= 8 and len(stages.bars.bars) >= 3, (rows, len(stages.bars.bars))
         w.close()
     finally:
         app.removeTranslator(translator)

@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QBrush, QColor, QFontMetrics, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QBrush, QColor, QFontMetrics, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -55,6 +55,8 @@ NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
 NARROW_SEP = "\u2009›\u2009"  # thin spaces: a squeezed row gives the heading every pixel it can
 MIN_TITLE_CHARS = 1  # a squeezed row keeps at least this much of the note title (its heading tells rows apart)
 HEADING_CHARS = 10  # and this much of its last heading before the title is cut
+TABLE_ROWS = 8  # the candidate table keeps this many rows in view: the explanation's bars give way first
+MIN_BARS = 3  # the fewest bars the explanation shows (the words beside them name the rest)
 
 
 def fit_label(text: str, fm: QFontMetrics, width: int) -> str:
@@ -421,8 +423,27 @@ class StagesView(QWidget):
             self.bars.set_parts(None, None, None)
             return
         mine, other = pair
-        self.bars.set_parts(mine.contributions, other.contributions if other is not None else None,
-                            other.rank if other is not None else None)
+        self.bars.max_bars = LISTS_BARS if self.lists_shown() else MAX_BARS
+        while True:
+            self.bars.set_parts(mine.contributions, other.contributions if other is not None else None,
+                                other.rank if other is not None else None)
+            # fewer bars while they would leave the table less than TABLE_ROWS rows (a follow-up's rewrite above it,
+            # a short window): the words beside them still say the whole gap
+            if self.bars.max_bars <= MIN_BARS or self.lists_shown() or self.bars.minimumHeight() <= self._bars_room():
+                break
+            self.bars.max_bars -= 1
+
+    def _bars_room(self) -> int:
+        """The height the bars may take so that the candidate table keeps TABLE_ROWS rows in view."""
+        table = self.table
+        taken = (self.rewrite.sizeHint().height() + 2 if not self.rewrite.isHidden() else 0) \
+            + table.horizontalHeader().height() + 2 * table.frameWidth() + 12
+        return self.height() - taken - TABLE_ROWS * table.verticalHeader().defaultSectionSize()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._selected is not None and not self.lists_shown():
+            self._show_parts(self._selected)
 
     def gap_words(self, chunk_id: int) -> str:
         """Why the chunk sits below the row above it in the final list (the first row: above the second), from
