@@ -119,3 +119,23 @@ def test_the_leftover_of_a_gap_is_never_bigger_than_a_named_part():
     leftover = re.search(r"other parts ([+−])(\d+\.\d+)", text)
     named = [float(x) for x in re.findall(r"[+−](\d+\.\d+)", text.split("other parts")[0].split("compared with")[1])]
     assert named and (leftover is None or float(leftover.group(2)) <= min(named)), text
+
+
+def test_ask_explain_tells_apart_the_paragraphs_of_one_section_by_their_lines(tmp_path: Path, cli, monkeypatch):
+    """Three paragraphs under one heading were three identical rows 'Notes › Refunds' (fresh eyes); each row and
+    each fate now names its lines where the name alone would repeat."""
+    vault, home = tmp_path / "vault", tmp_path / "home"
+    vault.mkdir()
+    paragraphs = [f"Refund rule {w}: the refund deadline is {n} days for {w} purchases. " * 12
+                  for w, n in (("online", 7), ("store", 14), ("gift", 30))]
+    (vault / "Notes.md").write_text("# Notes\n\n## Refunds\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    monkeypatch.setenv("COLUMNS", "160")
+    r = cli(home, "ask", str(vault), "refund deadline days", "--threshold", "-1", "--explain")
+    assert r.returncode == 0, r.stderr
+    table = [line.split(" | ")[0].rstrip() for line in r.stdout.split("\n\n")[1].splitlines() if " | " in line][1:]
+    rows = [x for x in table if x.startswith("Notes › Refunds")]
+    assert len(rows) >= 2, r.stdout
+    assert len(set(rows)) == len(rows) and all(re.search(r", lines? \d+", x) for x in rows), rows
+    fates = [line.strip() for line in r.stdout.splitlines() if line.startswith("  Notes › Refunds")]
+    assert len(fates) >= 2 and len({f.split(":")[0] for f in fates}) == len(fates), r.stdout

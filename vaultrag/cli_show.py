@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 import sys
 import textwrap
+from collections import Counter
+from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from vaultrag.core import wording
@@ -83,6 +85,16 @@ def where(c: Candidate) -> str:
     return SEP.join([c.note.removesuffix(".md"), *c.heading_path[-1:]])
 
 
+def labels(cands: Iterable[Candidate]) -> dict[int, str]:
+    """Each chunk's `where`, with its lines added where two chunks would read the same (the paragraphs of one
+    section): three identical rows tell the reader nothing."""
+    by_id = {c.chunk_id: c for c in cands}
+    named = {cid: where(c) for cid, c in by_id.items()}
+    seen = Counter(named.values())
+    return {cid: f"{name}, {line_span(by_id[cid].line_start, by_id[cid].line_end)}" if seen[name] > 1 else name
+            for cid, name in named.items()}
+
+
 def _rows(trace: QueryTrace, stages: list[Stage], n: int) -> list[int]:
     """The chunks in the first `n` of any list: the final list's in its order, then the others by best rank."""
     ids = {c.chunk_id: c.rank for s in stages for c in s.candidates[:n]}
@@ -100,7 +112,7 @@ def _rows(trace: QueryTrace, stages: list[Stage], n: int) -> list[int]:
 def stage_table(trace: QueryTrace, stages: list[Stage], n: int, width: int) -> list[str]:
     """One table as the window has it: a row per chunk, its 'note › heading' in all the width the lists' columns
     leave, then each list's rank and score ("—": not in that list)."""
-    cands = {c.chunk_id: c for s in stages for c in s.candidates}
+    names = labels(c for s in stages for c in s.candidates)
     heads = [f"{s.name.upper()} [{s.status}]" for s in stages]
     cols = [max(len(h), 11) for h in heads]  # "rank  score": "12  14.758"
     name_w = max(width - sum(cols) - 3 * len(cols), 20)
@@ -112,7 +124,7 @@ def stage_table(trace: QueryTrace, stages: list[Stage], n: int, width: int) -> l
         for s, w in zip(stages, cols, strict=True):
             c = next((x for x in s.candidates if x.chunk_id == cid), None)
             cells.append((f"{c.rank:>3} {c.score:7.3f}" if c is not None else "  —").ljust(w))
-        out.append(" | ".join([elide_label(where(cands[cid]), name_w).ljust(name_w), *cells]).rstrip())
+        out.append(" | ".join([elide_label(names[cid], name_w).ljust(name_w), *cells]).rstrip())
     return out
 
 
@@ -168,9 +180,9 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
         out += textwrap.wrap(f"used: {d.supported_note} (chunk {d.supported_by}); {parts}; base {d.bias:+.2f}",
                              WIDTH, initial_indent="  ", subsequent_indent="  ")
     out.append("")
-    cands = {c.chunk_id: c for s in trace.stages.values() for c in s.candidates}
+    names = labels(c for s in trace.stages.values() for c in s.candidates)
     for cid, status in list(trace.context_status.items())[:n]:
-        name = where(cands[cid]) if cid in cands else f"chunk {cid}"
+        name = names.get(cid, f"chunk {cid}")
         out.append(_cell(f"  {name}: {wording.fate(status)}", width))
     t = trace.prompt_tokens
     out.append(f"\nprompt: {t['total']} tokens (instructions {t['instructions']}, documents {t['documents']} of "
