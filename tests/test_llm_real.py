@@ -65,9 +65,14 @@ def test_a_real_server_streams_a_real_answer_through_the_cli(llama_server: str, 
           f"{g['completion_tokens']} tokens, {g['tokens_per_s']} tokens/s")
 
 
+# questions SmolLM2 answers by repeating a line of a note (greedy): which of them it repeats depends on the build of
+# llama.cpp (AVX2 and AVX-512 builds round differently and so choose other tokens), so the test asks both
+ATTACH_QUESTIONS = ("What command creates a Python virtual environment?", "When does the flight to Lisbon leave?")
+
+
 def test_a_real_models_uncited_sentence_gets_its_document_attached(llama_server: str, tmp_path: Path, cli):
-    """SmolLM2 cites nothing; a sentence of its answer that a prompt document backs gets that document attached
-    (greedy decoding: the answer is fixed, so the test names the sentence), shown apart from a model's citation."""
+    """SmolLM2 cites nothing; a sentence of its answer that a prompt document backs gets that document attached,
+    shown apart from a model's citation, and one that no document backs stays uncited."""
     home, vault = tmp_path / "home", tmp_path / "demo"
     home.mkdir()
     shutil.copytree(DEMO_VAULT, vault)
@@ -75,18 +80,27 @@ def test_a_real_models_uncited_sentence_gets_its_document_attached(llama_server:
     (home / "settings.toml").write_text(f'llm_base_url = "{llama_server}"\nllm_model = "smollm2-135m"\n'
                                         "llm_max_tokens = 40\nllm_temperature = 0\nllm_timeout = 120\n",
                                         encoding="utf-8")
-    question = "How do I create a Python virtual environment?"
-    r = cli(home, "ask", str(vault), question, "--generate", "--json")
-    assert r.returncode == 0, r.stderr
-    trace = json.loads(r.stdout)
-    attached = [s for s in trace["answer"]["sentences"] if s["verdict"] == "attached"]
-    assert [s["text"] for s in attached] == ["python3 -m venv ."], trace["answer"]["sentences"]
-    doc = trace["context"][attached[0]["citations"][0] - 1]
-    assert doc["note"] == "Trabalho/Python venv.md" and "python3 -m venv .venv" in doc["text"]
-    assert not any(s["citations"] for s in trace["answer"]["sentences"] if s["verdict"] != "attached"), \
-        "the model itself cites nothing"
+    found: list[tuple[str, dict, dict]] = []  # (question, the attached sentence, its document)
+    for question in ATTACH_QUESTIONS:
+        r = cli(home, "ask", str(vault), question, "--generate", "--json")
+        assert r.returncode == 0, r.stderr
+        trace = json.loads(r.stdout)
+        sentences = trace["answer"]["sentences"]
+        assert not any(s["citations"] for s in sentences if s["verdict"] != "attached"), "the model cites nothing"
+        for s in sentences:
+            if s["verdict"] == "attached":  # backed: the document holds the sentence's words
+                assert s["support"] >= 0.8, s
+                doc = trace["context"][s["citations"][0] - 1]
+                words = [w.strip(".,:;`*").lower() for w in s["text"].split() if len(w) > 3]
+                held = sum(w in doc["text"].lower() for w in words)
+                assert words and held >= 0.8 * len(words), (s, doc["text"])
+                found.append((question, s, doc))
+            elif s["verdict"] == "uncited" and s["support"] is not None:
+                assert s["support"] < 0.8, s  # a backed sentence left uncited would be a miss
+    assert found, "neither answer repeated a line of its note: the model or the build changed (see ATTACH_QUESTIONS)"
+    question, sentence, doc = found[0]
     r = cli(home, "ask", str(vault), question, "--generate")
-    assert f"attached [{doc['index']}]†: python3 -m venv ." in r.stdout and "† attached by vaultrag" in r.stdout
+    assert f"attached [{doc['index']}]†: {sentence['text']}" in r.stdout and "† attached by vaultrag" in r.stdout
 
 
 def test_a_real_server_streams_a_real_answer_into_the_window(qtbot, llama_server: str, home: Path, tmp_path: Path):
