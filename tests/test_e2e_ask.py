@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,30 @@ def test_the_demo_vaults_example_questions_are_answered_from_their_notes(home: P
         r = run(home, "ask", str(vault), question, "--json")
         d = json.loads(r.stdout)["decision"]
         assert not d["answered"] and d["decider"] != "cosine", (question, d)
+
+
+def test_a_cold_ask_loads_the_token_counter_while_the_models_load(home: Path, tmp_path: Path, cli, monkeypatch):
+    """`ask` in a new process loads o200k (0.4 s) beside the embedder, not in the context stage after it: the
+    model's load here waits until the encoding is there, which it never is when nothing else loads it."""
+    from vaultrag.core import embed, tokens
+
+    vault = tmp_path / "demo"
+    shutil.copytree(DEMO_VAULT, vault)
+    assert cli(home, "index", str(vault)).returncode == 0
+    real = embed.from_settings
+    seen: list[bool] = []
+
+    def model_load_waiting_for_the_encoding(*args, **kwargs):
+        for _ in range(600):  # at most ~30 s: the encoding's load in another thread
+            if tokens.encoding.cache_info().currsize:
+                break
+            threading.Event().wait(0.05)
+        seen.append(bool(tokens.encoding.cache_info().currsize))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(embed, "from_settings", model_load_waiting_for_the_encoding)
+    tokens.encoding.cache_clear()  # as in a new process
+    r = cli(home, "ask", str(vault), "Qual o prazo do reembolso?", "--json")
+    assert r.returncode == 0, r.stderr
+    assert seen == [True], "the encoding was not loading while the model did"
+    assert not [t for t in threading.enumerate() if t.name == "tiktoken-load"]
