@@ -280,3 +280,24 @@ def test_the_decisions_words_give_each_value_and_say_one_fact_once():
                                   "name, date, number or place")
     d.values = None  # a trace from before the values were kept: the features' names in words
     assert wording.against(d).startswith("against it: the ranker's confidence in the passage")
+
+
+def test_a_chunk_that_states_nothing_is_marked_in_every_language(vault: Path, tmp_path: Path):
+    """A stub note (a title and links) matches its topic's questions and answers none: `says_nothing` is 1 for it,
+    for the model of either language (a title alone tells nothing of its language either)."""
+    write(vault, "Deploy.md", "# Deploy\n\nTo roll back a deploy, run kubectl rollout undo on the service.\n")
+    write(vault, "Roll back.md", "# Roll back a deploy\n\n- [[Deploy]]\n- [[Rollout]]\n")
+    s = IndexStore.open(tmp_path / "stub.sqlite")
+    try:
+        run_to_end(Indexer(vault, s, IndexOptions(chunk_tokens=60), CountingEmbedder()).run())
+        weights = [-3.0 if f == "says_nothing" else 0.0 for f in FEATURES]
+        m = Answerability(model_data(weights=weights, cross_language=cross_data(
+            weights=[-3.0 if f == "says_nothing" else 0.0 for f in CROSS_FEATURES])))
+        trace = searcher_with(s, m).ask("How do I roll back a deploy?")
+        d = trace.decision
+        ids = {c.note: c.chunk_id for c in trace.final}
+        assert {"Deploy.md", "Roll back.md"} <= set(ids) and d.support is not None
+        assert d.supported_note == "Deploy.md" and d.values is not None and d.values["says_nothing"] == 0.0
+        assert d.support[ids["Roll back.md"]] < 0.01 < d.support[ids["Deploy.md"]]
+    finally:
+        s.close()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from vaultrag.core.language import stop_words
-from vaultrag.core.marks import hub_share
+from vaultrag.core.marks import HEADING, hub_share
 from vaultrag.core.query.features import SENTENCE, stem
 from vaultrag.core.query.terms import WORD, fold
 from vaultrag.core.vocab import StageName
@@ -52,6 +52,7 @@ FEATURES: tuple[str, ...] = (
     "type_missing",  # place) and the window holds one / holds none
     "hub",  # the chunk is mostly links (a map-of-content note), when the index marks it
     "boilerplate",  # share of the chunk repeated across many notes (a template), when the index marks it
+    "says_nothing",  # 1: no sentence of the chunk but its headings can hold an answer (a stub, a title, links)
 )
 # Word-matching features say nothing when the note is in another language than the question: a model trained on
 # same-language questions refused most cross-language ones of a set it had not seen (docs/answerability.md). A
@@ -61,7 +62,7 @@ FEATURES: tuple[str, ...] = (
 # first one's, falls on the shipped threshold). Names and numbers survive translation too, but weighed in they
 # passed more questions about articles left out of the vault (docs/answerability.md). A cross-language candidate's
 # lexical features are computed as unknown (NaN).
-CROSS_FEATURES: tuple[str, ...] = ("ranker_p", "ranker_margin", "cosine_rule", "cosine_vs_prompt")
+CROSS_FEATURES: tuple[str, ...] = ("ranker_p", "ranker_margin", "cosine_rule", "cosine_vs_prompt", "says_nothing")
 LEXICAL = frozenset({"sentence_cov", "window_rare_cov", "chunk_rare_cov", "rarest_missing", "negation_missing",
                      "words_unknown"})
 BACKGROUND_WEIGHT = 0.75  # the cosine rule's (decide.py imports it from here)
@@ -252,7 +253,8 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
     rule = (c.cosine or 0.0) - BACKGROUND_WEIGHT * background
     return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), rule, 0.0, *lexical,
             names_unknown, numbers_missing, names_missing, found, missing_kind,
-            float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0), float(same)]
+            float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0),
+            float(not any(not HEADING.match(x) for x, _, _ in sents)), float(same)]
 
 
 def ranker_odds(final: Sequence[Candidate]) -> tuple[dict[int, float], dict[int, float]]:
