@@ -301,3 +301,11 @@ def test_a_chunk_that_states_nothing_is_marked_in_every_language(vault: Path, tm
         assert d.support[ids["Roll back.md"]] < 0.01 < d.support[ids["Deploy.md"]]
     finally:
         s.close()
+
+
+def test_every_feature_has_words_for_its_value():
+    """A new feature is worded by its value like the others (the window, `why` and `ask --explain` show it)."""
+    for f in FEATURES:
+        for v in (0.0, 0.5, 1.0):
+            said = wording.answerability_value(f, {f: v})
+            assert "_" not in said and said != wording.answerability_word(f), (f, v, said)

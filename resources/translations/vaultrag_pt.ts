@@ -2207,6 +2207,10 @@
         <translation>uma lista de links</translation>
     </message>
     <message>
+        <source>a passage of headings only</source>
+        <translation>um trecho só de títulos</translation>
+    </message>
+    <message>
         <source>a question word missing around that sentence is {v:.0%} as rare as its rarest</source>
         <translation>uma palavra da pergunta que falta em torno dessa frase é {v:.0%} tão rara quanto a mais rara</translation>
     </message>
@@ -2749,6 +2753,14 @@
     <message>
         <source>the passage holds {v:.0%} of the question&apos;s rare words</source>
         <translation>o trecho contém {v:.0%} das palavras raras da pergunta</translation>
+    </message>
+    <message>
+        <source>the passage states nothing but its headings</source>
+        <translation>o trecho não diz nada além dos seus títulos</translation>
+    </message>
+    <message>
+        <source>the passage states something beyond its headings</source>
+        <translation>o trecho diz algo além dos seus títulos</translation>
     </message>
     <message>
         <source>the question asks for no name, date, number or place</source>

@@ -79,6 +79,7 @@ ANSWERABILITY_WORDS = {
     "chunk_rare_cov": T("the question's rare words in the passage"),
     "rarest_missing": T("the question's rarest word missing there"),
     "negation_missing": T("the question's “not” missing there"),
+    "says_nothing": T("a passage of headings only"),
     "words_unknown": T("question words no note uses"),
     "names_unknown": T("names no note mentions"),
     "numbers_missing": T("the question's numbers missing there"),
@@ -108,6 +109,8 @@ SHARE_WORDS = {
                        T("a question word missing around that sentence is {v:.0%} as rare as its rarest")),
     "negation_missing": (T("no “not” of the question is missing there"),
                          *[T("the question says “not” and the passage there does not")] * 2),  # it is 0 or 1
+    "says_nothing": (T("the passage states something beyond its headings"),
+                     *[T("the passage states nothing but its headings")] * 2),
 }
 VALUE_WORDS = {
     "ranker_p": T("the ranker is {v:.0%} sure of this passage"),
