@@ -230,7 +230,10 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
     heading = frozenset(stem(fold(w.lower())) for w in WORD.findall(chunk.prefix))
     every = heading.union(*(st for _, st, _ in sents)) if sents else heading
     note_language = languages.get(chunk.note, "")
-    same = not q.language or not note_language or note_language == q.language
+    says_nothing = not any(not HEADING.match(x) for x, _, _ in sents)
+    # a chunk that states nothing has no language to judge by (its note's language, detected on a title alone,
+    # is a guess: an emptied English note came out Danish), so the same-language model, which reads its words
+    same = not q.language or not note_language or note_language == q.language or says_nothing
     names = qi.names if same else qi.known_names  # across languages only the names the vault holds are names
     if same:
         best_stems = sents[best][1] if sents else frozenset()
@@ -254,7 +257,7 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
     return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), rule, 0.0, *lexical,
             names_unknown, numbers_missing, names_missing, found, missing_kind,
             float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0),
-            float(not any(not HEADING.match(x) for x, _, _ in sents)), float(same)]
+            float(says_nothing), float(same)]
 
 
 def ranker_odds(final: Sequence[Candidate]) -> tuple[dict[int, float], dict[int, float]]:
