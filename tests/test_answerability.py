@@ -149,6 +149,27 @@ def test_a_sentence_that_asks_or_links_holds_no_answer(sentence: str, can: bool)
     assert answerability.answers(sentence) is can
 
 
+def test_a_question_with_its_answer_after_it_counts_a_list_of_questions_does_not():
+    """A FAQ's question and its answer are one statement; a note's example questions, one after another, are not."""
+    assert answerability.answers("## How do I roll back a deploy?", "Run kubectl rollout undo on the service.")
+    assert answerability.answers("**Where is the log?**", "In /var/log/app, rotated daily.")
+    assert not answerability.answers('- "Qual o prazo do reembolso?"', '- "When does the flight to Lisbon leave?"')
+    assert not answerability.answers('- "How do I roll back a deploy?"', "Notas:"), "a label is no answer"
+    assert not answerability.answers("How do I roll back?", "See [[Deploy]], [[Rollback]] and [[Release notes]].")
+
+
+def test_a_faq_notes_question_is_read_with_its_answer(vault: Path, tmp_path: Path):
+    write(vault, "FAQ.md", "# FAQ\n\n## How do I roll back a deploy?\n\nRun kubectl rollout undo on the service.\n")
+    s = IndexStore.open(tmp_path / "faq.sqlite")
+    try:
+        run_to_end(Indexer(vault, s, IndexOptions(chunk_tokens=60), CountingEmbedder()).run())
+        d = searcher_with(s, Answerability(model_data())).ask("How do I roll back a deploy?").decision
+        assert d.supported_note == "FAQ.md" and d.values is not None
+        assert d.values["sentence_cov"] == 1.0, "the question line, with its answer after it, says every word"
+    finally:
+        s.close()
+
+
 def test_a_hub_notes_questions_and_links_give_it_no_word_evidence(store: IndexStore):
     """Home.md lists the question and links to the note that answers it: none of its words count as the answer's
     (the ranker may still rank it high; the decision then rests on the note that says it)."""

@@ -175,11 +175,23 @@ def read_question(q: QueryState) -> Question:
 QUESTION_END = re.compile(r"\?[\s\"'”»)*_]*$")  # a sentence that asks, even in quotes or bold
 
 
-def answers(sentence: str) -> bool:
-    """Whether a sentence can hold an answer: it says something; it does not ask (a note's list of example
-    questions matches every question it lists) and is not mostly links (a map of content names every topic)."""
-    if QUESTION_END.search(sentence):
-        return False
+ANSWER_WORDS = 3  # a question followed by a statement of this many words or more is asked and answered (a FAQ)
+
+
+def _asks(sentence: str) -> bool:
+    return bool(QUESTION_END.search(sentence))
+
+
+def _states(sentence: str) -> bool:
+    return not _asks(sentence) and hub_share(sentence) < 1.0
+
+
+def answers(sentence: str, following: str = "") -> bool:
+    """Whether a sentence can hold an answer: it says something and is not mostly links (a map of content names
+    every topic); a question only with its answer after it (`following`, a FAQ's "How do I…? Run…"), not in a list
+    of questions (a note's example questions match every question they list)."""
+    if _asks(sentence):
+        return _states(following) and len(WORD.findall(following)) >= ANSWER_WORDS
     return hub_share(sentence) < 1.0
 
 
@@ -188,8 +200,9 @@ def sentences_of(text: str) -> tuple[tuple[str, frozenset[str], frozenset[str]],
     """Each sentence of `text` that can hold an answer (see `answers`): itself, its stems and its folded
     lower-case words (cached: chunks come back)."""
     out = []
-    for s in SENTENCE.split(text):
-        if s.strip() and answers(s):
+    split = [s for s in SENTENCE.split(text) if s.strip()]
+    for i, s in enumerate(split):
+        if answers(s, split[i + 1] if i + 1 < len(split) else ""):
             words = frozenset(fold(w.lower()) for w in WORD.findall(s))
             out.append((s, frozenset(stem(w) for w in words), words))
     return tuple(out)
