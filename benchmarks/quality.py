@@ -68,17 +68,18 @@ def refusal_by_kind() -> list[str]:
         rest = [x for x in names if x != n]
         m = ta.train(data, rest)
         loso_t[n] = ta.threshold_for(m, data, rest)
-        loso[n] = {k: ta.scores(m, data[n, k], loso_t[n]) for k in decoys.KINDS}
+        cross = ta.train_cross(data, rest, loso_t[n])
+        loso[n] = {k: ta.scores(m, data[n, k], cross) for k in decoys.KINDS}
     lines += ["", "The answerability model, leave-one-set-out (trained and thresholded without the row's set; goals: "
               "≥ 0.95 of correct top-1 answered, held-out ≤ 0.08, same-note ≤ 0.20, edited ≤ 0.40, ✗ a miss; a "
-              "candidate in another language than the question meets the cosine rule):", "",
+              "candidate in another language than the question meets the cross-language model, trained here "
+              "without xquad-xl for its row):", "",
               ta.HEADER, *ta.table_rows(data, loso, loso_t, names)]
     from vaultrag.core.query.answerability import shipped as shipped_model
 
     model = shipped_model()
     if model is not None:
-        x = {"mean": model.mean, "scale": model.scale, "weights": model.weights, "bias": model.bias}
-        full = {n: {k: ta.scores(x, data[n, k], model.threshold) for k in decoys.KINDS} for n in names}
+        full = {n: {k: ta.shipped_scores(model, data[n, k]) for k in decoys.KINDS} for n in names}
         lines += ["", f"The shipped model ({model.model_id}, trained on all three sets: in-sample) at its threshold "
                   f"{model.threshold}:", "", ta.HEADER,
                   *ta.table_rows(data, full, dict.fromkeys(names, model.threshold), names)]

@@ -14,13 +14,22 @@ from tests.fakes import CountingEmbedder
 from vaultrag.core import wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.query import answerability
-from vaultrag.core.query.answerability import FEATURES, Answerability, question_kind
+from vaultrag.core.query.answerability import CROSS_FEATURES, FEATURES, Answerability, question_kind
 from vaultrag.core.query.search import PIPELINE, Searcher
 from vaultrag.core.query.stages.decide import DecideStage, threshold_key
 from vaultrag.core.rerankers.builtin import LearnedRanker
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import DecisionReason
 from vaultrag.settings import Settings
+
+
+def cross_data(**changes: object) -> dict:
+    """A cross-language model that reads the cosine rule alone (0.26 at its threshold, 0.5 here)."""
+    weights = [0.0] * len(CROSS_FEATURES)
+    weights[CROSS_FEATURES.index("cosine_rule")] = 3.0
+    data = {"features": list(CROSS_FEATURES), "mean": [0.26] * len(CROSS_FEATURES),
+            "scale": [0.1] * len(CROSS_FEATURES), "weights": weights, "bias": 0.0}
+    return {**data, **changes}
 
 
 def model_data(**changes: object) -> dict:
@@ -31,14 +40,16 @@ def model_data(**changes: object) -> dict:
     data = {"id": "answer-test", "ranker": "builtin-lr1", "embedder_prefix": "fake/",  # the counting fake's cosines
             "threshold": 0.5, "features": list(FEATURES),
             "mean": [0.1] * len(FEATURES), "scale": [0.5] * len(FEATURES), "weights": weights, "bias": -0.25,
-            "cross_language": {"rule_threshold": 0.26, "slope": 30.0}}
+            "cross_language": cross_data()}
     return {**data, **changes}
 
 
 def test_the_shipped_model_loads_and_matches_the_features():
     m = answerability.shipped()
     assert m is not None, "vaultrag/core/query/answerability.json must ship with the package"
-    assert m.model_id and 0.0 < m.threshold < 1.0 and len(m.weights) == len(FEATURES)
+    assert m.model_id and 0.0 < m.threshold < 1.0 and len(m.same.weights) == len(m.cross.weights) == len(FEATURES)
+    # the cross-language model reads only the features that mean the same across languages
+    assert {f for f, w in zip(FEATURES, m.cross.weights, strict=True) if w} <= set(CROSS_FEATURES)
 
 
 def test_a_missing_or_mismatched_file_gives_no_model(tmp_path: Path):
@@ -59,28 +70,36 @@ def test_contributions_sum_to_the_logit():
     rng = np.random.default_rng(3)
     x = rng.random((4, len(FEATURES)))
     logits, parts, biases = m.explain(x)
-    assert np.allclose(parts.sum(axis=1) + m.bias, logits) and np.allclose(biases, m.bias)
+    assert np.allclose(parts.sum(axis=1) + m.same.bias, logits) and np.allclose(biases, m.same.bias)
     i, j = FEATURES.index("window_rare_cov"), FEATURES.index("names_missing")
     assert np.allclose(parts[:, i], (x[:, i] - 0.1) / 0.5 * 2.0) and np.allclose(parts[:, j], (x[:, j] - 0.1) / 0.5
                                                                                    * -1.5)
     assert np.count_nonzero(parts[0]) == 2  # a feature weighted 0 contributes nothing
 
 
-def test_a_cross_language_candidate_is_judged_by_the_cosine_rule_on_the_models_scale():
-    """A note in another language than the question: the word features say nothing there, so the cosine rule
-    decides it, passing at the model's threshold exactly when the rule passes at its own."""
+def test_a_cross_language_candidate_is_judged_by_the_cross_language_model():
+    """A note in another language than the question: the word features say nothing there, so the second model,
+    over the features that mean the same in every language, judges it; its parts are its own."""
     rule = FEATURES.index("cosine_rule")
-    x = np.full((4, len(FEATURES)), 0.9)  # word features that would make the model sure
+    x = np.full((4, len(FEATURES)), 0.9)  # word features that would make the first model sure
     x[:, rule] = [0.30, 0.25, 0.30, 0.25]
     same = np.array([True, True, False, False])
-    for t in (0.4, 0.7):
-        m = Answerability(model_data(threshold=t))
-        logits, parts, biases = m.explain(x, same)
-        p = 1 / (1 + np.exp(-logits))
-        assert np.allclose(parts.sum(axis=1) + biases, logits)
-        assert p[2] >= t > p[3], "the rule's threshold is 0.26: 0.30 passes, 0.25 does not"
-        assert np.count_nonzero(parts[2]) == 1 and parts[2, rule] > 0 > parts[3, rule]
-        assert p[0] == pytest.approx(p[1]), "same-language rows: the model (the rule's weight there is 0)"
+    m = Answerability(model_data(threshold=0.5))
+    logits, parts, biases = m.explain(x, same)
+    p = 1 / (1 + np.exp(-logits))
+    assert np.allclose(parts.sum(axis=1) + biases, logits) and biases[2] == 0.0 and biases[0] == -0.25
+    assert p[2] >= 0.5 > p[3], "the cross model's 0.5 falls at a cosine rule of 0.26: 0.30 passes, 0.25 does not"
+    assert np.count_nonzero(parts[2]) == 1 and parts[2, rule] > 0 > parts[3, rule]
+    assert p[0] == pytest.approx(p[1]), "same-language rows: the first model (the rule's weight there is 0)"
+    assert parts[2, rule] == pytest.approx((0.30 - 0.26) / 0.1 * 3.0)
+
+
+def test_a_cross_language_model_over_a_word_feature_is_not_read():
+    """The cross-language block lists its features; one over other features (a word feature, meaningless across
+    languages) is another version's file: no model, the cosine rule decides."""
+    with pytest.raises(ValueError, match="features"):
+        Answerability(model_data(cross_language=cross_data(features=["sentence_cov", *CROSS_FEATURES[1:]])))
+    assert Answerability(model_data()).cross.weights[FEATURES.index("cosine_rule")] == 3.0
 
 
 def test_the_shipped_model_names_the_shipped_ranker():
@@ -121,6 +140,56 @@ def searcher_with(store: IndexStore, model: Answerability | None) -> Searcher:
     return Searcher(store, Settings(), CountingEmbedder(), LearnedRanker.load(), units)
 
 
+@pytest.mark.parametrize(("sentence", "can"), [
+    ("To roll back a deploy, run kubectl rollout undo.", True), ("How do I roll back a deploy?", False),
+    ('- "Qual o prazo do reembolso?"', False), ("**Where is it?**", False),
+    ("[[Reembolso e cancelamentos]], [[Academia]], [[Deploy]].", False), ("See [[Deploy]] for the steps to roll "
+                                                                           "back a release safely.", True)])
+def test_a_sentence_that_asks_or_links_holds_no_answer(sentence: str, can: bool):
+    assert answerability.answers(sentence) is can
+
+
+def test_a_question_with_its_answer_after_it_counts_a_list_of_questions_does_not():
+    """A FAQ's question and its answer are one statement; a note's example questions, one after another, are not."""
+    assert answerability.answers("## How do I roll back a deploy?", "Run kubectl rollout undo on the service.")
+    assert answerability.answers("**Where is the log?**", "In /var/log/app, rotated daily.")
+    assert not answerability.answers('- "Qual o prazo do reembolso?"', '- "When does the flight to Lisbon leave?"')
+    assert not answerability.answers('- "How do I roll back a deploy?"', "Notas:"), "a label is no answer"
+    assert not answerability.answers("How do I roll back?", "See [[Deploy]], [[Rollback]] and [[Release notes]].")
+
+
+def test_a_faq_notes_question_is_read_with_its_answer(vault: Path, tmp_path: Path):
+    write(vault, "FAQ.md", "# FAQ\n\n## How do I roll back a deploy?\n\nRun kubectl rollout undo on the service.\n")
+    s = IndexStore.open(tmp_path / "faq.sqlite")
+    try:
+        run_to_end(Indexer(vault, s, IndexOptions(chunk_tokens=60), CountingEmbedder()).run())
+        d = searcher_with(s, Answerability(model_data())).ask("How do I roll back a deploy?").decision
+        assert d.supported_note == "FAQ.md" and d.values is not None
+        assert d.values["sentence_cov"] == 1.0, "the question line, with its answer after it, says every word"
+    finally:
+        s.close()
+
+
+def test_a_hub_notes_questions_and_links_give_it_no_word_evidence(store: IndexStore):
+    """Home.md lists the question and links to the note that answers it: none of its words count as the answer's
+    (the ranker may still rank it high; the decision then rests on the note that says it)."""
+    trace = searcher_with(store, Answerability(model_data())).ask("How do I roll back a deploy?")
+    d = trace.decision
+    assert d.supported_note == "Deploy.md"
+    ids = {c.note: c.chunk_id for c in trace.final}
+    assert "Home.md" in ids, "the hub note is a candidate"
+    assert d.support is not None and d.support[ids["Home.md"]] < d.support[ids["Deploy.md"]]
+
+
+def test_a_negated_question_the_passage_does_not_negate_is_marked(store: IndexStore):
+    m = Answerability(model_data(weights=[-2.0 if f == "negation_missing" else 0.0 for f in FEATURES]))
+    asked = searcher_with(store, m).ask("Which backup does not keep 14 days of snapshots?").decision
+    plain = searcher_with(store, m).ask("Which backup keeps 14 days of snapshots?").decision
+    assert asked.values is not None and asked.values["negation_missing"] == 1.0
+    assert plain.values is not None and plain.values["negation_missing"] == 0.0
+    assert asked.confidence is not None and plain.confidence is not None and asked.confidence < plain.confidence
+
+
 def test_the_model_decides_on_the_best_supported_candidate(store: IndexStore):
     m = Answerability(model_data())
     trace = searcher_with(store, m).ask("How do I roll back a deploy with kubectl?")
@@ -140,8 +209,9 @@ def test_a_question_whose_name_is_nowhere_is_refused_with_the_feature_named(stor
                                                                               "booked by Pedro leave?")
     d = trace.decision
     assert d.by_model and not d.answered and d.reason == DecisionReason.BELOW_THRESHOLD
-    assert d.contributions["names_missing"] < 0
-    assert wording.answerability_word("names_missing") in wording.decision_reason(d)
+    assert d.contributions["names_missing"] < 0 and d.values is not None and d.values["names_missing"] == 1.0
+    # worded by its value (both names are missing), not by its part of the logit
+    assert "all of the question's names are missing there" in wording.decision_reason(d)
     assert "lower" not in wording.decision_reason(d)
 
 
@@ -188,8 +258,8 @@ def test_why_not_words_a_model_refusal_on_a_found_topic_without_lowering_the_thr
 
 
 def test_a_cross_language_probability_does_not_depend_on_the_threshold_in_force(vault: Path, tmp_path: Path):
-    """An English question on Portuguese notes: the cosine rule judges the candidates, on the model's own scale, so
-    eval and calibration (which ask with the threshold off) read the probability the decision meets."""
+    """An English question on Portuguese notes: the cross-language model judges the candidates, so eval and
+    calibration (which ask with the threshold off) read the probability the decision meets."""
     write(vault, "Implantação.md", "# Implantação\n\nPara desfazer uma implantação, execute kubectl rollout undo no "
           "serviço e confira os registros do cluster antes de avisar a equipe responsável pelo sistema.\n")
     write(vault, "Viagem.md", "# Viagem\n\nO voo para Lisboa sai às sete e quarenta do portão doze, reservado pela "
@@ -203,8 +273,60 @@ def test_a_cross_language_probability_does_not_depend_on_the_threshold_in_force(
         default = trace.decision
         off = searcher.ask(question, threshold=float("-inf")).decision
         assert default.by_model and {k for k, v in default.contributions.items() if v} == {"cosine_rule"}
+        assert set(default.values or {}) == set(CROSS_FEATURES), "the cross-language model reads no word feature"
         assert off.confidence == pytest.approx(default.confidence) and off.threshold != default.threshold
         best = max(c.cosine for c in trace.final[: trace.settings["k"]])
-        assert default.answered == (best - default.background_weight * default.background >= 0.26)
+        assert default.confidence == pytest.approx(1 / (1 + np.exp(-3.0 * (best - default.background_weight
+                                                                           * default.background - 0.26) / 0.1)))
     finally:
         s.close()
+
+
+def test_the_decisions_words_give_each_value_and_say_one_fact_once():
+    """The parts are worded by the features' values and the way they pushed; two features that say the same fact
+    (no name missing and none unknown; a question that asks for no kind) are one line, their parts added."""
+    from vaultrag.core.model import Decision
+    from vaultrag.core.vocab import ThresholdSource
+
+    d = Decision(False, 0.2, 0.3, -0.1, ThresholdSource.SHIPPED, DecisionReason.BELOW_THRESHOLD,
+                 contributions={"names_missing": 0.35, "names_unknown": -0.2, "type_found": -0.03,
+                                "type_missing": -0.01, "ranker_p": -0.8, "hub": 0.0},
+                 values={"names_missing": 0.0, "names_unknown": 0.0, "type_found": 0.0, "type_missing": 0.0,
+                         "ranker_p": 0.03, "hub": 0.0})
+    assert wording.answerability_parts(d) == [
+        ("the ranker is 3% sure of this passage: against answering", -0.8),
+        ("none of the question's names is missing there: for answering", pytest.approx(0.15)),
+        ("the question asks for no name, date, number or place: against answering", pytest.approx(-0.04))]
+    assert wording.against(d) == ("against it: the ranker is 3% sure of this passage, the question asks for no "
+                                  "name, date, number or place")
+    d.values = None  # a trace from before the values were kept: the features' names in words
+    assert wording.against(d).startswith("against it: the ranker's confidence in the passage")
+
+
+def test_a_chunk_that_states_nothing_is_marked_in_every_language(vault: Path, tmp_path: Path):
+    """A stub note (a title and links) matches its topic's questions and answers none: `says_nothing` is 1 for it,
+    for the model of either language (a title alone tells nothing of its language either)."""
+    write(vault, "Deploy.md", "# Deploy\n\nTo roll back a deploy, run kubectl rollout undo on the service.\n")
+    write(vault, "Roll back.md", "# Roll back a deploy\n\n- [[Deploy]]\n- [[Rollout]]\n")
+    s = IndexStore.open(tmp_path / "stub.sqlite")
+    try:
+        run_to_end(Indexer(vault, s, IndexOptions(chunk_tokens=60), CountingEmbedder()).run())
+        weights = [-3.0 if f == "says_nothing" else 0.0 for f in FEATURES]
+        m = Answerability(model_data(weights=weights, cross_language=cross_data(
+            weights=[-3.0 if f == "says_nothing" else 0.0 for f in CROSS_FEATURES])))
+        trace = searcher_with(s, m).ask("How do I roll back a deploy?")
+        d = trace.decision
+        ids = {c.note: c.chunk_id for c in trace.final}
+        assert {"Deploy.md", "Roll back.md"} <= set(ids) and d.support is not None
+        assert d.supported_note == "Deploy.md" and d.values is not None and d.values["says_nothing"] == 0.0
+        assert d.support[ids["Roll back.md"]] < 0.01 < d.support[ids["Deploy.md"]]
+    finally:
+        s.close()
+
+
+def test_every_feature_has_words_for_its_value():
+    """A new feature is worded by its value like the others (the window, `why` and `ask --explain` show it)."""
+    for f in FEATURES:
+        for v in (0.0, 0.5, 1.0):
+            said = wording.answerability_value(f, {f: v})
+            assert "_" not in said and said != wording.answerability_word(f), (f, v, said)

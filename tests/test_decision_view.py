@@ -9,11 +9,11 @@ import pytest
 from tests.test_app_widgets import cand, trace
 from vaultrag.app.widgets.decision_view import DecisionView
 from vaultrag.app.widgets.rerank_chart import RerankChart
-from vaultrag.core import wording
 from vaultrag.core.model import Answer, QueryTrace
 from vaultrag.core.vocab import AnswerKind, DecisionReason
 
 PARTS = {"cosine_rule": 0.9, "names_missing": -1.4, "sentence_cov": 0.35, "cosine_vs_prompt": -0.2, "hub": 0.0}
+VALUES = {"cosine_rule": 0.312, "names_missing": 1.0, "sentence_cov": 0.6, "cosine_vs_prompt": -0.021, "hub": 0.0}
 
 
 def by_model(answered: bool, topic: bool = False) -> QueryTrace:
@@ -25,8 +25,8 @@ def by_model(answered: bool, topic: bool = False) -> QueryTrace:
     t.decision = dataclasses.replace(
         t.decision, answered=answered, confidence=p, threshold=0.31, margin=p - 0.31,
         reason=DecisionReason.ABOVE_THRESHOLD if answered else DecisionReason.BELOW_THRESHOLD, decider="answer-lr1",
-        supported_by=2, supported_note="Trabalho/Deploy.md", contributions=dict(PARTS), bias=-0.5,
-        support={1: 0.4, 2: p, 3: 0.1}, topic_found=topic)
+        supported_by=2, supported_note="Trabalho/Deploy.md", contributions=dict(PARTS), values=dict(VALUES),
+        bias=-0.5, support={1: 0.4, 2: p, 3: 0.1}, topic_found=topic)
     return t
 
 
@@ -37,9 +37,12 @@ def test_the_decision_pane_shows_the_probability_the_passage_and_each_part(qtbot
     shown = view.toPlainText()
     assert "probability 0.810" in shown and "threshold 0.310" in shown
     assert "#2 Trabalho/Deploy.md › Rollback" in shown, "the passage the decision used, not the hub ranked first"
-    for feature in ("cosine_rule", "names_missing", "sentence_cov", "cosine_vs_prompt"):
-        assert wording.answerability_word(feature) in shown
-    assert wording.answerability_word("hub") not in shown, "a part of 0 is left out"
+    # each part by its value and its direction, not by its name and its signed part alone
+    assert "all of the question's names are missing there: against answering" in shown
+    assert "one sentence holds 60% of the question's words: for answering" in shown
+    assert "less the question's closeness to every note, is 0.312: for answering" in shown
+    assert "beside the other passages is -0.021: against answering" in shown
+    assert "links" not in shown, "a part of 0 is left out"
     assert "cosine" not in shown and "_" not in shown, "no raw feature names"
     total = sum(PARTS.values())
     assert f"add up to {total - 0.5:+.2f}, the probability 0.810" in shown, "the parts and the base add up"
@@ -52,10 +55,24 @@ def test_a_refusal_on_a_found_topic_says_the_notes_do_not_say(qtbot):
     view.set_trace(by_model(answered=False, topic=True))
     shown = view.toPlainText()
     assert "REFUSED" in shown and "the notes on this topic do not say" in shown
-    assert wording.answerability_word("names_missing") in shown.split("against it:")[1]
+    assert "all of the question's names are missing there" in shown.split("against it:")[1]
     assert "lower" not in shown
     view.set_trace(by_model(answered=False, topic=False))
     assert "no note seems to answer this" in view.toPlainText()
+
+
+def test_a_part_for_answering_reads_as_help_by_its_value(qtbot):
+    """The reviewer's case: no name of the question is missing, which the model counts for answering (its part is
+    measured from the training mean, where some are missing). Worded by the value, it reads as what it is."""
+    view = DecisionView()
+    qtbot.addWidget(view)
+    t = by_model(answered=True)
+    t.decision.contributions = {**PARTS, "names_missing": 0.33}
+    t.decision.values = {**VALUES, "names_missing": 0.0}
+    view.set_trace(t)
+    shown = view.toPlainText()
+    assert "none of the question's names is missing there: for answering" in shown
+    assert "names missing there" not in shown
 
 
 def test_the_chart_draws_the_models_probabilities_and_says_why_a_bar_is_blue(qtbot):

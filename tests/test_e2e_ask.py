@@ -92,6 +92,14 @@ def test_the_demo_vaults_example_questions_are_answered_from_their_notes(home: P
         r = run(home, "ask", str(vault), question, "--json")
         d = json.loads(r.stdout)["decision"]
         assert not d["answered"] and d["decider"] != "cosine", (question, d)
+    # a follow-up carries the earlier question's words, which Início lists word for word among its examples: the
+    # hub's questions and links are no answer, so it never takes the decision (the refund note does, or nothing)
+    r = run(home, "ask", str(vault), "e para cancelar?", "--after", "Qual o prazo do reembolso?", "--json")
+    trace = json.loads(r.stdout)
+    d = trace["decision"]
+    assert trace["rewrite"]["method"] == "terms" and d["decider"] != "cosine", d
+    assert d["supported_note"] != "Início.md", d
+    assert not d["answered"] or trace["answer"]["note"] != "Início.md", trace["answer"]
 
 
 def test_a_cold_ask_loads_the_token_counter_while_the_models_load(home: Path, tmp_path: Path, cli, monkeypatch):

@@ -175,8 +175,8 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
     out.append(f"decision: {verdict} — {conf}, {thr} {margin}".rstrip())
     out += textwrap.wrap(wording.decision_reason(d), WIDTH, initial_indent="  ", subsequent_indent="  ")
     if d.by_model and d.contributions:  # each feature's part of the model's logit, biggest first
-        parts = ", ".join(f"{wording.answerability_word(f)} {v:+.2f}" for f, v in
-                          sorted(d.contributions.items(), key=lambda fv: -abs(fv[1])) if abs(v) >= 0.005)
+        # each by its value and its direction, the signed part after it (the parts and the base add up to the logit)
+        parts = "; ".join(f"{what} ({v:+.2f})" for what, v in wording.answerability_parts(d))
         out += textwrap.wrap(f"used: {d.supported_note} (chunk {d.supported_by}); {parts}; base {d.bias:+.2f}",
                              WIDTH, initial_indent="  ", subsequent_indent="  ")
     out.append("")

@@ -2207,6 +2207,14 @@
         <translation>uma lista de links</translation>
     </message>
     <message>
+        <source>a passage of headings only</source>
+        <translation>um trecho só de títulos</translation>
+    </message>
+    <message>
+        <source>a question word missing around that sentence is {v:.0%} as rare as its rarest</source>
+        <translation>uma palavra da pergunta que falta em torno dessa frase é {v:.0%} tão rara quanto a mais rara</translation>
+    </message>
+    <message>
         <source>against it {parts}</source>
         <translation>contra {parts}</translation>
     </message>
@@ -2215,8 +2223,20 @@
         <translation>contra: {features}</translation>
     </message>
     <message>
+        <source>all of the question&apos;s names are missing there</source>
+        <translation>todos os nomes da pergunta faltam ali</translation>
+    </message>
+    <message>
+        <source>all of the question&apos;s numbers are missing there</source>
+        <translation>todos os números da pergunta faltam ali</translation>
+    </message>
+    <message>
         <source>an answer of the kind asked for (name, date, number, place)</source>
         <translation>uma resposta do tipo pedido (nome, data, número, lugar)</translation>
+    </message>
+    <message>
+        <source>an answer of the kind asked for (name, date, number, place) is there</source>
+        <translation>há ali uma resposta do tipo pedido (nome, data, número, lugar)</translation>
     </message>
     <message>
         <source>an app&apos;s own folder (.obsidian, .trash, .git)</source>
@@ -2295,6 +2315,18 @@
         <translation>nota vazia (sem texto para indexar)</translation>
     </message>
     <message>
+        <source>every name of the question is in some note</source>
+        <translation>todo nome da pergunta está em alguma nota</translation>
+    </message>
+    <message>
+        <source>every word of the question is around that sentence</source>
+        <translation>toda palavra da pergunta está em torno dessa frase</translation>
+    </message>
+    <message>
+        <source>every word of the question is in some note</source>
+        <translation>toda palavra da pergunta está em alguma nota</translation>
+    </message>
+    <message>
         <source>fake document tags</source>
         <translation>marcas de documento falsas</translation>
     </message>
@@ -2347,12 +2379,24 @@
         <translation>seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})</translation>
     </message>
     <message>
+        <source>its closeness in meaning beside the other passages is {v:+.3f}</source>
+        <translation>sua proximidade de sentido diante dos outros trechos é {v:+.3f}</translation>
+    </message>
+    <message>
+        <source>its closeness in meaning, less the question&apos;s closeness to every note, is {v:.3f}</source>
+        <translation>sua proximidade de sentido, menos a proximidade da pergunta com todas as notas, é {v:.3f}</translation>
+    </message>
+    <message>
         <source>its frontmatter says vaultrag: exclude</source>
         <translation>o frontmatter diz vaultrag: exclude</translation>
     </message>
     <message>
         <source>its lead over the next passage</source>
         <translation>a vantagem sobre o trecho seguinte</translation>
+    </message>
+    <message>
+        <source>its lead over the next passage is {v:+.1f}</source>
+        <translation>sua vantagem sobre o próximo trecho é {v:+.1f}</translation>
     </message>
     <message>
         <source>its server did not answer within {status} s</source>
@@ -2471,6 +2515,10 @@
         <translation>nenhuma resposta do tipo pedido (nome, data, número, lugar)</translation>
     </message>
     <message>
+        <source>no answer of the kind asked for (name, date, number, place) is there</source>
+        <translation>não há ali resposta do tipo pedido (nome, data, número, lugar)</translation>
+    </message>
+    <message>
         <source>no candidate: nothing in scope matches the question</source>
         <translation>nenhum candidato: nada no escopo corresponde à pergunta</translation>
     </message>
@@ -2495,8 +2543,16 @@
         <translation>nenhum modelo</translation>
     </message>
     <message>
+        <source>no note mentions the question&apos;s names</source>
+        <translation>nenhuma nota menciona os nomes da pergunta</translation>
+    </message>
+    <message>
         <source>no note seems to answer this: probability {p:.2f}, below the threshold {t:.2f} ({against})</source>
         <translation>nenhuma nota parece responder a isto: probabilidade {p:.2f}, abaixo do limiar {t:.2f} ({against})</translation>
+    </message>
+    <message>
+        <source>no note uses the question&apos;s words</source>
+        <translation>nenhuma nota usa as palavras da pergunta</translation>
     </message>
     <message>
         <source>no reranker configured: the fused order is final</source>
@@ -2523,8 +2579,20 @@
         <translation>ainda sem vetores para este modelo: só palavras-chave</translation>
     </message>
     <message>
+        <source>no “not” of the question is missing there</source>
+        <translation>nenhum “não” da pergunta falta ali</translation>
+    </message>
+    <message>
         <source>none</source>
         <translation>nenhum</translation>
+    </message>
+    <message>
+        <source>none of the question&apos;s names is missing there</source>
+        <translation>nenhum nome da pergunta falta ali</translation>
+    </message>
+    <message>
+        <source>none of the question&apos;s numbers is missing there</source>
+        <translation>nenhum número da pergunta falta ali</translation>
     </message>
     <message>
         <source>not a GGUF model file</source>
@@ -2541,6 +2609,10 @@
     <message>
         <source>nothing to rerank: the fused list is empty</source>
         <translation>nada para reordenar: a lista combinada está vazia</translation>
+    </message>
+    <message>
+        <source>one sentence holds {v:.0%} of the question&apos;s words</source>
+        <translation>uma frase contém {v:.0%} das palavras da pergunta</translation>
     </message>
     <message>
         <source>only the first {limit} characters are used for the vector search</source>
@@ -2651,6 +2723,10 @@
         <translation>texto repetido em várias notas</translation>
     </message>
     <message>
+        <source>that sentence and the ones beside it hold {v:.0%} of the question&apos;s rare words</source>
+        <translation>essa frase e as vizinhas contêm {v:.0%} das palavras raras da pergunta</translation>
+    </message>
+    <message>
         <source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source>
         <translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation>
     </message>
@@ -2675,12 +2751,32 @@
         <translation>as notas sobre este assunto não dizem: {note} trata dele, mas a probabilidade de que responda a isto é {p:.2f}, abaixo do limiar {t:.2f} ({against})</translation>
     </message>
     <message>
+        <source>the passage holds {v:.0%} of the question&apos;s rare words</source>
+        <translation>o trecho contém {v:.0%} das palavras raras da pergunta</translation>
+    </message>
+    <message>
+        <source>the passage states nothing but its headings</source>
+        <translation>o trecho não diz nada além dos seus títulos</translation>
+    </message>
+    <message>
+        <source>the passage states something beyond its headings</source>
+        <translation>o trecho diz algo além dos seus títulos</translation>
+    </message>
+    <message>
+        <source>the question asks for no name, date, number or place</source>
+        <translation>a pergunta não pede nome, data, número nem lugar</translation>
+    </message>
+    <message>
         <source>the question has only stop words or symbols: nothing to search for</source>
         <translation>a pergunta só tem palavras vazias ou símbolos: nada para buscar</translation>
     </message>
     <message>
         <source>the question has only stop words or symbols: rephrase it with the words you need</source>
         <translation>a pergunta só tem palavras vazias ou símbolos: reformule com as palavras de que precisa</translation>
+    </message>
+    <message>
+        <source>the question says “not” and the passage there does not</source>
+        <translation>a pergunta diz “não” e o trecho ali não diz</translation>
     </message>
     <message>
         <source>the question&apos;s names missing there</source>
@@ -2699,12 +2795,24 @@
         <translation>as palavras raras da pergunta no trecho</translation>
     </message>
     <message>
+        <source>the question&apos;s rarest word is missing around that sentence</source>
+        <translation>a palavra mais rara da pergunta falta em torno dessa frase</translation>
+    </message>
+    <message>
         <source>the question&apos;s rarest word missing there</source>
         <translation>a palavra mais rara da pergunta ausente ali</translation>
     </message>
     <message>
         <source>the question&apos;s words in one sentence</source>
         <translation>as palavras da pergunta numa só frase</translation>
+    </message>
+    <message>
+        <source>the question&apos;s “not” missing there</source>
+        <translation>o “não” da pergunta ausente ali</translation>
+    </message>
+    <message>
+        <source>the ranker is {v:.0%} sure of this passage</source>
+        <translation>o ranqueador tem {v:.0%} de certeza deste trecho</translation>
     </message>
     <message>
         <source>the ranker&apos;s confidence in the passage</source>
@@ -2751,8 +2859,40 @@
         <translation>{n} bytes</translation>
     </message>
     <message>
+        <source>{v:.0%} of the passage is repeated across notes</source>
+        <translation>{v:.0%} do trecho se repete em várias notas</translation>
+    </message>
+    <message>
+        <source>{v:.0%} of the passage&apos;s lines are links</source>
+        <translation>{v:.0%} das linhas do trecho são links</translation>
+    </message>
+    <message>
+        <source>{v:.0%} of the question&apos;s names are in no note</source>
+        <translation>{v:.0%} dos nomes da pergunta não estão em nenhuma nota</translation>
+    </message>
+    <message>
+        <source>{v:.0%} of the question&apos;s names are missing there</source>
+        <translation>{v:.0%} dos nomes da pergunta faltam ali</translation>
+    </message>
+    <message>
+        <source>{v:.0%} of the question&apos;s numbers are missing there</source>
+        <translation>{v:.0%} dos números da pergunta faltam ali</translation>
+    </message>
+    <message>
+        <source>{v:.0%} of the question&apos;s words (by rarity) are in no note</source>
+        <translation>{v:.0%} das palavras da pergunta (pela raridade) não estão em nenhuma nota</translation>
+    </message>
+    <message>
         <source>{what} {sign}{amount}</source>
         <translation>{what} {sign}{amount}</translation>
+    </message>
+    <message>
+        <source>{what}: against answering</source>
+        <translation>{what}: contra responder</translation>
+    </message>
+    <message>
+        <source>{what}: for answering</source>
+        <translation>{what}: a favor de responder</translation>
     </message>
     <message>
         <source>{where} answers, but has no OpenAI-compatible API there ({detail}). The address usually ends in /v1, e.g. http://localhost:11434/v1.</source>

@@ -146,8 +146,8 @@ class IndexReport:
     messages: list[str] = field(default_factory=list)
 
 
-TRACE_VERSION = 4  # 3: decision reasons, warnings, stage reasons and statuses as codes (README); 4: the
-# answerability model's probability and contributions on the decision
+TRACE_VERSION = 5  # 3: decision reasons, warnings, stage reasons and statuses as codes (README); 4: the
+# answerability model's probability and contributions on the decision; 5: and its features' values
 
 
 @dataclass(frozen=True)
@@ -242,6 +242,7 @@ class Decision:
     supported_by: int | None = None  # the chunk id of that best-supported candidate
     supported_note: str = ""  # its note
     contributions: dict[str, float] | None = None  # each feature's part of its logit (they sum with the bias)
+    values: dict[str, float] | None = None  # each of those features' value (worded by core/wording.py)
     bias: float = 0.0
     support: dict[int, float] | None = None  # the probability of every candidate that reaches the prompt
     topic_found: bool = False  # refused by the model while the cosine rule would pass: the topic is in the notes

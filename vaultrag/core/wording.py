@@ -78,6 +78,8 @@ ANSWERABILITY_WORDS = {
     "window_rare_cov": T("the question's rare words around that sentence"),
     "chunk_rare_cov": T("the question's rare words in the passage"),
     "rarest_missing": T("the question's rarest word missing there"),
+    "negation_missing": T("the question's “not” missing there"),
+    "says_nothing": T("a passage of headings only"),
     "words_unknown": T("question words no note uses"),
     "names_unknown": T("names no note mentions"),
     "numbers_missing": T("the question's numbers missing there"),
@@ -88,6 +90,39 @@ ANSWERABILITY_WORDS = {
     "boilerplate": T("text repeated across notes"),
 }
 AGAINST_SHOWN = 3  # the features named as the refusal's cause
+# each feature by its own value, not by its part of the logit (a part is measured from the training mean: "names
+# missing +0.33" is a question with none missing, which read as missing names helping). A share feature has its
+# words for none, all and some; the others one template of the value.
+SHARE_WORDS = {
+    "names_missing": (T("none of the question's names is missing there"),
+                      T("all of the question's names are missing there"),
+                      T("{v:.0%} of the question's names are missing there")),
+    "numbers_missing": (T("none of the question's numbers is missing there"),
+                        T("all of the question's numbers are missing there"),
+                        T("{v:.0%} of the question's numbers are missing there")),
+    "names_unknown": (T("every name of the question is in some note"), T("no note mentions the question's names"),
+                      T("{v:.0%} of the question's names are in no note")),
+    "words_unknown": (T("every word of the question is in some note"), T("no note uses the question's words"),
+                      T("{v:.0%} of the question's words (by rarity) are in no note")),
+    "rarest_missing": (T("every word of the question is around that sentence"),
+                       T("the question's rarest word is missing around that sentence"),
+                       T("a question word missing around that sentence is {v:.0%} as rare as its rarest")),
+    "negation_missing": (T("no “not” of the question is missing there"),
+                         *[T("the question says “not” and the passage there does not")] * 2),  # it is 0 or 1
+    "says_nothing": (T("the passage states something beyond its headings"),
+                     *[T("the passage states nothing but its headings")] * 2),
+}
+VALUE_WORDS = {
+    "ranker_p": T("the ranker is {v:.0%} sure of this passage"),
+    "ranker_margin": T("its lead over the next passage is {v:+.1f}"),
+    "cosine_rule": T("its closeness in meaning, less the question's closeness to every note, is {v:.3f}"),
+    "cosine_vs_prompt": T("its closeness in meaning beside the other passages is {v:+.3f}"),
+    "sentence_cov": T("one sentence holds {v:.0%} of the question's words"),
+    "window_rare_cov": T("that sentence and the ones beside it hold {v:.0%} of the question's rare words"),
+    "chunk_rare_cov": T("the passage holds {v:.0%} of the question's rare words"),
+    "hub": T("{v:.0%} of the passage's lines are links"),
+    "boilerplate": T("{v:.0%} of the passage is repeated across notes"),
+}
 
 
 def answerability_word(feature: str, tr: Translate = english) -> str:
@@ -95,12 +130,57 @@ def answerability_word(feature: str, tr: Translate = english) -> str:
     return tr(ANSWERABILITY_WORDS[feature]) if feature in ANSWERABILITY_WORDS else feature.replace("_", " ")
 
 
+KIND_FOUND = T("an answer of the kind asked for (name, date, number, place) is there")
+KIND_MISSING = T("no answer of the kind asked for (name, date, number, place) is there")
+KIND_NONE = T("the question asks for no name, date, number or place")
+FOR_ANSWERING = T("{what}: for answering")
+AGAINST_ANSWERING = T("{what}: against answering")
+
+
+def answerability_value(feature: str, values: dict[str, float], tr: Translate = english) -> str:
+    """A feature of the answerability model by its value ("none of the question's names is missing there"); its
+    name in words when the decision has no values (a trace from before they were kept)."""
+    if feature not in values:
+        return answerability_word(feature, tr)
+    v = values[feature]
+    if feature in ("type_found", "type_missing"):
+        if values.get("type_found", 0.0) > 0.5:
+            return tr(KIND_FOUND)
+        return tr(KIND_MISSING) if values.get("type_missing", 0.0) > 0.5 else tr(KIND_NONE)
+    if feature == "names_unknown" and v <= 0.0 and values.get("names_missing", 0.0) <= 0.0:
+        feature = "names_missing"  # no name missing there, none unknown: one fact, said once
+    if feature in SHARE_WORDS:
+        none, every, some = SHARE_WORDS[feature]
+        return tr(none) if v <= 0.0 else tr(every) if v >= 1.0 else tr(some).format(v=v)
+    if feature in VALUE_WORDS:
+        return tr(VALUE_WORDS[feature]).format(v=v)
+    return f"{answerability_word(feature, tr)} {v:.3g}"
+
+
+def _merged(d: Decision, tr: Translate) -> list[tuple[str, float]]:
+    """(a feature by its value, its part) of the decision, the biggest first; features that say the same in words
+    are one, their parts added (type_found and type_missing of a question that asks for no kind; names_missing and
+    names_unknown of one without a name, or whose names are all there)."""
+    merged: dict[str, float] = {}
+    for f, part in (d.contributions or {}).items():
+        what = answerability_value(f, d.values or {}, tr)
+        merged[what] = merged.get(what, 0.0) + part
+    return sorted(merged.items(), key=lambda wp: -abs(wp[1]))
+
+
+def answerability_parts(d: Decision, tr: Translate = english, smallest: float = 0.005) -> list[tuple[str, float]]:
+    """The decision's features by their values and the way each pushed ("…: against answering"), with their parts,
+    the biggest first (parts below `smallest` left out)."""
+    return [(tr(FOR_ANSWERING if part >= 0 else AGAINST_ANSWERING).format(what=what), part)
+            for what, part in _merged(d, tr) if abs(part) >= smallest]
+
+
 def against(d: Decision, tr: Translate = english) -> str:
-    """The features that counted most against answering, in words ("" when none did)."""
-    parts = sorted(((v, f) for f, v in (d.contributions or {}).items() if v < 0))[:AGAINST_SHOWN]
+    """The features that counted most against answering, by their values ("" when none did)."""
+    parts = sorted((part, what) for what, part in _merged(d, tr) if part < 0)[:AGAINST_SHOWN]
     if not parts:
         return ""
-    return tr(AGAINST).format(features=", ".join(answerability_word(f, tr) for _, f in parts))
+    return tr(AGAINST).format(features=", ".join(what for _, what in parts))
 
 
 def model_reason(d: Decision, tr: Translate = english) -> str:

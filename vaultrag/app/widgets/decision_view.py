@@ -57,14 +57,13 @@ class DecisionView(QTextBrowser):
         rank = best.rank if best else 0
         head = self.tr("Decided by the answerability model on the best-supported of the {n} passages it read: "
                        "#{r} {where}").format(n=len(d.support or {}), r=rank, where=where)
-        top = max((abs(v) for v in d.contributions.values()), default=0.0) or 1.0
+        parts = wording.answerability_parts(d, wording_tr)  # by value and direction, biggest first
+        top = max((abs(v) for _, v in parts), default=0.0) or 1.0
         rows = []
-        for f, v in sorted(d.contributions.items(), key=lambda fv: -abs(fv[1])):
-            if abs(v) < 0.005:
-                continue
+        for what, v in parts:
             cells = max(1, round(BAR_CELLS * abs(v) / top))
             colour = FOR if v > 0 else AGAINST
-            rows.append(f"<tr><td>{escape(wording.answerability_word(f, wording_tr))}</td>"
+            rows.append(f"<tr><td>{escape(what)}</td>"
                         f"<td align='right'>{local('{v:+.2f}').format(v=v)}</td>"
                         f"<td style='color:{colour}'>{'█' * cells}</td></tr>")
         bias = local(self.tr("the parts {s:+.2f} and the model's starting point {b:+.2f} add up to {l:+.2f}, the "

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from vaultrag.core.language import stop_words
+from vaultrag.core.marks import HEADING, hub_share
 from vaultrag.core.query.features import SENTENCE, stem
 from vaultrag.core.query.terms import WORD, fold
 from vaultrag.core.vocab import StageName
@@ -40,6 +41,9 @@ FEATURES: tuple[str, ...] = (
     "window_rare_cov",  # the question's words in the window, each weighted by its rarity in the vault (IDF)
     "chunk_rare_cov",  # the same anywhere in the chunk or its headings
     "rarest_missing",  # the IDF of the rarest question word absent from the window, over the rarest word's
+    # the question says "not" (or "não", "nicht"…) and the window says no such word: the question asks the
+    # opposite of what the passage states
+    "negation_missing",
     "words_unknown",  # IDF-weighted share of the question's words that no chunk of the vault holds
     "names_unknown",  # share of the question's names that no chunk of the vault holds (an absent topic)
     "numbers_missing",  # share of the question's numbers absent from the window
@@ -48,17 +52,20 @@ FEATURES: tuple[str, ...] = (
     "type_missing",  # place) and the window holds one / holds none
     "hub",  # the chunk is mostly links (a map-of-content note), when the index marks it
     "boilerplate",  # share of the chunk repeated across many notes (a template), when the index marks it
+    "says_nothing",  # 1: no sentence of the chunk but its headings can hold an answer (a stub, a title, links)
 )
-# Word-matching features say nothing when the note is in another language than the question. A model trained on
-# same-language questions refused most cross-language ones of a set it had not seen (docs/answerability.md), so a
-# candidate in another language than the question is judged by the cosine rule, put on the model's scale: its logit
-# is logit(the model's shipped threshold) + CROSS_SLOPE × (rule − the rule's threshold), passing at the shipped
-# threshold exactly when the rule would (a probability never depends on the threshold in force: eval and calibration
-# read it with the threshold off). Its lexical features are computed as unknown (NaN): the training reads them as
-# their mean, a contribution of 0.
-LEXICAL = frozenset({"sentence_cov", "window_rare_cov", "chunk_rare_cov", "rarest_missing", "words_unknown"})
+# Word-matching features say nothing when the note is in another language than the question: a model trained on
+# same-language questions refused most cross-language ones of a set it had not seen (docs/answerability.md). A
+# candidate in another language than the question is judged by a second logistic model over CROSS_FEATURES, the
+# features that mean the same in every language pair (how sure the ranker is, closeness in meaning), trained on
+# every training set's candidates; its bias puts it on the first model's scale (its own threshold, set like the
+# first one's, falls on the shipped threshold). Names and numbers survive translation too, but weighed in they
+# passed more questions about articles left out of the vault (docs/answerability.md). A cross-language candidate's
+# lexical features are computed as unknown (NaN).
+CROSS_FEATURES: tuple[str, ...] = ("ranker_p", "ranker_margin", "cosine_rule", "cosine_vs_prompt", "says_nothing")
+LEXICAL = frozenset({"sentence_cov", "window_rare_cov", "chunk_rare_cov", "rarest_missing", "negation_missing",
+                     "words_unknown"})
 BACKGROUND_WEIGHT = 0.75  # the cosine rule's (decide.py imports it from here)
-CROSS_SLOPE = 30.0  # logit per unit of the cosine rule for a cross-language candidate (the rule's spread: ±0.07)
 MARGIN_CAP = 10.0  # a ranker margin beyond this says nothing more
 WINDOW = 1  # sentences on each side of the best one where an answer's name, number or date may sit
 
@@ -75,6 +82,15 @@ NUMBER_WORDS = _folded(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand "
     "million billion dozen um uma dois duas três quatro cinco seis sete oito nove dez onze doze vinte trinta cem "
     "cento mil milhão milhões bilhão dúzia")
+# the words that turn a statement into its opposite, per language (Portuguese "no" is "in the"); a language not
+# listed gets English's and Portuguese's
+NEGATIONS = {
+    "en": _folded("not no never nor none neither without cannot didn doesn isn wasn aren weren don won wouldn "
+                  "couldn shouldn hasn haven hadn"),
+    "pt": _folded("não nunca nem nenhum nenhuma sem jamais"),
+    "es": _folded("no nunca ni ninguno ninguna sin jamás tampoco"),
+    "de": _folded("nicht kein keine keinen keiner keinem keines nie niemals ohne weder"),
+}
 MONTHS = _folded(
     "january february march april may june july august september october november december janeiro fevereiro "
     "março abril maio junho julho agosto setembro outubro novembro dezembro century centuries século séculos")
@@ -156,12 +172,37 @@ def read_question(q: QueryState) -> Question:
                     frozenset(fold(w.lower()) for w in WORD.findall(q.question)))
 
 
+QUESTION_END = re.compile(r"\?[\s\"'”»)*_]*$")  # a sentence that asks, even in quotes or bold
+
+
+ANSWER_WORDS = 3  # a question followed by a statement of this many words or more is asked and answered (a FAQ)
+
+
+def _asks(sentence: str) -> bool:
+    return bool(QUESTION_END.search(sentence))
+
+
+def _states(sentence: str) -> bool:
+    return not _asks(sentence) and hub_share(sentence) < 1.0
+
+
+def answers(sentence: str, following: str = "") -> bool:
+    """Whether a sentence can hold an answer: it says something and is not mostly links (a map of content names
+    every topic); a question only with its answer after it (`following`, a FAQ's "How do I…? Run…"), not in a list
+    of questions (a note's example questions match every question they list)."""
+    if _asks(sentence):
+        return _states(following) and len(WORD.findall(following)) >= ANSWER_WORDS
+    return hub_share(sentence) < 1.0
+
+
 @functools.lru_cache(maxsize=4096)
 def sentences_of(text: str) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
-    """Each sentence of `text`: itself, its stems and its folded lower-case words (cached: chunks come back)."""
+    """Each sentence of `text` that can hold an answer (see `answers`): itself, its stems and its folded
+    lower-case words (cached: chunks come back)."""
     out = []
-    for s in SENTENCE.split(text):
-        if s.strip():
+    split = [s for s in SENTENCE.split(text) if s.strip()]
+    for i, s in enumerate(split):
+        if answers(s, split[i + 1] if i + 1 < len(split) else ""):
             words = frozenset(fold(w.lower()) for w in WORD.findall(s))
             out.append((s, frozenset(stem(w) for w in words), words))
     return tuple(out)
@@ -202,16 +243,22 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
     heading = frozenset(stem(fold(w.lower())) for w in WORD.findall(chunk.prefix))
     every = heading.union(*(st for _, st, _ in sents)) if sents else heading
     note_language = languages.get(chunk.note, "")
-    same = not q.language or not note_language or note_language == q.language
+    says_nothing = not any(not HEADING.match(x) for x, _, _ in sents)
+    # a chunk that states nothing has no language to judge by (its note's language, detected on a title alone,
+    # is a guess: an emptied English note came out Danish), so the same-language model, which reads its words
+    same = not q.language or not note_language or note_language == q.language or says_nothing
+    names = qi.names if same else qi.known_names  # across languages only the names the vault holds are names
     if same:
         best_stems = sents[best][1] if sents else frozenset()
         sentence_cov = len(wanted & best_stems) / len(wanted) if wanted else 0.0
         missing = [w for s, w in qi.idf.items() if s not in near]
+        negations = NEGATIONS.get(q.language) or NEGATIONS["en"] | NEGATIONS["pt"]
+        negation = float(bool(qi.words & negations) and not near_words & negations)
         lexical = [sentence_cov, rare(near) / total, rare(every) / total,
-                   max(missing, default=0.0) / (max(qi.idf.values(), default=0.0) or 1.0), qi.words_unknown]
+                   max(missing, default=0.0) / (max(qi.idf.values(), default=0.0) or 1.0), negation,
+                   qi.words_unknown]
     else:
-        lexical = [math.nan] * 5
-    names = qi.names if same else qi.known_names  # across languages only the names the vault holds are names
+        lexical = [math.nan] * len(LEXICAL)
     numbers_missing = (len(qi.numbers - near_numbers) / len(qi.numbers)) if qi.numbers else 0.0
     names_missing = (len(names - near_words) / len(names)) if names else 0.0
     found = missing_kind = 0.0
@@ -222,7 +269,8 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
     rule = (c.cosine or 0.0) - BACKGROUND_WEIGHT * background
     return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), rule, 0.0, *lexical,
             names_unknown, numbers_missing, names_missing, found, missing_kind,
-            float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0), float(same)]
+            float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0),
+            float(says_nothing), float(same)]
 
 
 def ranker_odds(final: Sequence[Candidate]) -> tuple[dict[int, float], dict[int, float]]:
@@ -247,7 +295,8 @@ def feature_rows(q: QueryState, candidates: Sequence[Candidate], background: flo
     qi = read_question(q)
     probs, margins = ranker_odds(q.final)
     languages = q.note_languages([q.chunks[c.chunk_id].note for c in candidates])
-    rows = np.array([candidate_row(qi, q, c, probs, margins, background, languages) for c in candidates],
+    rows = np.array([candidate_row(qi, q, c, probs, margins, background, languages)
+                     for c in candidates],
                     dtype=np.float64).reshape(len(candidates), len(FEATURES) + 1)
     cosines = np.array([c.cosine or 0.0 for c in candidates], dtype=np.float64)
     rows[:, FEATURES.index("cosine_vs_prompt")] = cosines - cosines.mean() if len(cosines) else 0.0
@@ -256,23 +305,53 @@ def feature_rows(q: QueryState, candidates: Sequence[Candidate], background: flo
 
 @dataclass(frozen=True)
 class Support:
-    """The model's verdict on the best-supported candidate: its probability and each feature's part of the logit."""
+    """The model's verdict on the best-supported candidate: its probability, each feature's value and its part of
+    the logit."""
 
     chunk_id: int
     probability: float
     logit: float
     contributions: dict[str, float]
-    bias: float  # the logit without the contributions (the model's bias; for a cross-language one, see CROSS_SLOPE)
-    same_language: bool  # False: its note is in another language than the question, the cosine rule judged it
+    values: dict[str, float]  # each feature's value (those the model read: a cross-language one's CROSS_FEATURES)
+    bias: float  # the logit without the contributions (the bias of the model that judged it)
+    same_language: bool  # False: its note is in another language than the question, the cross-language model judged
     probabilities: dict[int, float]  # every candidate that reaches the prompt
 
 
+@dataclass(frozen=True)
+class Logistic:
+    """One logistic model over FEATURES: mean, scale and weight per feature (weight 0 for those it does not read)."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+
+    @classmethod
+    def read(cls, data: dict[str, Any], features: Sequence[str]) -> Logistic:
+        """The model of a data file's block over `features`, spread over FEATURES."""
+        if list(data.get("features", [])) != list(features):
+            raise ValueError("the answerability data file does not match this version's features")
+        mean, scale, weights = np.zeros(len(FEATURES)), np.ones(len(FEATURES)), np.zeros(len(FEATURES))
+        at = [FEATURES.index(f) for f in features]
+        mean[at] = np.asarray(data["mean"], dtype=np.float64)
+        scale[at] = np.asarray(data["scale"], dtype=np.float64)
+        weights[at] = np.asarray(data["weights"], dtype=np.float64)
+        return cls(mean, scale, weights, float(data["bias"]))
+
+    def parts(self, x: np.ndarray) -> np.ndarray:
+        """Each feature's part of the logit of rows `x` (an unknown one, NaN, counts as its mean: a part of 0)."""
+        parts: np.ndarray = (np.where(np.isnan(x), self.mean, x) - self.mean) / self.scale * self.weights
+        return parts
+
+
 class Answerability:
-    """p = sigmoid(bias + Σ weight_f × (x_f − mean_f) / scale_f); each term is that feature's contribution."""
+    """p = sigmoid(bias + Σ weight_f × (x_f − mean_f) / scale_f); each term is that feature's contribution. Two such
+    models: one for a candidate in the question's language, one over CROSS_FEATURES for a candidate in another."""
 
     def __init__(self, data: dict[str, Any]) -> None:
-        if list(data.get("features", [])) != list(FEATURES):
-            raise ValueError("the answerability data file does not match this version's features")
+        self.same = Logistic.read(data, FEATURES)
+        self.cross = Logistic.read(data["cross_language"], CROSS_FEATURES)
         self.model_id = str(data["id"])
         self.ranker = str(data["ranker"])  # the reranker whose scores it was trained on
         # the model ids of the embedder whose cosines it was trained on: its registry entry's, or the file's own
@@ -282,13 +361,6 @@ class Answerability:
         if not self.embedder_prefix:
             raise ValueError("the answerability data file names no embedder it was trained on")
         self.threshold = float(data["threshold"])  # the shipped threshold on the probability
-        self.mean = np.asarray(data["mean"], dtype=np.float64)
-        self.scale = np.asarray(data["scale"], dtype=np.float64)
-        self.weights = np.asarray(data["weights"], dtype=np.float64)
-        self.bias = float(data["bias"])
-        cross = data["cross_language"]
-        self.rule_threshold = float(cross["rule_threshold"])  # the cosine rule's, for cross-language candidates
-        self.cross_slope = float(cross.get("slope", CROSS_SLOPE))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Answerability | None:
@@ -300,23 +372,19 @@ class Answerability:
             else:
                 text = Path(path).read_text(encoding="utf-8")
             return cls(json.loads(text))
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
             return None
 
     def explain(self, x: np.ndarray, same: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(logits, per-feature contributions, biases) for the feature rows `x` (an unknown feature, NaN, counts as
         its training mean: a contribution of 0). A row whose note is in another language than the question (`same`
-        False) gets the cosine rule on the scale of the shipped threshold: its only contribution is the rule's, its
-        bias logit(threshold)."""
-        parts = (np.where(np.isnan(x), self.mean, x) - self.mean) / self.scale * self.weights
-        biases = np.full(len(x), self.bias)
+        False) is judged by the cross-language model."""
+        parts = self.same.parts(x)
+        biases = np.full(len(x), self.same.bias)
         if same is not None and not same.all():
-            t = min(max(self.threshold, 1e-6), 1 - 1e-6)
-            rule = FEATURES.index("cosine_rule")
             cross = ~same
-            parts[cross] = 0.0
-            parts[cross, rule] = self.cross_slope * (x[cross, rule] - self.rule_threshold)
-            biases[cross] = math.log(t / (1 - t))
+            parts[cross] = self.cross.parts(x[cross])
+            biases[cross] = self.cross.bias
         return parts.sum(axis=1) + biases, parts, biases
 
     def runs_on(self, q: QueryState) -> bool:
@@ -331,9 +399,12 @@ class Answerability:
         logits, parts, biases = self.explain(rows, same)
         best = int(np.argmax(logits))
         probs = 1.0 / (1.0 + np.exp(-logits))
+        read = FEATURES if same[best] else CROSS_FEATURES
+        values = {f: float(v) for f, v in zip(FEATURES, rows[best], strict=True) if f in read and not math.isnan(v)}
         return Support(candidates[best].chunk_id, float(probs[best]), float(logits[best]),
-                       dict(zip(FEATURES, map(float, parts[best]), strict=True)), float(biases[best]),
-                       bool(same[best]), {c.chunk_id: float(p) for c, p in zip(candidates, probs, strict=True)})
+                       {f: float(v) for f, v in zip(FEATURES, parts[best], strict=True) if f in read}, values,
+                       float(biases[best]), bool(same[best]),
+                       {c.chunk_id: float(p) for c, p in zip(candidates, probs, strict=True)})
 
 
 @functools.lru_cache(maxsize=1)
