@@ -40,3 +40,43 @@ def test_counts_and_languages_follow_every_commit_and_are_read_once_between(tmp_
     finally:
         reader.close()
         writer.close()
+
+
+def test_a_questions_chunk_total_and_term_frequencies_are_read_once_per_generation(tmp_path: Path):
+    """Every question weighs its words by IDF twice (lexical terms, answerability): at 1M chunks the count and the
+    vocabulary look-ups cost ~20 ms a question, so a read-only index keeps them until a writer commits."""
+    path = tmp_path / "i.sqlite"
+    writer = IndexStore.open(path)
+    _note(writer, 0, "pt")
+    reader = IndexStore.open(path, readonly=True)
+    seen: list[str] = []
+    reader.db.set_trace_callback(seen.append)
+    try:
+        assert (reader.chunk_total(), reader.doc_freqs(["t0", "t1"])) == (1, [1, 0])
+        seen.clear()
+        assert (reader.chunk_total(), reader.doc_freqs(["t1", "t0"])) == (1, [0, 1])
+        assert not any("count(" in s or "chunks_vocab where" in s for s in seen), "kept: nothing read again"
+        _note(writer, 1, "en")  # a new generation: the new chunk's term and count show at once
+        assert (reader.chunk_total(), reader.doc_freqs(["t0", "t1"])) == (2, [1, 1])
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_the_flags_of_a_questions_notes_are_read_by_path(tmp_path: Path):
+    """Only the candidates' notes are read (not every flagged note of the vault), and their flags are right."""
+    path = tmp_path / "i.sqlite"
+    store = IndexStore.open(path)
+    try:
+        for i in range(3):
+            _note(store, i, "pt")
+        with store.transaction():
+            store.db.execute("""update notes set flags = '["instructions"]' where path in ('n0.md', 'n2.md')""")
+        seen: list[str] = []
+        store.db.set_trace_callback(seen.append)
+        assert store.note_flags(["n2.md", "n1.md", "n2.md"]) == {"n2.md": ["instructions"]}
+        assert any("path in (" in s for s in seen)
+        assert store.note_flags() == {"n0.md": ["instructions"], "n2.md": ["instructions"]}
+        assert store.note_flags([]) == {}
+    finally:
+        store.close()

@@ -152,7 +152,7 @@ def read_question(q: QueryState) -> Question:
     """The question's words weighted by their rarity in the index (one FTS5 vocabulary read)."""
     stops = stop_words(q.language)
     words = [w for w in dict.fromkeys(w.lower() for w in WORD.findall(q.question)) if w not in stops]
-    n = max(q.store.chunk_count(), 1)
+    n = max(q.store.chunk_total(), 1)
     folded = [fold(w) for w in words]
     df = dict(zip(folded, q.store.doc_freqs(folded), strict=True)) if folded else {}
     idf: dict[str, float] = {}

@@ -58,7 +58,7 @@ def query_terms(store: IndexStore, question: str, language: str = "") -> tuple[l
     kept = [w for w in words if w not in stops]
     dropped = [w for w in words if w in stops]
     if len(kept) > 1:
-        total = store.chunk_count() or 1
+        total = store.chunk_total() or 1
         dfs: dict[str, int] = {}  # how rare each word is (the chunks that hold it)
         cost: dict[str, int] = {}  # the postings FTS5 reads for it
         if total >= COMMON_MIN_CHUNKS or len(kept) > MAX_TERMS:

@@ -301,9 +301,16 @@ class IndexStore(QueryReads):
 
     def note_flags(self, paths: Sequence[str] | None = None) -> dict[str, list[str]]:
         """Flagged notes (all, or among `paths`) → their NoteFlag codes."""
-        rows = self.db.execute("select path, flags from notes where flags != '[]' order by path").fetchall()
-        wanted = set(paths) if paths is not None else None
-        return {r[0]: json.loads(r[1]) for r in rows if wanted is None or r[0] in wanted}
+        if paths is None:
+            rows = self.db.execute("select path, flags from notes where flags != '[]' order by path").fetchall()
+        else:  # a question's candidates: looked up by path (reading every note's flags took 18 ms at 100k notes)
+            wanted, rows = sorted(set(paths)), []
+            for i in range(0, len(wanted), 500):
+                part = wanted[i : i + 500]
+                rows += self.db.execute(f"select path, flags from notes where path in ({','.join('?' * len(part))}) "
+                                        "and flags != '[]'", part).fetchall()
+            rows.sort()
+        return {r[0]: json.loads(r[1]) for r in rows}
 
     def touch_note(self, note_id: int, mtime_ns: int, size: int) -> None:
         """Record a new mtime/size for a note whose content did not change."""
