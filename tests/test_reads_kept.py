@@ -80,3 +80,24 @@ def test_the_flags_of_a_questions_notes_are_read_by_path(tmp_path: Path):
         assert store.note_flags([]) == {}
     finally:
         store.close()
+
+
+def test_a_folder_scope_holds_its_subfolders_and_no_folder_that_only_starts_alike(tmp_path: Path):
+    """The scope's folder test is a range ("A/" <= folder < "A0"): "A", "A/B" and "A/B/C" are in; "AB", "A-old",
+    "A0" and "B" are out (their names sort just around "A/")."""
+    from vaultrag.core.scope import Scope
+
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        folders = ["A", "A/B", "A/B/C", "AB", "A-old", "A0", "B", "Á"]
+        with store.transaction():
+            for i, f in enumerate(folders):
+                store.upsert_note(f"{f}/n{i}.md", mtime_ns=1, size=1, content_hash=str(i), status="indexed")
+        sql = store.scope_sql(Scope(folders=["A"]))
+        got = {r[0] for r in store.db.execute(f"select folder from notes where id in ({sql.sql})", sql.params)}
+        assert got == {"A", "A/B", "A/B/C"}
+        sql = store.scope_sql(Scope(folders=["A/B/"]))
+        got = {r[0] for r in store.db.execute(f"select folder from notes where id in ({sql.sql})", sql.params)}
+        assert got == {"A/B", "A/B/C"}
+    finally:
+        store.close()

@@ -106,8 +106,11 @@ class QueryReads:
                 ).fetchone():
                     raise ScopeError(f"No folder {f!r} in the index. Folders are vault-relative, like 'Projects/2024'.",
                                      Problem.SCOPE_NO_FOLDER, folder=f)
-                parts.append("(folder = ? or substr(folder, 1, ?) = ?)" if f else "1")
-                params += [f, len(f) + 1, f + "/"] if f else []
+                # the folder or below it: "f/" <= folder < "f0" ('0' follows '/') is exactly "starts with f/", and
+                # ranges let SQLite search notes_folder per folder (a substr() per folder per note took 250 ms for
+                # 50 folders of 100k notes)
+                parts.append("(folder = ? or (folder >= ? and folder < ?))" if f else "1")
+                params += [f, f + "/", f + "0"] if f else []
             where.append("(" + " or ".join(parts) + ")")
         if scope.tags:
             parts = []
@@ -249,13 +252,16 @@ class QueryReads:
         if scoped <= ann.SCOPED_EXACT_MAX or count * top > ann.SCOPED_WANT_MAX * max(scoped, 1):
             return self._exact_ids(qvec, count, scope)
 
+        notes: set[int] = set()  # the scope's notes, read once: SQLite probed every note of a wide scope per batch
+
         def in_scope(ids: list[int]) -> set[int]:
+            if not notes:
+                notes.update(r[0] for r in self.db.execute(scope.sql, scope.params))
             out: set[int] = set()
             for i in range(0, len(ids), 500):
                 part = ids[i : i + 500]
-                out.update(r[0] for r in self.db.execute(
-                    f"select id from chunks where id in ({','.join('?' * len(part))}) and note_id in ({scope.sql})",
-                    (*part, *scope.params)))
+                out.update(c for c, n in self.db.execute(
+                    f"select id, note_id from chunks where id in ({','.join('?' * len(part))})", part) if n in notes)
             return out
 
         return self._ann.shortlist(self.db, qvec, count, in_scope, scoped)
