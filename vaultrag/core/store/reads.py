@@ -101,8 +101,8 @@ class QueryReads:
             for f in scope.folders:
                 f = f.strip("/")
                 if f and not db.execute(
-                    "select 1 from notes where folder = ? or substr(folder, 1, ?) = ? limit 1",
-                    (f, len(f) + 1, f + "/"),
+                    "select 1 from notes where folder = ? or (folder >= ? and folder < ?) limit 1",
+                    (f, f + "/", f + "0"),
                 ).fetchone():
                     raise ScopeError(f"No folder {f!r} in the index. Folders are vault-relative, like 'Projects/2024'.",
                                      Problem.SCOPE_NO_FOLDER, folder=f)
