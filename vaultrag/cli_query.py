@@ -25,14 +25,16 @@ if TYPE_CHECKING:
 def open_searcher(args: argparse.Namespace, one_question: bool = False) -> Searcher:
     """A Searcher over the vault's index with the configured models (read-only connection); `one_question`
     picks the models that load fastest over those that answer many questions fastest."""
-    from vaultrag.core import embed, rerank
+    from vaultrag.core import embed, fast_tier, rerank
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)
     store, _ = ws.open_store(readonly=True)
+    # the fast tier lists candidates while e5's vectors fill (its model loads only then); the vectors a command
+    # embeds at question time are not stored: a command is not the index's writer (the window's questions are)
     return Searcher(store, ws.settings, embed.from_settings(ws.settings, one_question),
-                    rerank.from_settings(ws.settings, ws.paths.models_dir))
+                    rerank.from_settings(ws.settings, ws.paths.models_dir), fast=fast_tier.for_settings(ws.settings))
 
 
 def positive_int(value: str) -> int:
