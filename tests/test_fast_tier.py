@@ -336,3 +336,24 @@ def test_a_few_saved_notes_go_straight_to_e5_and_the_tier_waits_for_the_next_lar
         assert store.fast_counts() == (chunks, 0)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("exact_max", [1000, 0], ids=["exact-scan", "vec0-shortlist"])
+def test_the_fast_list_keeps_the_scope_inside_its_knn(backlog, monkeypatch: pytest.MonkeyPatch, exact_max: int):
+    from vaultrag.core.scope import Scope
+    from vaultrag.core.store import vectors
+
+    monkeypatch.setattr(vectors, "EXACT_MAX", exact_max)  # 0: the int8 vec0 shortlist, as above 1,000 chunks
+    _, store, e5, fast, fake = backlog
+    question = "refund deadline seven days cancelling"
+    scope = store.scope_sql(Scope(folders=["plans"]))
+    listed = store.fast_knn(fake._vec(question), 5, scope)
+    everywhere = store.fast_knn(fake._vec(question), 1000, ScopeSQL())
+    chunks = store.stored_chunks([cid for cid, _ in everywhere])
+    in_plans = [(cid, cos) for cid, cos in everywhere if chunks[cid].note.startswith("plans/")]
+    assert [cid for cid, _ in listed] == [cid for cid, _ in in_plans[:5]], "a full k of the scope's own chunks"
+    assert [cos for _, cos in listed] == pytest.approx([cos for _, cos in in_plans[:5]])
+    trace = Searcher(store, Settings(), e5, fast=fast).ask(question, scope=Scope(folders=["plans"]))
+    vector = trace.stages[StageName.VECTOR]
+    assert vector.reason == StageReason.FAST_TIER and vector.candidates
+    assert all(c.note.startswith("plans/") for c in vector.candidates)
