@@ -357,3 +357,26 @@ def test_the_fast_list_keeps_the_scope_inside_its_knn(backlog, monkeypatch: pyte
     vector = trace.stages[StageName.VECTOR]
     assert vector.reason == StageReason.FAST_TIER and vector.candidates
     assert all(c.note.startswith("plans/") for c in vector.candidates)
+
+
+def test_a_fast_phase_stopped_half_way_resumes_without_embedding_anything_twice(vault: Path, tmp_path: Path,
+                                                                                any_backlog: None,
+                                                                                monkeypatch: pytest.MonkeyPatch):
+    from vaultrag.core.index import indexer
+
+    monkeypatch.setattr(indexer, "FAST_BATCH", 4)
+    notes(vault)
+    e5 = CountingEmbedder()
+    fast, fake = tier()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        fake.fail_after = 8  # a crash (or a kill) after two fast batches
+        with pytest.raises(RuntimeError, match="fake embedder failure"):
+            run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
+        assert store.fast_counts()[0] == 8 and e5.passages == [], "e5 waits for the fast tier"
+        fake.fail_after = None
+        run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
+        assert sorted(fake.passages) == sorted(set(fake.passages)) == texts_of(store)
+        assert store.fast_counts() == (store.chunk_count(), 0) and store.check() == []
+    finally:
+        store.close()
