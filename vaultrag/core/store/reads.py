@@ -60,6 +60,14 @@ def _cosines(qvec: np.ndarray, rows: list[tuple[int, bytes]]) -> dict[int, float
     return dict(zip((int(r[0]) for r in rows), (m @ np.asarray(qvec, dtype=np.float32)).tolist(), strict=True))
 
 
+def _fast_cosines(qvec: np.ndarray, rows: list[tuple[int, bytes]]) -> dict[int, float]:
+    """chunk id → cosine with the question, for the fast tier's (chunk id, float16 vector blob) rows."""
+    if not rows:
+        return {}
+    m = vectors.fast_floats([r[1] for r in rows])
+    return dict(zip((int(r[0]) for r in rows), (m @ np.asarray(qvec, dtype=np.float32)).tolist(), strict=True))
+
+
 class QueryReads:
     """Read-only queries of one index (mixed into IndexStore; `db` is its connection)."""
 
@@ -230,8 +238,8 @@ class QueryReads:
         top = self.db.execute("select max(id) from chunks").fetchone()[0] or 0
         if top <= vectors.EXACT_MAX:
             scoped = f"where chunk_id in (select id from chunks where note_id in ({scope.sql}))" if scope.sql else ""
-            cos = _cosines(qvec, self.db.execute(f"select chunk_id, vector from chunk_fast_vectors {scoped}",
-                                                 scope.params).fetchall())
+            cos = _fast_cosines(qvec, self.db.execute(f"select chunk_id, vector from chunk_fast_vectors {scoped}",
+                                                      scope.params).fetchall())
         else:
             scoped = f" and note_id in ({scope.sql})" if scope.sql else ""
             ids = [r[0] for r in self.db.execute(
@@ -240,7 +248,7 @@ class QueryReads:
             cos = {}
             for i in range(0, len(ids), 500):
                 part = ids[i : i + 500]
-                cos.update(_cosines(qvec, self.db.execute(
+                cos.update(_fast_cosines(qvec, self.db.execute(
                     f"select chunk_id, vector from chunk_fast_vectors where chunk_id in ({','.join('?' * len(part))})",
                     part).fetchall()))
         return sorted(cos.items(), key=lambda kv: (-kv[1], kv[0]))[: min(n, KNN_MAX_K)]

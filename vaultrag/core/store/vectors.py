@@ -153,16 +153,25 @@ def drop_fast_tables(db: Connection) -> None:
 
 
 def insert_fast(db: Connection, rows: Sequence[tuple[int, bytes, int]]) -> None:
-    """Store (chunk id, float32 vector blob, note id) rows of the fast tier, replacing what the chunks had."""
+    """Store (chunk id, float32 vector blob, note id) rows of the fast tier, replacing what the chunks had: int8
+    in vec0, and the rescore copy as float16 (`fast_floats` reads it back). A 512-d float32 blob is 2,048 bytes:
+    two no longer fit a 4 KiB page, so the copy took 430 MB on the 10k vault; float16 fits three, and the fast
+    list only orders candidates (its cosines are never a ranker's feature)."""
     if not rows:
         return
     floats = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
     quantized = _int8(floats)
+    halves = floats.astype(np.float16)
     db.executemany("delete from chunks_fast_vec where chunk_id = ?", [(int(r[0]),) for r in rows])
     db.executemany("insert into chunks_fast_vec(chunk_id, embedding, note_id) values (?, vec_int8(?), ?)",
                    [(int(r[0]), q.tobytes(), int(r[2])) for r, q in zip(rows, quantized, strict=True)])
     db.executemany("insert or replace into chunk_fast_vectors(chunk_id, vector) values (?, ?)",
-                   [(int(r[0]), r[1]) for r in rows])
+                   [(int(r[0]), h.tobytes()) for r, h in zip(rows, halves, strict=True)])
+
+
+def fast_floats(blobs: Sequence[bytes]) -> np.ndarray:
+    """The fast tier's float16 rescore copies as a float32 matrix (a row per blob)."""
+    return np.frombuffer(b"".join(blobs), dtype=np.float16).reshape(len(blobs), -1).astype(np.float32)
 
 
 def migrate_fast_tier(db: Connection) -> None:
