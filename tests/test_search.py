@@ -248,7 +248,9 @@ def test_index_state_is_a_frozen_record_with_the_json_of_the_old_dict(searcher: 
     with pytest.raises(dataclasses.FrozenInstanceError):
         trace.index_state.chunks = 0  # type: ignore[misc]
     data = json.loads(trace_json(trace))["index_state"]
-    assert list(data) == ["model", "chunks", "chunks_embedded", "notes"]
+    # the fast tier's model and count came after (issue 27): an old trace's record still reads (their defaults)
+    assert list(data) == ["model", "chunks", "chunks_embedded", "notes", "fast_model", "chunks_fast"]
+    assert (data["fast_model"], data["chunks_fast"]) == ("", 0), "no fast tier on a small vault"
     assert data["model"] == searcher.embedder.model_id and data["notes"] == 5
     assert data["chunks"] == data["chunks_embedded"] == searcher.store.chunk_count() > 5
 

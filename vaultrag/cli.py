@@ -15,7 +15,7 @@ from vaultrag.termui import progress_printer
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from vaultrag.core import embed
+    from vaultrag.core import embed, fast_tier
     from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions, run_to_end
     from vaultrag.core.store.db import Error as DbError
     from vaultrag.core.store.db import is_corruption
@@ -30,17 +30,18 @@ def cmd_index(args: argparse.Namespace) -> int:
         # `index` repairs whatever `status --check` would find (the app's lane checks fully after a crash)
         store, note = ws.open_store(repair=True, full_check=True)
         embedder = None if args.no_embed else embed.from_settings(ws.settings)
+        fast = fast_tier.for_settings(ws.settings)
         cancel = CancelToken()
         try:
             try:
-                report = run_to_end(Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder)
-                                    .run(cancel), progress_printer(sys.stderr))
+                report = run_to_end(Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder,
+                                            fast).run(cancel), progress_printer(sys.stderr))
             except DbError as e:
                 if not is_corruption(e):
                     raise
                 store, note = ws.rebuild(store, e)  # damage found mid-run: start over from the notes
-                report = run_to_end(Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder)
-                                    .run(cancel), progress_printer(sys.stderr))
+                report = run_to_end(Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder,
+                                            fast).run(cancel), progress_printer(sys.stderr))
         except KeyboardInterrupt:
             print("\ninterrupted: what was committed stays; run index again to resume", file=sys.stderr)
             return 130
@@ -76,6 +77,7 @@ def _format_report(r: IndexReport, index_file: str) -> str:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from vaultrag.core import wording
     from vaultrag.core.health import health
     from vaultrag.core.workspace import Workspace
 
@@ -100,6 +102,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(
             f"chunks: {c['chunks']} total, {c['chunks_embedded']} with vectors, {c['chunks_truncated']} truncated"
         )
+        print(f"vectors: {wording.tier_shares(c['chunks'], c['chunks_fast'], c['chunks_embedded'])}")
         if h.languages:
             print("languages: " + ", ".join(f"{lang or 'unknown'} {n}" for lang, n in h.languages.items()))
         for reason in h.stale_reasons:

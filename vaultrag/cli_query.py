@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def open_searcher(args: argparse.Namespace, one_question: bool = False) -> Searcher:
     """A Searcher over the vault's index with the configured models (read-only connection); `one_question`
     picks the models that load fastest over those that answer many questions fastest."""
-    from vaultrag.core import embed, rerank
+    from vaultrag.core import embed, fast_tier, rerank
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.workspace import Workspace
 
@@ -37,8 +37,11 @@ def open_searcher(args: argparse.Namespace, one_question: bool = False) -> Searc
     warm = threading.Thread(target=_load_encoding, name="tiktoken-load", daemon=True)
     warm.start()
     try:
+        # the fast tier lists candidates while e5's vectors fill (its model loads only then); the vectors a command
+        # embeds at question time are not stored: a command is not the index's writer (the window's questions are)
         return Searcher(store, ws.settings, embed.from_settings(ws.settings, one_question),
-                        rerank.from_settings(ws.settings, ws.paths.models_dir))
+                        rerank.from_settings(ws.settings, ws.paths.models_dir),
+                        fast=fast_tier.for_settings(ws.settings))
     finally:
         warm.join()
 

@@ -34,14 +34,14 @@ def _printer(out: Any) -> Any:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from vaultrag.core import embed
+    from vaultrag.core import embed, fast_tier
     from vaultrag.core.index.lane import IndexLane
     from vaultrag.core.index.watcher import VaultWatcher
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)
     embedder = None if args.no_embed else embed.from_settings(ws.settings)
-    lane = IndexLane(ws, embedder, _printer(sys.stdout))
+    lane = IndexLane(ws, embedder, _printer(sys.stdout), fast_tier.for_settings(ws.settings))
     watcher = VaultWatcher(ws.vault, lane.submit, quiet_ms=args.quiet_ms)
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -10,7 +10,7 @@ from vaultrag.core.vocab import Phase
 
 PIPED_EVERY_S = 10.0  # piped (a log, CI): a progress line at least this often while work goes on…
 PIPED_STEP = 0.1  # …and at each tenth of a phase, and when a phase starts
-LABEL = {Phase.SCAN: "scanning", Phase.TEXT: "text+BM25", Phase.EMBED: "embedding"}
+LABEL = {Phase.SCAN: "scanning", Phase.TEXT: "text+BM25", Phase.FAST: "fast vectors", Phase.EMBED: "embedding"}
 
 
 def progress_printer(stream: Any, clock: Any = time.monotonic) -> Any:

@@ -1066,6 +1066,10 @@
         <translation>gerando vetores</translation>
     </message>
     <message>
+        <source>fast vectors</source>
+        <translation>vetores rápidos</translation>
+    </message>
+    <message>
         <source>indexing paused</source>
         <translation>indexação pausada</translation>
     </message>
@@ -1102,8 +1106,12 @@
         <translation>limiar: automático</translation>
     </message>
     <message>
-        <source>vectors filling: keyword (BM25) answers work meanwhile</source>
-        <translation>vetores em preparo: respostas por palavra-chave (BM25) já funcionam</translation>
+        <source>vectors filling ({tiers}): keyword (BM25) answers work meanwhile</source>
+        <translation>vetores em preparo ({tiers}): as respostas por palavras-chave (BM25) já funcionam</translation>
+    </message>
+    <message>
+        <source>vectors filling ({tiers}): the fast vectors find candidates meanwhile</source>
+        <translation>vetores em preparo ({tiers}): enquanto isso, os vetores rápidos encontram os candidatos</translation>
     </message>
     <message>
         <source>whole vault</source>
@@ -2331,6 +2339,10 @@
         <translation>marcas de documento falsas</translation>
     </message>
     <message>
+        <source>fast vectors {fast} % · full-quality vectors {full} %</source>
+        <translation>vetores rápidos {fast} % · vetores de qualidade plena {full} %</translation>
+    </message>
+    <message>
         <source>file name that is not valid UTF-8</source>
         <translation>nome de arquivo que não é UTF-8 válido</translation>
     </message>
@@ -2341,6 +2353,10 @@
     <message>
         <source>for it {parts}</source>
         <translation>a favor {parts}</translation>
+    </message>
+    <message>
+        <source>full-quality vectors {full} %</source>
+        <translation>vetores de qualidade plena {full} %</translation>
     </message>
     <message>
         <source>fused score</source>
@@ -2473,6 +2489,10 @@
     <message>
         <source>lines posing as the system or the assistant</source>
         <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
+    </message>
+    <message>
+        <source>listed by the fast vectors while full-quality vectors fill ({done} of {total} chunks when asked); the top candidates got their full-quality vector at question time</source>
+        <translation>listados pelos vetores rápidos enquanto os de qualidade plena ficam prontos ({done} de {total} trechos na hora da pergunta); os primeiros candidatos receberam seu vetor de qualidade plena na hora da pergunta</translation>
     </message>
     <message>
         <source>loading the model {model}…</source>

@@ -1,6 +1,8 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks,0012_vector_changes
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks,0012_vector_changes,0013_fast_vectors
 -- index chunk_lines_key on chunk_lines
 CREATE INDEX chunk_lines_key on chunk_lines(key);
+-- index chunks_fast_pending on chunks
+CREATE INDEX chunks_fast_pending on chunks(id) where fast_embedded = 0;
 -- index chunks_hash on chunks
 CREATE INDEX chunks_hash on chunks(content_hash);
 -- index chunks_note on chunks
@@ -50,7 +52,7 @@ CREATE TABLE chunks(
             token_count integer not null,
             content_hash text not null,
             truncated integer not null default 0,
-            embedded integer not null default 0, boilerplate real not null default 0, hub real not null default 0);
+            embedded integer not null default 0, boilerplate real not null default 0, hub real not null default 0, fast_embedded integer not null default 0);
 -- table chunks_fts on chunks_fts
 CREATE VIRTUAL TABLE chunks_fts using fts5(prefix, lead, body, content='chunks',
            content_rowid='id', tokenize='unicode61 remove_diacritics 2');

@@ -15,7 +15,7 @@ from vaultrag.app.answers import AnswerWriter
 from vaultrag.app.downloads import Downloads
 from vaultrag.app.evaluation import Evaluation
 from vaultrag.app.llm_setup import LlmSetup
-from vaultrag.app.session import EmbedderFactory, VaultSession, real_embedder
+from vaultrag.app.session import EmbedderFactory, FastFactory, VaultSession, real_embedder, real_fast_tier
 from vaultrag.app.tasks import QUERY_LANE, MainThreadBridge, QueryLane, Workers
 from vaultrag.app.words import user_message
 from vaultrag.core.embed import Embedder
@@ -94,9 +94,10 @@ class AppController(QObject):
     model_download_failed = Signal(str)
     local_llm_found = Signal(object)
 
-    def __init__(self, home: str | Path | None = None, embedder_factory: EmbedderFactory | None = None) -> None:
+    def __init__(self, home: str | Path | None = None, embedder_factory: EmbedderFactory | None = None,
+                 fast_factory: FastFactory = real_fast_tier) -> None:
         """`embedder_factory` builds the embedding model from the settings (on a worker); None is the real one
-        (tests pass a fake)."""
+        (tests pass a fake); `fast_factory` its fast tier (core/fast_tier.py; tests pass a fake one)."""
         super().__init__()
         self.paths = Paths(home)
         self.bridge = MainThreadBridge()
@@ -110,7 +111,7 @@ class AppController(QObject):
             self.bridge.run_on_main(lambda: self.failed.emit(message))
         current = lambda: self.settings  # noqa: E731  (the parts read the settings in force)
         self.session = VaultSession(self.paths, current, self.bridge, self.queries, self.workers,
-                                    embedder_factory or real_embedder)
+                                    embedder_factory or real_embedder, fast_factory)
         self.answers = AnswerWriter(current, self.session.searcher, self.bridge, self.queries, self.workers)
         self.downloads = Downloads(self.paths.models_dir, self.bridge, self.workers)
         self.evaluation = Evaluation(self.session, self.bridge, self.queries)

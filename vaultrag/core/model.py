@@ -112,6 +112,15 @@ class Chunk:
         return f"{self.prefix}\n{self.text}"
 
 
+@dataclass(frozen=True)
+class Tiers:
+    """How many of the index's chunks have a vector of each quality tier (core/fast_tier.py)."""
+
+    chunks: int
+    fast: int  # with a fast-tier vector (0 without a fast tier)
+    full: int  # with the embedder's own vector
+
+
 @dataclass
 class Progress:
     """One progress report of a long job (yielded by generators, forwarded to bars and the GUI)."""
@@ -122,6 +131,7 @@ class Progress:
     rate: float = 0.0  # items per second in this phase
     eta_s: float | None = None
     message: str = ""
+    tiers: Tiers | None = None  # the embedding phases': each vector tier's count over the whole index
 
 
 @dataclass
@@ -138,6 +148,7 @@ class IndexReport:
     chunks_total: int = 0
     chunks_embedded: int = 0  # embedded by the model in this run
     chunks_reused: int = 0  # vectors taken from the embedding cache
+    chunks_fast: int = 0  # given a fast-tier vector in this run (core/fast_tier.py)
     chunks_pending: int = 0  # still without a vector (cancelled or failed batches)
     chunks_truncated: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
@@ -158,6 +169,8 @@ class IndexState:
     chunks: int
     chunks_embedded: int  # fewer than `chunks` while vectors are still filling
     notes: int  # indexed notes
+    fast_model: str = ""  # the fast tier's model ("" without one: core/fast_tier.py)
+    chunks_fast: int = 0  # chunks with a fast-tier vector
 
 
 @dataclass

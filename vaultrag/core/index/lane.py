@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from vaultrag.core.embed import Embedder
+from vaultrag.core.fast_tier import FastTier
 from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions
 from vaultrag.core.index.watcher import ChangeBatch
 from vaultrag.core.model import IndexReport, Progress
@@ -46,9 +47,11 @@ class IndexLane:
     """Serializes every index write on one thread; batches that arrive while it works are merged."""
 
     def __init__(self, workspace: Workspace, embedder: Embedder | None,
-                 listener: Callable[[LaneEvent], None] = lambda e: None) -> None:
+                 listener: Callable[[LaneEvent], None] = lambda e: None, fast: FastTier | None = None) -> None:
+        """`fast`: the embedder's fast tier (core/fast_tier.py; None: none)."""
         self.ws = workspace
         self.embedder = embedder
+        self.fast = fast
         self.listener = listener
         self._cond = threading.Condition()
         self._job: ChangeBatch | None = None
@@ -248,7 +251,8 @@ class IndexLane:
         return store, (st.st_dev, st.st_ino)
 
     def _apply(self, store: IndexStore, job: ChangeBatch) -> None:
-        indexer = Indexer(self.ws.vault, store, IndexOptions.from_settings(self.ws.settings), self.embedder)
+        indexer = Indexer(self.ws.vault, store, IndexOptions.from_settings(self.ws.settings), self.embedder,
+                          self.fast)
         gen = indexer.run(self._cancel)
         first = job.first_event or time.monotonic()
         if self.embedder is not None:
@@ -260,11 +264,12 @@ class IndexLane:
             except StopIteration as stop:
                 report: IndexReport = stop.value
                 break
-            if p.phase == Phase.EMBED and text_latency is None:
+            vectors = p.phase in (Phase.FAST, Phase.EMBED)
+            if vectors and text_latency is None:
                 text_latency = time.monotonic() - first
                 self.listener(LaneEvent(Kind.APPLIED, sorted(job.paths), progress=p, text_latency_s=text_latency))
             self.listener(LaneEvent(Kind.PROGRESS, progress=p))
-            if p.phase == Phase.EMBED:  # between two embedding batches: no transaction is open
+            if vectors:  # between two embedding batches: no transaction is open
                 self._serve_writes(store)
         self.runs += 1
         if text_latency is None:  # no embedder: the text phase was the whole run

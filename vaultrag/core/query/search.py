@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vaultrag.core.embed import Embedder, fit_to_model
+from vaultrag.core.fast_tier import FastTier
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator
 from vaultrag.core.model import QueryTrace, QueryWarning, StoredChunk
@@ -27,12 +28,13 @@ from vaultrag.core.query.stages.vector import MAX_EMBED_CHARS, VectorStage
 from vaultrag.core.query.state import QueryState, StageUnit, reads_index
 from vaultrag.core.rerank import Reranker
 from vaultrag.core.scope import Scope
-from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.store.index_store import IndexStore, vec_bytes
 from vaultrag.core.vocab import WarningCode
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
 
 MAX_QUESTION_CHARS = 5000
+KeepVectors = Callable[[str, list[tuple[int, bytes]]], None]  # see Searcher's `keep`
 PASSAGE_CACHE = 2048  # vectors embedded at question time, kept for the next questions (~3 MB with e5)
 
 # The order of the pipeline, in one place. A new step (a `rewrite` of follow-up questions before bm25, a
@@ -88,11 +90,18 @@ class Searcher:
     Its pipeline is checked when it is built: a unit that lacks what it requires raises PipelineError here."""
 
     def __init__(self, store: IndexStore, settings: Settings, embedder: Embedder | None,
-                 reranker: Reranker | None = None, pipeline: Sequence[StageUnit] = PIPELINE) -> None:
+                 reranker: Reranker | None = None, pipeline: Sequence[StageUnit] = PIPELINE,
+                 fast: FastTier | None = None, keep: KeepVectors | None = None) -> None:
+        """`fast`: the embedder's fast tier (core/fast_tier.py), which lists the vector stage's candidates while it
+        covers more chunks than the embedder's vectors; `keep`: where the vectors embedded at question time go
+        (the index lane's writer: the backlog then skips them), called with (model id, [(chunk id, float32 blob)])."""
         self.store = store
         self.settings = settings
         self.embedder = embedder
         self.reranker = reranker
+        self.fast = fast
+        self.keep = keep
+        self._last_fast: tuple[str, np.ndarray] | None = None
         self.pipeline = check(pipeline)
         self._background = VaultBackground(store, embedder.model_id if embedder else "")
         self._last_query: tuple[tuple[str, str], np.ndarray] | None = None
@@ -131,6 +140,9 @@ class Searcher:
             state = self.store.index_state(self.store.meta("embed_model") or "")
             filling = (self.embedder is not None and state.model == self.embedder.model_id
                        and state.chunks_embedded < state.chunks)
+            fast = self.fast
+            by_fast = (filling and fast is not None and state.fast_model == fast.model_id
+                       and state.chunks_fast > state.chunks_embedded)
             q = QueryState(
                 question=question, scope=scope, k=k or self.settings.k, threshold=threshold,
                 language=language, store=self.store, settings=self.settings,
@@ -138,7 +150,7 @@ class Searcher:
                 query_vector=self.query_vector, background_of=self._background,
                 scope_sql=self.store.scope_sql(scope),
                 index_state=state, passage_vectors=self.passage_vectors if filling else None,
-                warnings=warnings,
+                fast_query_vector=self.fast_query_vector if by_fast else None, warnings=warnings,
             )
             for unit in units[:split]:
                 unit.run(q)
@@ -158,9 +170,18 @@ class Searcher:
                 self._passages[keys[c.id]] = np.asarray(v, dtype=np.float32)
             while len(self._passages) > PASSAGE_CACHE:
                 self._passages.popitem(last=False)
+            if self.keep is not None:  # stored by the index's writer: the backlog will not embed them again
+                self.keep(model.model_id, [(c.id, vec_bytes(v)) for c, v in zip(todo, vectors, strict=True)])
         for key in keys.values():
             self._passages.move_to_end(key)
         return {cid: self._passages[key] for cid, key in keys.items()}
+
+    def fast_query_vector(self, text: str) -> np.ndarray:
+        """The question's fast-tier embedding (the fast model loads on first use; the last one is kept)."""
+        assert self.fast is not None
+        if self._last_fast is None or self._last_fast[0] != text:
+            self._last_fast = (text, self.fast.model().embed_query(text))
+        return self._last_fast[1]
 
     def query_vector(self, question: str) -> np.ndarray:
         """The question's embedding; the last one is kept, so a diagnosis right after `ask` doesn't re-embed."""

@@ -113,6 +113,9 @@ class QueryState:
     index_state: IndexState
     # while vectors fill: chunk id → vector for chunks that have none stored yet (the Searcher's, memoized)
     passage_vectors: Callable[[list[StoredChunk]], dict[int, np.ndarray]] | None = None
+    # while the fast tier covers more chunks than the model's vectors: the question's fast-tier embedding (the
+    # vector stage then lists by the fast tier; core/fast_tier.py). Its cosines never reach `cosines`
+    fast_query_vector: Callable[[str], np.ndarray] | None = None
     # what the stages produce
     warnings: list[QueryWarning] = field(default_factory=list)
     timings: dict[Timing | StageName, float] = field(default_factory=dict)

@@ -45,6 +45,7 @@ class CheckCode(StrEnum):
     MISSING_VECTORS = "missing-vectors"
     DUPLICATE_POSITIONS = "duplicate-positions"
     LOST_CHUNKS = "lost-chunks"  # a note has fewer (or more) chunks than it was given
+    FAST_VECTOR_ROWS = "fast-vector-rows"  # the fast tier's marks, int8 and float32 vectors differ in number
 
 
 class Finding(str):
@@ -437,6 +438,70 @@ class IndexStore(QueryReads):
         vectors.insert(self.db, rows)
         self.db.executemany("update chunks set embedded = 1 where id = ?", [(int(r[0]),) for r in rows])
 
+    # -- the fast tier (a second vector set that lists candidates while the main vectors fill) ---------------------
+    def ensure_fast_tables(self, model_id: str, dim: int) -> bool:
+        """Make the fast tier's tables fit (model, dim); a new fast model empties them and marks every chunk as
+        waiting for a fast vector. Returns True when they were (re)created. Call inside a transaction."""
+        if self.meta("fast_model") == model_id and self.meta("fast_dim") == str(dim) and self.has_fast_table():
+            return False
+        vectors.create_fast_tables(self.db, dim)
+        self.db.execute("update chunks set fast_embedded = 0 where fast_embedded = 1")
+        self.set_meta("fast_model", model_id)
+        self.set_meta("fast_dim", str(dim))
+        return True
+
+    def drop_fast_tier(self) -> bool:
+        """Remove the fast tier (another embedder than the one it serves); True when there was one. In a
+        transaction."""
+        if self.meta("fast_model") is None and not self.has_fast_table():
+            return False
+        vectors.drop_fast_tables(self.db)
+        self.db.execute("update chunks set fast_embedded = 0 where fast_embedded = 1")
+        self.db.execute("delete from index_meta where key in ('fast_model', 'fast_dim')")
+        return True
+
+    def has_fast_table(self) -> bool:
+        return self.db.execute("select 1 from sqlite_master where name = 'chunks_fast_vec'").fetchone() is not None
+
+    def fast_pending_chunks(self, limit: int) -> list[tuple[int, str, str, int, str]]:
+        """Chunks without a fast vector, as `pending_chunks` gives them (newest first)."""
+        rows = self.db.execute(
+            """select c.id, c.prefix || char(10) || c.lead || c.body, c.content_hash, c.note_id, n.folder
+               from chunks c join notes n on n.id = c.note_id where c.fast_embedded = 0 order by c.id desc
+               limit ?""",
+            (limit,),
+        ).fetchall()
+        return [(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
+
+    def fast_counts(self) -> tuple[int, int]:
+        """(chunks with their fast vector, chunks still waiting for one)."""
+        total = self.chunk_count()
+        pending = int(self.db.execute("select count(*) from chunks where fast_embedded = 0").fetchone()[0])
+        return total - pending, pending
+
+    def put_fast_vectors(self, rows: Sequence[tuple[int, bytes, int]]) -> None:
+        """Store (chunk id, float32 vector blob, note id) rows of the fast tier and mark their chunks."""
+        vectors.insert_fast(self.db, rows)
+        self.db.executemany("update chunks set fast_embedded = 1 where id = ?", [(int(r[0]),) for r in rows])
+
+    def keep_vectors(self, model_id: str, rows: Sequence[tuple[int, bytes]]) -> int:
+        """Keep main-model vectors embedded at question time, (chunk id, float32 blob): stored for the chunks that
+        still wait for one (so the backlog skips them) and cached by their text. A chunk edited or deleted since,
+        or an index now of another model, takes nothing (a chunk's id never changes text). Returns how many were
+        stored; in a transaction."""
+        if not rows or self.meta("embed_model") != model_id or not self.has_vec_table():
+            return 0
+        wanted = {int(cid): blob for cid, blob in rows}
+        marks = ",".join("?" * len(wanted))
+        found = self.db.execute(
+            f"""select c.id, c.content_hash, c.note_id, n.folder from chunks c join notes n on n.id = c.note_id
+                where c.embedded = 0 and c.id in ({marks})""", list(wanted)).fetchall()
+        for cid, content_hash, _, _ in found:
+            self.cache_vector(model_id, str(content_hash), wanted[int(cid)])
+        self.put_vectors([(int(cid), wanted[int(cid)], int(note_id), str(folder))
+                          for cid, _, note_id, folder in found])
+        return len(found)
+
     def maintain_ann(self, threads: int = 0, cancelled: Callable[[], bool] | None = None) -> str:
         """Build, update or drop the approximate index beside the file so that it fits the vectors (the writer's
         job, outside a transaction; see `store/ann.py`). Returns what was done ("" for nothing)."""
@@ -510,6 +575,8 @@ class IndexStore(QueryReads):
             "chunks": int(q("select count(*) from chunks").fetchone()[0]),
             "chunks_embedded": int(q("select count(*) from chunks where embedded = 1").fetchone()[0]),
             "chunks_truncated": int(q("select count(*) from chunks where truncated = 1").fetchone()[0]),
+            # the fast tier's share (0 without one: another embedder, or a backlog too small to need it)
+            "chunks_fast": int(q("select count(*) from chunks where fast_embedded = 1").fetchone()[0]),
         }
 
     def purge_wal(self) -> bool:
@@ -568,6 +635,18 @@ class IndexStore(QueryReads):
             if lost_f:
                 q(f"update chunks set embedded = 0 where {missing_f}")
                 done.append(f"{lost_f} chunk(s) had lost their float vector: they are embedded again")
+        if self.has_fast_table():  # the fast tier: vectors of no chunk out, chunks that lost theirs embedded again
+            for table in ("chunks_fast_vec", "chunk_fast_vectors"):
+                stray = q(f"select count(*) from {table} where chunk_id not in (select id from chunks)").fetchone()[0]
+                if stray:
+                    q(f"delete from {table} where chunk_id not in (select id from chunks)")
+                    done.append(f"deleted {stray} fast vector(s) of no chunk")
+            missing = ("fast_embedded = 1 and (id not in (select chunk_id from chunks_fast_vec) or "
+                       "id not in (select chunk_id from chunk_fast_vectors))")
+            lost = q(f"select count(*) from chunks where {missing}").fetchone()[0]
+            if lost:
+                q(f"update chunks set fast_embedded = 0 where {missing}")
+                done.append(f"{lost} chunk(s) had lost their fast vector: they are embedded again")
         fts_rows = q("select count(*) from chunks_fts_docsize").fetchone()[0]
         chunks = q("select count(*) from chunks").fetchone()[0]
         fts_bad = fts_rows != chunks
@@ -620,6 +699,13 @@ class IndexStore(QueryReads):
             ).fetchone()[0]
             if missing:
                 problems.append(Finding(CheckCode.MISSING_VECTORS, f"{missing} embedded chunks have no vector"))
+        if self.has_fast_table():
+            marked = q("select count(*) from chunks where fast_embedded = 1").fetchone()[0]
+            rows = (q("select count(*) from chunks_fast_vec").fetchone()[0],
+                    q("select count(*) from chunk_fast_vectors").fetchone()[0])
+            if rows != (marked, marked):
+                problems.append(Finding(CheckCode.FAST_VECTOR_ROWS, f"{marked} chunks marked with a fast vector but "
+                                                                    f"{rows[0]} int8 and {rows[1]} float32 ones"))
         lost = q(f"select count(*) from notes n where {MISCOUNTED}").fetchone()[0]
         if lost:
             problems.append(Finding(CheckCode.LOST_CHUNKS, f"{lost} note(s) lost chunks (or have more than they were "

