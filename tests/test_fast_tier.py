@@ -20,7 +20,7 @@ from vaultrag.core.store import migrations
 from vaultrag.core.store.db import connect
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.reads import ScopeSQL
-from vaultrag.core.vocab import Phase, StageName, StageReason, StageStatus
+from vaultrag.core.vocab import DecisionReason, Phase, StageName, StageReason, StageStatus
 from vaultrag.core.workspace import Workspace
 from vaultrag.settings import Settings
 
@@ -78,10 +78,15 @@ def test_the_fast_tier_fills_before_the_model_and_a_restart_embeds_nothing(vault
         assert Phase.FAST in phases and phases.index(Phase.EMBED) > max(i for i, p in enumerate(phases)
                                                                          if p == Phase.FAST)
         first_embed = next(s for s in seen if s[0] == Phase.EMBED)
+        first_fast = next(s for s in seen if s[0] == Phase.FAST)
         chunks = store.chunk_count()
-        assert first_embed[1] == (chunks, 0), "every chunk had its fast vector before the first e5 batch"
-        assert first_embed[2] == (0, chunks)
-        assert first_embed[3] is not None and (first_embed[3].fast, first_embed[3].full) == (chunks, 0)
+        # one e5 batch, spread over the vault, comes first: the decision's background while the fast phase runs
+        assert first_fast[2] == (4, chunks - 4)
+        seeded = store.stored_chunks([i for (i,) in store.db.execute("select id from chunks order by id")])
+        assert len({c.note for c in seeded.values()}) > 1
+        assert first_embed[1] == (chunks, 0), "every chunk had its fast vector before the e5 phase"
+        assert first_embed[2] == (4, chunks - 4)
+        assert first_embed[3] is not None and (first_embed[3].fast, first_embed[3].full) == (chunks, 4)
         assert report.chunks_fast == chunks and report.chunks_embedded == chunks
         assert sorted(fake.passages) == texts_of(store) == sorted(e5.passages), "each text once in each tier"
         assert store.counts()["chunks_fast"] == chunks and store.check() == []
@@ -149,17 +154,18 @@ def test_a_small_backlog_gets_no_fast_tier_and_another_embedder_drops_it(vault: 
 
 @pytest.fixture
 def backlog(vault: Path, home: Path, any_backlog: None):
-    """The vault's real index (in `home`) whose fast tier is complete and whose e5 vectors have not started (e5
-    failed at once)."""
+    """The vault's real index (in `home`) whose fast tier is complete and whose e5 vectors stopped after the first
+    batch, spread over the vault before the fast phase (e5 failed at its next batch)."""
     notes(vault)
     e5 = CountingEmbedder()
     fast, fake = tier()
     store, _ = Workspace.load(vault, home).open_store()
-    e5.fail_after = 0
+    e5.fail_after = 4
     with pytest.raises(RuntimeError, match="fake embedder failure"):
         run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
     e5.fail_after = None
-    assert store.fast_counts()[1] == 0 and store.embed_counts()[0] == 0
+    assert store.fast_counts()[1] == 0 and store.embed_counts()[0] == 4
+    e5.passages.clear()
     fake.passages.clear()
     yield vault, store, e5, fast, fake
     store.close()
@@ -174,6 +180,8 @@ def test_a_question_during_the_backlog_is_listed_by_the_fast_tier_and_reads_only
     stage = trace.stages[StageName.VECTOR]
     assert (stage.status, stage.reason) == (StageStatus.PARTIAL, StageReason.FAST_TIER)
     assert "fast vectors" in wording.stage_reason(trace, stage)
+    # the batch spread over the vault before the fast phase gives the decision its background: checked, not blind
+    assert trace.decision.background is not None and trace.decision.reason != DecisionReason.NO_CONFIDENCE
     assert fake.queries == [question], "the question was embedded by the fast model too"
     listed = [cid for cid, _ in store.fast_knn(fake._vec(question), Settings().vector_n, ScopeSQL())]
     assert [c.chunk_id for c in stage.candidates] == listed[: len(stage.candidates)], "the fast tier's order"
@@ -300,11 +308,12 @@ def test_an_index_of_the_previous_version_is_migrated_and_keeps_every_vector(vau
 def test_status_says_each_tiers_share(backlog, cli, home: Path):
     vault, store, e5, *_ = backlog
     ran = cli(home, "status", str(vault))
-    assert ran.returncode == 0 and "vectors: fast vectors 100 % · full-quality vectors 0 %" in ran.stdout
+    share = 100 * store.embed_counts()[0] // store.chunk_count()  # the first e5 batch, spread over the vault
+    assert ran.returncode == 0 and f"vectors: fast vectors 100 % · full-quality vectors {share} %" in ran.stdout
     with store.transaction():  # a third of the chunks get their e5 vector
         chunks = store.pending_chunks(store.chunk_count() // 3)
         store.put_vectors([(cid, e5._vec(text).tobytes(), nid, folder) for cid, text, _, nid, folder in chunks])
-    share = 100 * len(chunks) // store.chunk_count()
+    share = 100 * store.embed_counts()[0] // store.chunk_count()
     assert f"vectors: fast vectors 100 % · full-quality vectors {share} %" in cli(home, "status", str(vault)).stdout
     assert wording.tier_shares(3, 0, 2) == "full-quality vectors 66 %", "no fast tier: only the model's share"
 
@@ -373,7 +382,7 @@ def test_a_fast_phase_stopped_half_way_resumes_without_embedding_anything_twice(
         fake.fail_after = 8  # a crash (or a kill) after two fast batches
         with pytest.raises(RuntimeError, match="fake embedder failure"):
             run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
-        assert store.fast_counts()[0] == 8 and e5.passages == [], "e5 waits for the fast tier"
+        assert store.fast_counts()[0] == 8 and len(e5.passages) == 4, "e5 waits for the fast tier (but its first batch)"
         fake.fail_after = None
         run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
         assert sorted(fake.passages) == sorted(set(fake.passages)) == texts_of(store)

@@ -305,6 +305,11 @@ class Indexer:
         done, pending = store.fast_counts()
         if kept and not pending:
             return
+        if store.embed_counts()[0] == 0 and self.embedder is not None:
+            # no vector of the main model yet: without one the decision has no vault background, and every question
+            # of the fast phase (12 minutes on the 10k vault) would be answered unchecked; one batch spread over the
+            # vault gives it one in seconds
+            self._embed_batch(store.pending_chunks(self.options.embed_batch, spread=True), report)
         model = fast.model()  # loaded only now: a backlog exists
         with store.transaction():
             if store.ensure_fast_tables(fast.model_id, model.dim):
@@ -331,8 +336,7 @@ class Indexer:
 
     # -- phase 2: embeddings ------------------------------------------------------------------------
     def _embed_phase(self, report: IndexReport, cancel: CancelToken) -> Generator[Progress, None, None]:
-        assert self.embedder is not None
-        model, store = self.embedder, self.store
+        store = self.store
         # the whole index's chunks: after a pause or an edit the count goes on from the chunks already embedded
         done, pending = store.embed_counts()
         rate = _Rate(done + pending, start=done)
@@ -343,25 +347,32 @@ class Indexer:
             batch = store.pending_chunks(self.options.embed_batch)
             if not batch:
                 break
-            cached = store.cached_vectors(model.model_id, [b[2] for b in batch])
-            todo = [b for b in batch if b[2] not in cached]
-            if todo:
-                vectors = model.embed_passages([fit_to_model(model, b[1]) for b in todo])
-                if vectors.shape != (len(todo), model.dim) or not np.isfinite(vectors).all():
-                    raise RuntimeError(f"embedder returned {vectors.shape} vectors for {len(todo)} texts")
-                fresh = {b[2]: vec_bytes(v) for b, v in zip(todo, vectors, strict=True)}
-            else:
-                fresh = {}
-            with store.transaction():
-                for h, v in fresh.items():
-                    store.cache_vector(model.model_id, h, v)
-                store.put_vectors([(chunk_id, fresh.get(h) or cached[h], note_id, folder)
-                                   for chunk_id, _, h, note_id, folder in batch])
-            report.chunks_embedded += len(todo)
-            report.chunks_reused += len(batch) - len(todo)
+            self._embed_batch(batch, report)
             done += len(batch)
             if time.monotonic() - maintained > ANN_EVERY_S:  # a long first embedding: the graph keeps up
                 # (a build gives way to a saved note, as the embedding does: it starts again at the next turn)
                 self.store.maintain_ann(cancelled=lambda: cancel.cancelled or cancel.pause_embedding())
                 maintained = time.monotonic()
             yield replace(rate.progress(Phase.EMBED, done), tiers=Tiers(rate.total, fast, done))
+
+    def _embed_batch(self, batch: list[tuple[int, str, str, int, str]], report: IndexReport) -> None:
+        """The main model's vectors for `batch` (pending_chunks' rows), from the cache by text where it has them,
+        stored in one transaction."""
+        assert self.embedder is not None
+        model, store = self.embedder, self.store
+        cached = store.cached_vectors(model.model_id, [b[2] for b in batch])
+        todo = [b for b in batch if b[2] not in cached]
+        if todo:
+            vectors = model.embed_passages([fit_to_model(model, b[1]) for b in todo])
+            if vectors.shape != (len(todo), model.dim) or not np.isfinite(vectors).all():
+                raise RuntimeError(f"embedder returned {vectors.shape} vectors for {len(todo)} texts")
+            fresh = {b[2]: vec_bytes(v) for b, v in zip(todo, vectors, strict=True)}
+        else:
+            fresh = {}
+        with store.transaction():
+            for h, v in fresh.items():
+                store.cache_vector(model.model_id, h, v)
+            store.put_vectors([(chunk_id, fresh.get(h) or cached[h], note_id, folder)
+                               for chunk_id, _, h, note_id, folder in batch])
+        report.chunks_embedded += len(todo)
+        report.chunks_reused += len(batch) - len(todo)

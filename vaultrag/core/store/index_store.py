@@ -391,13 +391,16 @@ class IndexStore(QueryReads):
         self.chunks_dropped = False
         return int(cur.rowcount)
 
-    def pending_chunks(self, limit: int) -> list[tuple[int, str, str, int, str]]:
+    def pending_chunks(self, limit: int, spread: bool = False) -> list[tuple[int, str, str, int, str]]:
         """Chunks without a vector: (id, search text, content hash, note id, folder), newest first, so a note
-        saved during a long first indexing becomes vector-searchable without waiting for the backlog."""
+        saved during a long first indexing becomes vector-searchable without waiting for the backlog; `spread`:
+        about `limit` of them spread over the whole index instead (a first sample of the vault's vectors)."""
+        step = max(1, self.embed_counts()[1] // max(limit, 1)) if spread else 1
         rows = self.db.execute(
             """select c.id, c.prefix || char(10) || c.lead || c.body, c.content_hash, c.note_id, n.folder
-               from chunks c join notes n on n.id = c.note_id where c.embedded = 0 order by c.id desc limit ?""",
-            (limit,),
+               from chunks c join notes n on n.id = c.note_id where c.embedded = 0 and c.id % ? = 0
+               order by c.id desc limit ?""",
+            (step, limit),
         ).fetchall()
         return [(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
 
