@@ -38,9 +38,9 @@ class HeldOnTheLane(CountingEmbedder):
 
 
 WORDS = {
-    "en": ("fast vectors 100 % · full-quality vectors", "the fast vectors find candidates meanwhile",
+    "en": ("fast vectors 100 % · full-quality vectors", "fast vectors search meanwhile",
            "listed by the fast vectors"),
-    "pt": ("vetores rápidos 100 % · vetores de qualidade plena", "os vetores rápidos encontram os candidatos",
+    "pt": ("vetores rápidos 100 % · vetores de qualidade plena", "os rápidos já buscam",
            "listados pelos vetores rápidos"),
 }
 

@@ -20,7 +20,7 @@ from vaultrag.core.store import migrations
 from vaultrag.core.store.db import connect
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.reads import ScopeSQL
-from vaultrag.core.vocab import DecisionReason, Phase, StageName, StageReason, StageStatus
+from vaultrag.core.vocab import DecisionReason, Phase, StageName, StageReason, StageStatus, WarningCode
 from vaultrag.core.workspace import Workspace
 from vaultrag.settings import Settings
 
@@ -182,6 +182,10 @@ def test_a_question_during_the_backlog_is_listed_by_the_fast_tier_and_reads_only
     assert "fast vectors" in wording.stage_reason(trace, stage)
     # the batch spread over the vault before the fast phase gives the decision its background: checked, not blind
     assert trace.decision.background is not None and trace.decision.reason != DecisionReason.NO_CONFIDENCE
+    # its warning says what listed the candidates (not "keyword search covered the rest")
+    filling = [w for w in trace.warnings if w.code == WarningCode.FAST_TIER_FILLING]
+    assert filling and "the fast vectors listed the candidates" in wording.warning(filling[0])
+    assert WarningCode.VECTORS_FILLING not in [w.code for w in trace.warnings]
     assert fake.queries == [question], "the question was embedded by the fast model too"
     listed = [cid for cid, _ in store.fast_knn(fake._vec(question), Settings().vector_n, ScopeSQL())]
     assert [c.chunk_id for c in stage.candidates] == listed[: len(stage.candidates)], "the fast tier's order"

@@ -100,7 +100,8 @@ def cmd_status(args: argparse.Namespace) -> int:
             f"{c['notes_stale']} stale ({c['notes_on_disk']} on disk)"
         )
         print(
-            f"chunks: {c['chunks']} total, {c['chunks_embedded']} with vectors, {c['chunks_truncated']} truncated"
+            f"chunks: {c['chunks']} total, {c['chunks_embedded']} with full-quality vectors, "
+            f"{c['chunks_truncated']} truncated"
         )
         print(f"vectors: {wording.tier_shares(c['chunks'], c['chunks_fast'], c['chunks_embedded'])}")
         if h.languages:

@@ -157,6 +157,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "no model"),
     QT_TRANSLATE_NOOP("Wording", "no embedding model loaded: keyword search only"),
     QT_TRANSLATE_NOOP("Wording", "when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest"),
+    QT_TRANSLATE_NOOP("Wording", "when asked, full-quality vectors were still filling: {done} of {total} chunks had theirs; the fast vectors listed the candidates meanwhile"),
     QT_TRANSLATE_NOOP("Wording", "question cut to its first {limit} characters"),
     QT_TRANSLATE_NOOP("Wording", "only the first {limit} characters are used for the vector search"),
     QT_TRANSLATE_NOOP("Wording", "the index holds vectors of {index_model}, not {model}: re-index to re-embed"),

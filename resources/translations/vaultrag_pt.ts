@@ -603,8 +603,8 @@
         <translation>modelo: {m} · vaultrag {v} · esquema {s} · divisor {c} · {f}</translation>
     </message>
     <message>
-        <source>{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with vectors, {t} truncated</source>
-        <translation>{i} indexadas, {e} excluídas, {f} com falha, {s} desatualizadas; {ch} trechos, {em} com vetores, {t} truncados</translation>
+        <source>{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with full-quality vectors, {t} truncated</source>
+        <translation>{i} indexadas, {e} excluídas, {f} com falha, {s} desatualizadas; {ch} trechos, {em} com vetores de qualidade plena, {t} truncados</translation>
     </message>
 </context>
 <context>
@@ -1106,12 +1106,12 @@
         <translation>limiar: automático</translation>
     </message>
     <message>
-        <source>vectors filling ({tiers}): keyword (BM25) answers work meanwhile</source>
-        <translation>vetores em preparo ({tiers}): as respostas por palavras-chave (BM25) já funcionam</translation>
+        <source>vectors filling ({tiers}): fast vectors search meanwhile</source>
+        <translation>vetores em preparo ({tiers}): os rápidos já buscam</translation>
     </message>
     <message>
-        <source>vectors filling ({tiers}): the fast vectors find candidates meanwhile</source>
-        <translation>vetores em preparo ({tiers}): enquanto isso, os vetores rápidos encontram os candidatos</translation>
+        <source>vectors filling ({tiers}): keyword (BM25) answers work meanwhile</source>
+        <translation>vetores em preparo ({tiers}): as respostas por palavras-chave (BM25) já funcionam</translation>
     </message>
     <message>
         <source>whole vault</source>
@@ -2857,6 +2857,10 @@
     <message>
         <source>vector rank {r} (cosine {c:.3f})</source>
         <translation>posição {r} nos vetores (cosseno {c:.3f})</translation>
+    </message>
+    <message>
+        <source>when asked, full-quality vectors were still filling: {done} of {total} chunks had theirs; the fast vectors listed the candidates meanwhile</source>
+        <translation>na hora da pergunta, os vetores de qualidade plena ainda estavam em preparo: {done} de {total} trechos já os tinham; os vetores rápidos listaram os candidatos enquanto isso</translation>
     </message>
     <message>
         <source>when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the rest</source>

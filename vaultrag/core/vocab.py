@@ -179,6 +179,7 @@ class WarningCode(StrEnum):
     NO_EMBEDDER = "no-embedder"  # no embedding model loaded: keyword search only
     OTHER_MODEL = "other-model"  # index_model, model: the index holds another model's vectors
     VECTORS_FILLING = "vectors-filling"  # done, total: chunks embedded so far
+    FAST_TIER_FILLING = "fast-tier-filling"  # done, total: as above, the fast tier listing the candidates meanwhile
     STOP_WORDS_ONLY = "stop-words-only"  # nothing to search for
     LLM_FAILED = "llm-failed"  # failure, detail: the language model gave no answer
     LLM_CAPPED = "llm-capped"  # limit: the answer was cut at llm_max_tokens

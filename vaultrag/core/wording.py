@@ -214,12 +214,15 @@ NO_MODEL = T("no model")
 KEYWORDS_ONLY = T("no embedding model loaded: keyword search only")
 FILLING = T("when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the "
             "rest")  # "when asked": the window's progress moves on, this stays the count the question saw
+FAST_FILLING = T("when asked, full-quality vectors were still filling: {done} of {total} chunks had theirs; the fast "
+                 "vectors listed the candidates meanwhile")
 WARNING = {
     WarningCode.QUESTION_CUT: T("question cut to its first {limit} characters"),
     WarningCode.EMBED_CUT: T("only the first {limit} characters are used for the vector search"),
     WarningCode.NO_EMBEDDER: KEYWORDS_ONLY,
     WarningCode.OTHER_MODEL: T("the index holds vectors of {index_model}, not {model}: re-index to re-embed"),
     WarningCode.VECTORS_FILLING: FILLING,
+    WarningCode.FAST_TIER_FILLING: FAST_FILLING,
     WarningCode.STOP_WORDS_ONLY: T("the question has only stop words or symbols: nothing to search for"),
     WarningCode.LLM_FAILED: T("language model: {detail}"),
     WarningCode.LLM_CAPPED: T("language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be "

@@ -66,7 +66,7 @@ class HealthPanel(QWidget):
 
     def set_health(self, h: Health) -> None:
         c = h.counts
-        text = self.tr("{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with vectors, "
+        text = self.tr("{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with full-quality vectors, "
                        "{t} truncated").format(i=c["notes_indexed"], e=c["notes_excluded"], f=c["notes_failed"],
                                                s=c["notes_stale"], ch=c["chunks"], em=c["chunks_embedded"],
                                                t=c["chunks_truncated"])

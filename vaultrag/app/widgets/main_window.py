@@ -602,8 +602,9 @@ class MainWindow(QMainWindow):
         if p.phase in (Phase.FAST, Phase.EMBED) and p.done < p.total and not self.pause.isChecked():
             # the progress bar has this run's counts; the status line each vector tier's share of the vault
             tiers = tier_shares(p.tiers) if p.tiers is not None else ""
-            if p.tiers is not None and p.tiers.chunks and p.tiers.fast >= p.tiers.chunks:
-                text = self.tr("vectors filling ({tiers}): the fast vectors find candidates meanwhile")
+            # the vector stage lists by the fast tier as soon as it covers more chunks than the model's vectors
+            if p.tiers is not None and p.tiers.fast > p.tiers.full:
+                text = self.tr("vectors filling ({tiers}): fast vectors search meanwhile")
             else:
                 text = self.tr("vectors filling ({tiers}): keyword (BM25) answers work meanwhile")
             self.status.setText(text.format(tiers=tiers))

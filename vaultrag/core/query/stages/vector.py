@@ -46,7 +46,8 @@ class VectorStage:
             if state.chunks_embedded < state.chunks:
                 status = StageStatus.PARTIAL
                 reason = StageReason.FAST_TIER if q.fast_query_vector is not None else StageReason.VECTORS_FILLING
-                warning = QueryWarning(WarningCode.VECTORS_FILLING, done=state.chunks_embedded,
+                code = WarningCode.FAST_TIER_FILLING if q.fast_query_vector is not None else WarningCode.VECTORS_FILLING
+                warning = QueryWarning(code, done=state.chunks_embedded,
                                        total=state.chunks)
         if warning is not None:
             q.warnings.append(warning)
