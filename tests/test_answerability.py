@@ -303,6 +303,24 @@ def test_the_decisions_words_give_each_value_and_say_one_fact_once():
     assert wording.against(d).startswith("against it: the ranker's confidence in the passage")
 
 
+def test_a_value_is_said_beside_its_usual_value_and_the_names_are_one_fact():
+    """A part is measured from the training mean: "its lead is +1.4: against answering" reads wrong unless the usual
+    lead is said beside it; names_unknown only corrects names_missing, so the two are one line, their parts added
+    (apart, "no note mentions the question's names: for answering" stood beside "all of them are missing there")."""
+    from vaultrag.core.model import Decision
+    from vaultrag.core.vocab import ThresholdSource
+
+    d = Decision(False, 0.2, 0.3, -0.1, ThresholdSource.SHIPPED, DecisionReason.BELOW_THRESHOLD,
+                 contributions={"ranker_margin": -0.2, "names_missing": -1.05, "names_unknown": 0.61},
+                 values={"ranker_margin": 1.4, "names_missing": 1.0, "names_unknown": 1.0},
+                 usual={"ranker_margin": 2.31, "names_missing": 0.1, "names_unknown": 0.05})
+    assert wording.answerability_parts(d) == [
+        ("all of the question's names are missing there: against answering", pytest.approx(-0.44)),
+        ("its lead over the next passage is +1.4, usually +2.3: against answering", -0.2)]
+    d.usual = None  # a trace from before the usual values were kept: the value alone
+    assert wording.answerability_parts(d)[1][0] == "its lead over the next passage is +1.4: against answering"
+
+
 def test_a_chunk_that_states_nothing_is_marked_in_every_language(vault: Path, tmp_path: Path):
     """A stub note (a title and links) matches its topic's questions and answers none: `says_nothing` is 1 for it,
     for the model of either language (a title alone tells nothing of its language either)."""

@@ -269,7 +269,7 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
     assert set(data["stages"]["fused"]["candidates"][0]["contributions"]) <= {"bm25", "vector"}
     assert set(data["decision"]) == {"answered", "confidence", "threshold", "margin", "threshold_source", "reason",
                                      "top_cosine", "background", "background_weight", "decider", "supported_by",
-                                     "supported_note", "contributions", "values", "bias", "support",
+                                     "supported_note", "contributions", "values", "usual", "bias", "support",
                                      "topic_found"}
     assert data["final_stage"] == "fused" and data["final"] == data["stages"]["fused"]["candidates"]
     # the timing keys are part of the versioned schema: the exact set IS what this test pins

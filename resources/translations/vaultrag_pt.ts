@@ -2567,8 +2567,8 @@
         <translation>nenhuma nota menciona os nomes da pergunta</translation>
     </message>
     <message>
-        <source>no note seems to answer this: probability {p:.2f}, below the threshold {t:.2f} ({against})</source>
-        <translation>nenhuma nota parece responder a isto: probabilidade {p:.2f}, abaixo do limiar {t:.2f} ({against})</translation>
+        <source>no note seems to answer this: probability {p:.3f}, below the threshold {t:.3f} ({against})</source>
+        <translation>nenhuma nota parece responder a isto: probabilidade {p:.3f}, abaixo do limiar {t:.3f} ({against})</translation>
     </message>
     <message>
         <source>no note uses the question&apos;s words</source>
@@ -2763,12 +2763,12 @@
         <translation>a nota perto da melhor semelhança</translation>
     </message>
     <message>
-        <source>the notes likely answer this: probability {p:.2f} from {note}, {m:.2f} above the threshold {t:.2f}</source>
-        <translation>as notas provavelmente respondem a isto: probabilidade {p:.2f} por {note}, {m:.2f} acima do limiar {t:.2f}</translation>
+        <source>the notes likely answer this: probability {p:.3f} from {note}, {m:.3f} above the threshold {t:.3f}</source>
+        <translation>as notas provavelmente respondem a isto: probabilidade {p:.3f} por {note}, {m:.3f} acima do limiar {t:.3f}</translation>
     </message>
     <message>
-        <source>the notes on this topic do not say: {note} is about it, but the probability that it answers this is {p:.2f}, below the threshold {t:.2f} ({against})</source>
-        <translation>as notas sobre este assunto não dizem: {note} trata dele, mas a probabilidade de que responda a isto é {p:.2f}, abaixo do limiar {t:.2f} ({against})</translation>
+        <source>the notes on this topic do not say: {note} is about it, but the probability that it answers this is {p:.3f}, below the threshold {t:.3f} ({against})</source>
+        <translation>as notas sobre este assunto não dizem: {note} trata dele, mas a probabilidade de que responda a isto é {p:.3f}, abaixo do limiar {t:.3f} ({against})</translation>
     </message>
     <message>
         <source>the passage holds {v:.0%} of the question&apos;s rare words</source>
@@ -2909,6 +2909,10 @@
     <message>
         <source>{what} {sign}{amount}</source>
         <translation>{what} {sign}{amount}</translation>
+    </message>
+    <message>
+        <source>{what}, usually {usual}</source>
+        <translation>{what}, em geral {usual}</translation>
     </message>
     <message>
         <source>{what}: against answering</source>

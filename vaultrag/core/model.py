@@ -256,6 +256,7 @@ class Decision:
     supported_note: str = ""  # its note
     contributions: dict[str, float] | None = None  # each feature's part of its logit (they sum with the bias)
     values: dict[str, float] | None = None  # each of those features' value (worded by core/wording.py)
+    usual: dict[str, float] | None = None  # each one's training mean: a value above it pushes its weight's way
     bias: float = 0.0
     support: dict[int, float] | None = None  # the probability of every candidate that reaches the prompt
     topic_found: bool = False  # refused by the model while the cosine rule would pass: the topic is in the notes

@@ -64,10 +64,10 @@ SOURCE = {ThresholdSource.OVERRIDE: T("this question's override"), ThresholdSour
 
 
 # the answerability model's decision (core/query/answerability.py): its probability and what weighed against it
-MODEL_ABOVE = T("the notes likely answer this: probability {p:.2f} from {note}, {m:.2f} above the threshold {t:.2f}")
+MODEL_ABOVE = T("the notes likely answer this: probability {p:.3f} from {note}, {m:.3f} above the threshold {t:.3f}")
 MODEL_TOPIC = T("the notes on this topic do not say: {note} is about it, but the probability that it answers this "
-                "is {p:.2f}, below the threshold {t:.2f} ({against})")
-MODEL_BELOW = T("no note seems to answer this: probability {p:.2f}, below the threshold {t:.2f} ({against})")
+                "is {p:.3f}, below the threshold {t:.3f} ({against})")
+MODEL_BELOW = T("no note seems to answer this: probability {p:.3f}, below the threshold {t:.3f} ({against})")
 AGAINST = T("against it: {features}")
 ANSWERABILITY_WORDS = {
     "ranker_p": T("the ranker's confidence in the passage"),
@@ -133,11 +133,13 @@ def answerability_word(feature: str, tr: Translate = english) -> str:
 KIND_FOUND = T("an answer of the kind asked for (name, date, number, place) is there")
 KIND_MISSING = T("no answer of the kind asked for (name, date, number, place) is there")
 KIND_NONE = T("the question asks for no name, date, number or place")
+USUALLY = T("{what}, usually {usual}")  # a value beside the training mean its part is measured from
 FOR_ANSWERING = T("{what}: for answering")
 AGAINST_ANSWERING = T("{what}: against answering")
 
 
-def answerability_value(feature: str, values: dict[str, float], tr: Translate = english) -> str:
+def answerability_value(feature: str, values: dict[str, float], tr: Translate = english,
+                        usual: dict[str, float] | None = None) -> str:
     """A feature of the answerability model by its value ("none of the question's names is missing there"); its
     name in words when the decision has no values (a trace from before they were kept)."""
     if feature not in values:
@@ -147,13 +149,20 @@ def answerability_value(feature: str, values: dict[str, float], tr: Translate = 
         if values.get("type_found", 0.0) > 0.5:
             return tr(KIND_FOUND)
         return tr(KIND_MISSING) if values.get("type_missing", 0.0) > 0.5 else tr(KIND_NONE)
-    if feature == "names_unknown" and v <= 0.0 and values.get("names_missing", 0.0) <= 0.0:
-        feature = "names_missing"  # no name missing there, none unknown: one fact, said once
+    if feature == "names_unknown" and "names_missing" in values:
+        # a name no note mentions is also missing there: names_unknown only corrects names_missing's double count,
+        # so the two are one fact, their parts added (said apart, "no note mentions the names: for answering" read
+        # as nonsense beside "all of the names are missing there: against")
+        feature, v = "names_missing", values["names_missing"]
     if feature in SHARE_WORDS:
         none, every, some = SHARE_WORDS[feature]
         return tr(none) if v <= 0.0 else tr(every) if v >= 1.0 else tr(some).format(v=v)
     if feature in VALUE_WORDS:
-        return tr(VALUE_WORDS[feature]).format(v=v)
+        said = tr(VALUE_WORDS[feature]).format(v=v)
+        if usual is not None and feature in usual:  # "+1.4: against answering" reads wrong unless the usual is said
+            spec = VALUE_WORDS[feature].split("{v", 1)[1].split("}", 1)[0]
+            said = tr(USUALLY).format(what=said, usual=format(usual[feature], spec.lstrip(":")))
+        return said
     return f"{answerability_word(feature, tr)} {v:.3g}"
 
 
@@ -163,7 +172,7 @@ def _merged(d: Decision, tr: Translate) -> list[tuple[str, float]]:
     names_unknown of one without a name, or whose names are all there)."""
     merged: dict[str, float] = {}
     for f, part in (d.contributions or {}).items():
-        what = answerability_value(f, d.values or {}, tr)
+        what = answerability_value(f, d.values or {}, tr, d.usual)
         merged[what] = merged.get(what, 0.0) + part
     return sorted(merged.items(), key=lambda wp: -abs(wp[1]))
 

@@ -313,6 +313,7 @@ class Support:
     logit: float
     contributions: dict[str, float]
     values: dict[str, float]  # each feature's value (those the model read: a cross-language one's CROSS_FEATURES)
+    usual: dict[str, float]  # each of those features' mean in the judging model's training data (its part's zero)
     bias: float  # the logit without the contributions (the bias of the model that judged it)
     same_language: bool  # False: its note is in another language than the question, the cross-language model judged
     probabilities: dict[int, float]  # every candidate that reaches the prompt
@@ -401,8 +402,10 @@ class Answerability:
         probs = 1.0 / (1.0 + np.exp(-logits))
         read = FEATURES if same[best] else CROSS_FEATURES
         values = {f: float(v) for f, v in zip(FEATURES, rows[best], strict=True) if f in read and not math.isnan(v)}
+        judge = self.same if same[best] else self.cross
+        usual = {f: float(m) for f, m in zip(FEATURES, judge.mean, strict=True) if f in values}
         return Support(candidates[best].chunk_id, float(probs[best]), float(logits[best]),
-                       {f: float(v) for f, v in zip(FEATURES, parts[best], strict=True) if f in read}, values,
+                       {f: float(v) for f, v in zip(FEATURES, parts[best], strict=True) if f in read}, values, usual,
                        float(biases[best]), bool(same[best]),
                        {c.chunk_id: float(p) for c, p in zip(candidates, probs, strict=True)})
 

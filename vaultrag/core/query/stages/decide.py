@@ -136,7 +136,8 @@ def decide_by_model(q: QueryState, model: answerability.Answerability, threshold
         return Decision(answered, s.probability, threshold, margin, source, reason, top_cosine=top,
                         background=background, background_weight=BACKGROUND_WEIGHT, decider=model.model_id,
                         supported_by=s.chunk_id, supported_note=best.note, contributions=s.contributions,
-                        values=s.values, bias=s.bias, support=s.probabilities, topic_found=topic and not answered)
+                        values=s.values, usual=s.usual, bias=s.bias, support=s.probabilities,
+                        topic_found=topic and not answered)
 
     if threshold is None:
         return made(True, None, DecisionReason.NO_THRESHOLD)
