@@ -329,6 +329,9 @@ def out_dirs(args: list[str]) -> dict[str, Path]:
 
 
 def main() -> None:
+    if {"-h", "--help"} & set(sys.argv[1:]):  # not a run into docs/screenshots (fresh eyes: it started one)
+        print(__doc__)
+        return
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     only = next((a.partition("=")[2] for a in sys.argv[1:] if a.startswith("--only=")), "")
     languages = next((a.partition("=")[2].split(",") for a in sys.argv[1:] if a.startswith("--lang=")), ["en", "pt"])
