@@ -193,6 +193,9 @@ def test_a_question_during_the_backlog_is_listed_by_the_fast_tier_and_reads_only
     chunks = store.stored_chunks([c.chunk_id for s in trace.stages.values() for c in s.candidates])
     with_cosine = [c for s in trace.stages.values() for c in s.candidates if c.cosine is not None]
     assert with_cosine, "the top candidates got their e5 vector at question time"
+    # the fused list's own top too, not only the retrievers': those both found rise there, and the ranker read the
+    # cosine they lacked as 0 and sank them out of the prompt
+    assert all(c.cosine is not None for c in trace.stages[StageName.FUSED].candidates[:ON_DEMAND_EACH])
     for c in with_cosine:  # e5's cosine, never the fast tier's
         assert c.cosine == pytest.approx(float(e5._vec(chunks[c.chunk_id].search_text) @ qvec), abs=1e-5)
     fast_cos = dict(store.fast_knn(fake._vec(question), Settings().vector_n, ScopeSQL()))
@@ -393,3 +396,24 @@ def test_a_fast_phase_stopped_half_way_resumes_without_embedding_anything_twice(
         assert store.fast_counts() == (store.chunk_count(), 0) and store.check() == []
     finally:
         store.close()
+
+
+def test_a_chunk_both_lists_hold_below_their_top_4_gets_its_cosine_where_fusion_lifts_it(backlog, monkeypatch):
+    """A chunk 5th in BM25 and 5th in the fast list fuses above both lists' firsts: the fused list's top candidates
+    get their e5 cosine too (a hostile tester saw fused #4 and #5 left without one, read as 0 by the ranker)."""
+    _, store, e5, fast, _ = backlog
+    question = "refund deadline seven days cancelling"
+    bm25 = [c.chunk_id for c in Searcher(store, Settings(), e5, fast=fast).ask(question).stages[StageName.BM25]
+            .candidates]
+    stored = store.cosines(e5._vec(question), bm25, e5.model_id)
+    x = [cid for cid in bm25 if cid not in stored][ON_DEMAND_EACH]  # below BM25's top 4 without a vector
+    others = [cid for (cid,) in store.db.execute("select id from chunks order by id")
+              if cid not in bm25[: bm25.index(x) + 1] and cid not in stored][:ON_DEMAND_EACH]
+    listed = [*others, x]  # x 5th in the fast list too
+    assert len(others) == ON_DEMAND_EACH
+    monkeypatch.setattr(store, "fast_knn", lambda *_a, **_k: [(cid, 0.0) for cid in listed])
+    e5.passages.clear()
+    trace = Searcher(store, Settings(), e5, fast=fast).ask(question)
+    fused = trace.stages[StageName.FUSED].candidates
+    assert fused[0].chunk_id == x, "both lists' 5th fuses first"
+    assert fused[0].cosine is not None and all(c.cosine is not None for c in fused[:ON_DEMAND_EACH])

@@ -65,7 +65,6 @@ class FuseStage:
         gated = other_language_weights(q, bm25_ids, self.other_language_bm25_weight)
         fused = rrf(lists, weights={StageName.BM25: gated})[: max(q.settings.bm25_n, q.settings.vector_n)]
         ms = q.timed(Timing.FUSION, t)
-        q.fill_cosines()  # a list that came after the vector stage (a new retriever) gets its cosines too
         cands = q.candidates([(c, sc) for c, sc, _ in fused], {c: parts for c, _, parts in fused})
         note = f"RRF k={RRF_K}"
         if gated:
@@ -74,3 +73,7 @@ class FuseStage:
         status, reason = (StageStatus.OK, None) if fused else (StageStatus.EMPTY, StageReason.NO_MATCH)
         q.stages[self.name] = Stage(self.name, status, cands, ms, note, reason, inputs)
         q.final_stage = self.name
+        # after the fused list is in: while vectors fill, its own top candidates without one get theirs too (those
+        # both retrievers found, which the ranker then read as cosine 0 and sank); a list that came after the
+        # vector stage (a new retriever) gets its cosines here as well
+        q.fill_cosines()
