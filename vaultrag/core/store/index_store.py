@@ -512,6 +512,13 @@ class IndexStore(QueryReads):
             return ""
         return ann.maintain(self.db, self.path, threads, cancelled)
 
+    def uncached_pending(self, model_id: str) -> int:
+        """How many chunks without a vector have a text the cache holds no `model_id` vector for (what the model
+        must really embed: a model switched back, or notes restored, take theirs from the cache)."""
+        return int(self.db.execute(
+            "select count(*) from chunks c where c.embedded = 0 and not exists (select 1 from embed_cache e "
+            "where e.model_id = ? and e.content_hash = c.content_hash)", (model_id,)).fetchone()[0])
+
     def cached_vectors(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
         out: dict[str, bytes] = {}
         for i in range(0, len(hashes), 500):
