@@ -500,3 +500,19 @@ def test_a_backlog_the_cache_fills_gets_no_fast_phase(vault: Path, tmp_path: Pat
         assert fake.passages == [] and e5.passages == [] and store.embed_counts()[1] == 0
     finally:
         store.close()
+
+
+def test_a_fast_listed_candidate_without_an_e5_vector_shows_no_score(backlog):
+    """Its score in the list is its e5 cosine; without one yet it is "—", not 0.000 (read as "unrelated")."""
+    _, store, e5, fast, _ = backlog
+    trace = Searcher(store, Settings(), e5, fast=fast).ask("refund deadline seven days cancelling")
+    stage = trace.stages[StageName.VECTOR]
+    assert stage.reason == StageReason.FAST_TIER
+    without = [c for c in stage.candidates if c.cosine is None]
+    assert without and all(not wording.has_score(stage, c) for c in without)
+    assert all(wording.has_score(stage, c) for c in stage.candidates if c.cosine is not None)
+    assert all(wording.has_score(trace.stages[StageName.BM25], c) for c in trace.stages[StageName.BM25].candidates)
+    from vaultrag.cli_show import explain
+
+    vector_column = [line.split("|")[2] for line in explain(trace).splitlines() if line.count("|") >= 3][2:]
+    assert any(cell.strip().endswith("—") and cell.strip()[0].isdigit() for cell in vector_column), vector_column

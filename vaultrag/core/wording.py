@@ -29,7 +29,16 @@ from vaultrag.core.vocab import (
 )
 
 if TYPE_CHECKING:
-    from vaultrag.core.model import Decision, Diagnosis, Evidence, QueryTrace, QueryWarning, RankChange, Stage
+    from vaultrag.core.model import (
+        Candidate,
+        Decision,
+        Diagnosis,
+        Evidence,
+        QueryTrace,
+        QueryWarning,
+        RankChange,
+        Stage,
+    )
 
 Translate = Callable[[str], str]
 CONTEXT = "Wording"  # the translation context of these templates
@@ -543,6 +552,12 @@ LIST_RANK = T("rank {r} (score {s})")
 SIZE_INDEXED = T("Size when indexed")
 SIZE_ON_DISK = T("Size on disk")
 BYTES = T("{n} bytes")
+
+
+def has_score(stage: Stage, c: Candidate) -> bool:
+    """Whether `c`'s score in `stage` means something: a list the fast tier made scores its candidates by their e5
+    cosine, and one without an e5 vector yet has none (its 0 read as "unrelated"; it is shown as "—")."""
+    return not (stage.reason == StageReason.FAST_TIER and c.cosine is None)
 
 
 def score_text(v: float) -> str:

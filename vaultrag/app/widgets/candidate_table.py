@@ -23,7 +23,7 @@ from vaultrag.app.words import locale, stage_note, stage_title, status_word, wor
 from vaultrag.core import wording
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
-from vaultrag.core.wording import score_text
+from vaultrag.core.wording import has_score, score_text
 
 SEP = " › "
 CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
@@ -297,8 +297,9 @@ class CandidateTable(QTableWidget):
                 rank = str(sc.rank)
                 if before is not None:
                     rank += " " + movement(sc.rank, before.get(sc.chunk_id)).replace("new", self.tr("new"))
-                item = QTableWidgetItem(f"{rank}\t{local_score(sc.score)}")
-                item.setToolTip(f"{stage_title(stage_name)}: #{sc.rank} · {local_score(sc.score)}")
+                score = local_score(sc.score) if has_score(trace.stages[stage_name], sc) else "—"
+                item = QTableWidgetItem(f"{rank}\t{score}")
+                item.setToolTip(f"{stage_title(stage_name)}: #{sc.rank} · {score}")
                 cells.append(item)
             colour = (QColor(WARNING_COLOUR) if flags else grey if not row.final
                       else IN_PROMPT_TEXT if row.chunk_id in in_prompt else None)
