@@ -509,9 +509,12 @@ def test_a_fast_listed_candidate_without_an_e5_vector_shows_no_score(backlog):
     stage = trace.stages[StageName.VECTOR]
     assert stage.reason == StageReason.FAST_TIER
     without = [c for c in stage.candidates if c.cosine is None]
-    assert without and all(not wording.has_score(stage, c) for c in without)
-    assert all(wording.has_score(stage, c) for c in stage.candidates if c.cosine is not None)
-    assert all(wording.has_score(trace.stages[StageName.BM25], c) for c in trace.stages[StageName.BM25].candidates)
+    assert without and all(wording.shown_score(stage, c) is None for c in without)
+    # a cosine embedded after the list was made (the fused list's top) is shown too, not the 0 it was listed with
+    assert all(wording.shown_score(stage, c) == c.cosine for c in stage.candidates if c.cosine is not None)
+    assert any(c.score == 0.0 and c.cosine for c in stage.candidates), "a later stage embedded one of them"
+    bm25 = trace.stages[StageName.BM25]
+    assert all(wording.shown_score(bm25, c) == c.score for c in bm25.candidates)
     from vaultrag.cli_show import explain
 
     vector_column = [line.split("|")[2] for line in explain(trace).splitlines() if line.count("|") >= 3][2:]

@@ -123,7 +123,8 @@ def stage_table(trace: QueryTrace, stages: list[Stage], n: int, width: int) -> l
         cells = []
         for s, w in zip(stages, cols, strict=True):
             c = next((x for x in s.candidates if x.chunk_id == cid), None)
-            score = f"{c.score:7.3f}" if c is not None and wording.has_score(s, c) else "      —"
+            value = wording.shown_score(s, c) if c is not None else None
+            score = f"{value:7.3f}" if value is not None else "      —"
             cells.append((f"{c.rank:>3} {score}" if c is not None else "  —").ljust(w))
         out.append(" | ".join([elide_label(names[cid], name_w).ljust(name_w), *cells]).rstrip())
     return out

@@ -554,10 +554,11 @@ SIZE_ON_DISK = T("Size on disk")
 BYTES = T("{n} bytes")
 
 
-def has_score(stage: Stage, c: Candidate) -> bool:
-    """Whether `c`'s score in `stage` means something: a list the fast tier made scores its candidates by their e5
-    cosine, and one without an e5 vector yet has none (its 0 read as "unrelated"; it is shown as "—")."""
-    return not (stage.reason == StageReason.FAST_TIER and c.cosine is None)
+def shown_score(stage: Stage, c: Candidate) -> float | None:
+    """`c`'s score as its list shows it: a list the fast tier made is scored by the candidates' e5 cosines, which a
+    later stage may still embed (so read now, not when the list was made), and one without an e5 vector yet has
+    none (None, shown as "—": its 0 read as "unrelated")."""
+    return c.cosine if stage.reason == StageReason.FAST_TIER else c.score
 
 
 def score_text(v: float) -> str:

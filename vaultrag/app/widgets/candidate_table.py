@@ -23,7 +23,7 @@ from vaultrag.app.words import locale, stage_note, stage_title, status_word, wor
 from vaultrag.core import wording
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
-from vaultrag.core.wording import has_score, score_text
+from vaultrag.core.wording import score_text, shown_score
 
 SEP = " › "
 CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
@@ -297,7 +297,8 @@ class CandidateTable(QTableWidget):
                 rank = str(sc.rank)
                 if before is not None:
                     rank += " " + movement(sc.rank, before.get(sc.chunk_id)).replace("new", self.tr("new"))
-                score = local_score(sc.score) if has_score(trace.stages[stage_name], sc) else "—"
+                value = shown_score(trace.stages[stage_name], sc)
+                score = local_score(value) if value is not None else "—"
                 item = QTableWidgetItem(f"{rank}\t{score}")
                 item.setToolTip(f"{stage_title(stage_name)}: #{sc.rank} · {score}")
                 cells.append(item)

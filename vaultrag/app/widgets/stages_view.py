@@ -40,7 +40,7 @@ from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.query.contracts import ranked_lists, retrieval_lists
 from vaultrag.core.query.search import PIPELINE
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
-from vaultrag.core.wording import has_score, rank_gap
+from vaultrag.core.wording import rank_gap, shown_score
 
 __all__ = ["StagesView", "fit_label", "movement", "row_label"]  # row_label, movement: candidate_table's
 
@@ -251,7 +251,8 @@ class StagesView(QWidget):
                 label = f"{WARNING_SIGN} {row_label(c)}" if flags else row_label(c)
                 if flags:
                     tip += "\n" + flag_warning(c.note, flags)
-                score = local_score(c.score) if has_score(trace.stages[name], c) else "—"
+                value = shown_score(trace.stages[name], c)
+                score = local_score(value) if value is not None else "—"
                 for col, text in enumerate((rank, score, label)):
                     item = QTableWidgetItem(text)
                     item.setData(Qt.ItemDataRole.UserRole, c.chunk_id)
