@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from vaultrag.core.model import Chunk
 from vaultrag.core.store.index_store import IndexStore
@@ -15,52 +18,48 @@ def _note(store: IndexStore, i: int, language: str) -> None:
         store.insert_chunk(nid, Chunk(0, (), "T", "", f"t{i}", 0, 2, 0, 1, 2, f"h{i}"), False)
 
 
-def test_counts_and_languages_follow_every_commit_and_are_read_once_between(tmp_path: Path):
+@pytest.fixture
+def pair(tmp_path: Path) -> Iterator[tuple[IndexStore, IndexStore, list[str]]]:
+    """(a writer with one note, a read-only reader of the same file, the SQL the reader runs)."""
     path = tmp_path / "i.sqlite"
     writer = IndexStore.open(path)
     _note(writer, 0, "pt")
     reader = IndexStore.open(path, readonly=True)
     seen: list[str] = []
     reader.db.set_trace_callback(seen.append)
-    try:
-        assert (reader.index_state("m").chunks, reader.language_counts()) == (1, {"pt": 1})
-        seen.clear()
-        assert (reader.index_state("m").chunks, reader.language_counts()) == (1, {"pt": 1})
-        assert not any("count(" in s for s in seen), "kept: nothing counted again without a write"
-        _note(writer, 1, "en")  # a writer commits: a new generation
-        state = reader.index_state("m")
-        assert (state.chunks, state.notes, state.chunks_embedded) == (2, 2, 0)
-        assert reader.language_counts() == {"pt": 1, "en": 1}
-        # a writer reading its own uncommitted rows is never served kept counts
-        writer.db.execute("begin immediate")
-        assert writer.index_state("m").chunks == 2
-        writer.db.execute("delete from chunks where id = 1")
-        assert writer.index_state("m").chunks == 1
-        writer.db.execute("rollback")
-    finally:
-        reader.close()
-        writer.close()
+    yield writer, reader, seen
+    reader.close()
+    writer.close()
 
 
-def test_a_questions_chunk_total_and_term_frequencies_are_read_once_per_generation(tmp_path: Path):
+def test_counts_and_languages_follow_every_commit_and_are_read_once_between(pair):
+    writer, reader, seen = pair
+    assert (reader.index_state("m").chunks, reader.language_counts()) == (1, {"pt": 1})
+    seen.clear()
+    assert (reader.index_state("m").chunks, reader.language_counts()) == (1, {"pt": 1})
+    assert not any("count(" in s for s in seen), "kept: nothing counted again without a write"
+    _note(writer, 1, "en")  # a writer commits: a new generation
+    state = reader.index_state("m")
+    assert (state.chunks, state.notes, state.chunks_embedded) == (2, 2, 0)
+    assert reader.language_counts() == {"pt": 1, "en": 1}
+    # a writer reading its own uncommitted rows is never served kept counts
+    writer.db.execute("begin immediate")
+    assert writer.index_state("m").chunks == 2
+    writer.db.execute("delete from chunks where id = 1")
+    assert writer.index_state("m").chunks == 1
+    writer.db.execute("rollback")
+
+
+def test_a_questions_chunk_total_and_term_frequencies_are_read_once_per_generation(pair):
     """Every question weighs its words by IDF twice (lexical terms, answerability): at 1M chunks the count and the
     vocabulary look-ups cost ~20 ms a question, so a read-only index keeps them until a writer commits."""
-    path = tmp_path / "i.sqlite"
-    writer = IndexStore.open(path)
-    _note(writer, 0, "pt")
-    reader = IndexStore.open(path, readonly=True)
-    seen: list[str] = []
-    reader.db.set_trace_callback(seen.append)
-    try:
-        assert (reader.chunk_total(), reader.doc_freqs(["t0", "t1"])) == (1, [1, 0])
-        seen.clear()
-        assert (reader.chunk_total(), reader.doc_freqs(["t1", "t0"])) == (1, [0, 1])
-        assert not any("count(" in s or "chunks_vocab where" in s for s in seen), "kept: nothing read again"
-        _note(writer, 1, "en")  # a new generation: the new chunk's term and count show at once
-        assert (reader.chunk_total(), reader.doc_freqs(["t0", "t1"])) == (2, [1, 1])
-    finally:
-        reader.close()
-        writer.close()
+    writer, reader, seen = pair
+    assert (reader.chunk_total(), reader.doc_freqs(["t0", "t1"])) == (1, [1, 0])
+    seen.clear()
+    assert (reader.chunk_total(), reader.doc_freqs(["t1", "t0"])) == (1, [0, 1])
+    assert not any("count(" in s or "chunks_vocab where" in s for s in seen), "kept: nothing read again"
+    _note(writer, 1, "en")  # a new generation: the new chunk's term and count show at once
+    assert (reader.chunk_total(), reader.doc_freqs(["t0", "t1"])) == (2, [1, 1])
 
 
 def test_the_flags_of_a_questions_notes_are_read_by_path(tmp_path: Path):
