@@ -100,3 +100,29 @@ def test_a_folder_scope_holds_its_subfolders_and_no_folder_that_only_starts_alik
         assert got == {"A/B", "A/B/C"}
     finally:
         store.close()
+
+
+def test_a_small_indexs_vectors_are_read_once_per_generation_and_a_new_vector_shows_at_once(pair):
+    """Below EXACT_MAX every question scores all vectors: a read-only index keeps them as one matrix until a
+    writer commits (the rows are not read again), and scoped questions still read only their notes' rows."""
+    import numpy as np
+
+    from vaultrag.core.scope import Scope
+    from vaultrag.core.store.index_store import vec_bytes
+
+    writer, reader, seen = pair
+    unit = np.eye(4, dtype=np.float32)
+    with writer.transaction():
+        writer.ensure_vec_table("m", 4)
+        writer.put_vectors([(1, vec_bytes(unit[0]), 1, "")])
+    q = np.array([0.6, 0.8, 0.0, 0.0], dtype=np.float32)
+    assert [(i, round(c, 3)) for i, c in reader.knn(q, 5, reader.scope_sql(Scope()))] == [(1, 0.6)]
+    seen.clear()
+    assert [i for i, _ in reader.knn(q, 5, reader.scope_sql(Scope()))] == [1]
+    assert not any("from chunk_vectors" in s for s in seen), "kept: the vectors are not read again"
+    _note(writer, 1, "en")
+    with writer.transaction():
+        writer.put_vectors([(2, vec_bytes(unit[1]), 2, "")])
+    assert [(i, round(c, 3)) for i, c in reader.knn(q, 5, reader.scope_sql(Scope()))] == [(2, 0.8), (1, 0.6)]
+    scoped = reader.knn(q, 5, reader.scope_sql(Scope(notes=["n0.md"])))
+    assert [i for i, _ in scoped] == [1]

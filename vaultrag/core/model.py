@@ -201,6 +201,7 @@ class StoredChunk(Location):
     # template, a footer, a Dataview block), and the share of its lines that are mostly links (a map of content)
     boilerplate: float = 0.0
     hub: float = 0.0
+    search_tokens: int = -1  # o200k tokens of `search_text`, counted at index time (-1: not known)
 
     @property
     def text(self) -> str:

@@ -78,3 +78,58 @@ def encoding(name: str = ENCODING) -> Any:
 def count(text: str) -> int:
     """Number of o200k_base tokens in `text` (special-token text counts as plain text)."""
     return len(encoding().encode_ordinary(text))
+
+
+# -- exact counts of joined texts, from the parts' counts --------------------------------------------------------
+# o200k encodes each piece its pre-tokenizer cuts separately, so a text's count is the sum of its pieces'. Two
+# facts of that pattern (tiktoken's o200k pat_str) let a count be carried across a join without re-reading the
+# parts: (1) a space is inside a piece only as its first character or in an all-whitespace piece, so the text is
+# cut before a space that follows a non-space; (2) a line break ends every piece that holds it unless more
+# whitespace or a "/" follows, so the text is cut after a line break followed by a letter, digit or other
+# punctuation. Both read two characters only, so a cut found in a part is a cut of any text the part is in.
+_SOLID_PUNCT = frozenset("!\"#$%&'()*+,-.:;<=>?@[\\]^_`{|}~")  # ASCII punctuation but "/" (rule 2 excludes it)
+_SCAN = 256  # characters searched for a cut near a join; beyond that the part is counted whole (still exact)
+
+
+def _solid(ch: str) -> bool:
+    """A character no o200k rule reads as whitespace or as the "/" a line break's piece may take."""
+    return ch.isalnum() or ch in _SOLID_PUNCT
+
+
+def cut_between(left: str, right: str) -> bool:
+    """Whether o200k's pre-tokenizer cuts between the characters `left` and `right`, whatever is around them."""
+    return (right == " " and _solid(left)) or (left in "\r\n" and _solid(right))
+
+
+def _last_cut(text: str) -> int:
+    """The last index of `text` before which it is certainly cut (0: none near its end)."""
+    for i in range(len(text) - 1, max(0, len(text) - _SCAN), -1):
+        if cut_between(text[i - 1], text[i]):
+            return i
+    return 0
+
+
+def _first_cut(text: str) -> int:
+    """The first index of `text` after its start before which it is certainly cut (len(text): none near it)."""
+    for i in range(1, min(len(text), _SCAN)):
+        if cut_between(text[i - 1], text[i]):
+            return i
+    return len(text)
+
+
+def count_joined(a: str, na: int, b: str, nb: int) -> int:
+    """`count(a + b)` from `na = count(a)` and `nb = count(b)`, re-counting only the text around the join."""
+    if not a or not b or cut_between(a[-1], b[0]):
+        return na + nb
+    p, q = _last_cut(a), _first_cut(b)
+    return na - count(a[p:]) + count(a[p:] + b[:q]) + nb - count(b[:q])
+
+
+def count_after(a: str, b: str, nab: int) -> int:
+    """`count(b)` from `nab = count(a + b)` (a short `a`: it is counted)."""
+    if not a or not b:
+        return nab - (count(a) if a else 0)
+    if cut_between(a[-1], b[0]):
+        return nab - count(a)
+    q = _first_cut(b)
+    return nab - count(a + b[:q]) + count(b[:q])

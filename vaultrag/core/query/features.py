@@ -105,6 +105,18 @@ def sentence_stems(text: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(STEMS.findall(s)) for s in SENTENCE.split(folded) if s)
 
 
+@functools.lru_cache(maxsize=4096)
+def text_stems(text: str) -> frozenset[str]:
+    """Every stem of `text` (the union of its sentences', cached with them)."""
+    return frozenset().union(*sentence_stems(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def snowball_text(text: str, language: str) -> frozenset[str]:
+    """Every Snowball stem of `text` (the union of its sentences', cached with them)."""
+    return frozenset().union(*snowball_sentences(text, language))
+
+
 def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
     """The FEATURES of the candidates `ids` (rows in that order), from the lists and the chunk text in `q`."""
     bm25 = {c.chunk_id: c for c in q.stages[StageName.BM25].candidates} if StageName.BM25 in q.stages else {}
@@ -121,10 +133,10 @@ def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
     languages = q.note_languages([q.chunks[i].note for i in ids])
     texts = [q.chunks[i].lead + q.chunks[i].body for i in ids]
     # the notes stemmed as the question is: only then do their stems meet (names and numbers stem alike anyway)
-    stemmed = [snowball_sentences(t, q.language or languages.get(q.chunks[i].note, ""))
-               for t, i in zip(texts, ids, strict=True)]
+    stem_language = [q.language or languages.get(q.chunks[i].note, "") for i in ids]
+    stemmed = [snowball_sentences(t, lang) for t, lang in zip(texts, stem_language, strict=True)]
     # each question stem weighted by how few of the candidates hold it (the topic's name is in all of them)
-    held = [frozenset().union(*s) for s in stemmed]
+    held = [snowball_text(t, lang) for t, lang in zip(texts, stem_language, strict=True)]
     idf = {w: math.log((len(ids) + 1) / (sum(w in h for h in held) + 0.5)) for w in wanted_stems}
     idf_total = sum(idf.values()) or 1.0
     note_cos: dict[str, float] = {}
@@ -135,9 +147,9 @@ def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
         chunk = q.chunks[cid]
         text = texts[r]
         sentences = sentence_stems(text)
-        cov = _share(wanted, frozenset().union(*sentences))
+        cov = _share(wanted, text_stems(text))
         best_sentence = max((_share(wanted, s) for s in sentences), default=0.0)
-        title = _share(wanted, frozenset().union(*sentence_stems(chunk.prefix)))
+        title = _share(wanted, text_stems(chunk.prefix))
         note_language = languages.get(chunk.note, "")
         same = not q.language or not note_language or note_language == q.language
         c = cos if cos is not None else 0.0

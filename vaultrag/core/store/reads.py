@@ -213,9 +213,13 @@ class QueryReads:
         shortlist = vectors.shortlist_size(min(n, KNN_MAX_K))
         top = self.db.execute("select max(id) from chunks").fetchone()[0] or 0  # a b-tree edge, not a count
         if top <= vectors.EXACT_MAX:  # a small index: its float32 vectors read once and scored exactly
-            scoped = f"where chunk_id in (select id from chunks where note_id in ({scope.sql}))" if scope.sql else ""
-            cos = _cosines(qvec, self.db.execute(f"select chunk_id, vector from chunk_vectors {scoped}",
-                                                 scope.params).fetchall())
+            if scope.sql:
+                scoped = f"where chunk_id in (select id from chunks where note_id in ({scope.sql}))"
+                cos = _cosines(qvec, self.db.execute(f"select chunk_id, vector from chunk_vectors {scoped}",
+                                                     scope.params).fetchall())
+            else:  # every question scores the same matrix: read it once per generation, not its rows each time
+                ids, m = self._per_generation("small_vectors", self._small_vectors)
+                cos = dict(zip(ids, (m @ np.asarray(qvec, dtype=np.float32)).tolist(), strict=True)) if ids else {}
             return sorted(cos.items(), key=lambda kv: (-kv[1], kv[0]))[: min(n, KNN_MAX_K)]
         if (found := self._ann_shortlist(qvec, shortlist, scope, top)) is not None:
             return self._rescored(qvec, found, n)
@@ -239,6 +243,14 @@ class QueryReads:
                     found = [r[0] for r in self.db.execute(sql, (*params, shard))]
                 ids += found
         return self._rescored(qvec, ids, n)
+
+    def _small_vectors(self) -> tuple[list[int], np.ndarray]:
+        """A small index's chunk ids and their float32 unit vectors as one matrix (rows in the ids' order)."""
+        rows = self.db.execute("select chunk_id, vector from chunk_vectors").fetchall()
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        m = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        return [int(r[0]) for r in rows], m
 
     def fast_knn(self, qvec: np.ndarray, n: int, scope: ScopeSQL) -> list[tuple[int, float]]:
         """Top-n (chunk id, cosine) by the fast tier's vectors (core/fast_tier.py), as `knn` does for the main set:
@@ -341,14 +353,14 @@ class QueryReads:
             part = ids[i : i + 500]
             rows = self.db.execute(
                 f"""select c.id, n.path, c.heading_path, c.prefix, c.lead, c.body, c.char_start, c.char_end,
-                           c.line_start, c.line_end, c.boilerplate, c.hub
+                           c.line_start, c.line_end, c.boilerplate, c.hub, c.token_count
                     from chunks c join notes n on n.id = c.note_id where c.id in ({','.join('?' * len(part))})""",
                 part,
             ).fetchall()
             for r in rows:
                 out[r[0]] = StoredChunk(note=r[1], heading_path=json.loads(r[2]), char_start=r[6], char_end=r[7],
                                         line_start=r[8], line_end=r[9], id=r[0], prefix=r[3], lead=r[4], body=r[5],
-                                        boilerplate=float(r[10]), hub=float(r[11]))
+                                        boilerplate=float(r[10]), hub=float(r[11]), search_tokens=int(r[12]))
         return out
 
     def language_counts(self) -> dict[str, int]:

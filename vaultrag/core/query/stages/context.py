@@ -9,7 +9,14 @@ from functools import lru_cache
 
 from vaultrag.core import tokens
 from vaultrag.core.model import Candidate, ContextDoc, StoredChunk
-from vaultrag.core.query.stages.prompt import DOC_JOIN, DOCS_CLOSE, DOCS_OPEN, render_document
+from vaultrag.core.query.stages.prompt import (
+    DOC_JOIN,
+    DOC_TAIL,
+    DOCS_CLOSE,
+    DOCS_OPEN,
+    document_head,
+    render_document,
+)
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.vocab import ContextStatus, StageName, Timing
 
@@ -42,6 +49,20 @@ class _Doc:
     line_end: int
     chunk_ids: list[int] = field(default_factory=list)
     size: int = -1  # tokens as rendered, counted once (a document is weighed again at every later candidate)
+    n: int = -1  # tokens of lead + text, carried from the chunks' index-time counts (-1: count it when weighed)
+
+    @classmethod
+    def of(cls, c: StoredChunk) -> _Doc:
+        """The document of one chunk, its count derived from the one the index stored for the chunk."""
+        n = tokens.count_after(f"{c.prefix}\n", c.text, c.search_tokens) if c.search_tokens >= 0 else -1
+        return cls(c.note, c.heading_path, c.lead, c.body, c.char_start, c.char_end, c.line_start, c.line_end,
+                   [c.id], n=n)
+
+    def body_tokens(self) -> int:
+        """Tokens of `text` without the lead (-1: not known)."""
+        if self.n < 0 or not self.lead:
+            return self.n
+        return tokens.count_after(self.lead, self.text, self.n)
 
     def merged(self, c: StoredChunk) -> _Doc | None:
         """This document extended by an overlapping or adjacent chunk of the same note, or None if neither."""
@@ -64,12 +85,14 @@ class _Doc:
             return None
         if 0 <= c.char_start - self.end <= ADJACENT_GAP:
             gap = _gap(c.char_start - self.end, c.line_start - (self.line_end - 1))
+            n = _joined(self.lead + self.text, self.n, gap, c.body, _Doc.of(c).body_tokens())
             return _Doc(self.note, self.heading_path, self.lead, self.text + gap + c.body, self.start, c.char_end,
-                        self.line_start, c.line_end, [*self.chunk_ids, c.id])
+                        self.line_start, c.line_end, [*self.chunk_ids, c.id], n=n)
         if 0 <= self.start - c.char_end <= ADJACENT_GAP:
             gap = _gap(self.start - c.char_end, self.line_start - (c.line_end - 1))
+            n = _joined(c.text, _Doc.of(c).n, gap, self.text, self.body_tokens())
             return _Doc(self.note, c.heading_path, c.lead, c.body + gap + self.text, c.char_start, self.end,
-                        c.line_start, self.line_end, [c.id, *self.chunk_ids])
+                        c.line_start, self.line_end, [c.id, *self.chunk_ids], n=n)
         return None
 
     def appended(self, c: StoredChunk) -> _Doc:
@@ -84,13 +107,40 @@ class _Doc:
         if self.size < 0:
             # the document as the prompt renders it; its number is one o200k token whatever it is (1 to 999: the
             # tokenizer cuts digits in runs of three), so the count made before numbering holds after it
-            self.size = tokens.count(render_document(doc))
+            self.size = _rendered_tokens(doc, self.n)
         doc.tokens = self.size
         return doc
 
     def weight(self) -> int:
         """Tokens of this document as the prompt renders it."""
         return self.as_context(0).tokens
+
+
+def _joined(a: str, na: int, gap: str, b: str, nb: int) -> int:
+    """Tokens of a + gap + b from the counts of a and b (-1 if either is not known)."""
+    if na < 0 or nb < 0:
+        return -1
+    return tokens.count_joined(a, na, gap + b, tokens.count_joined(gap, tokens.count(gap), b, nb))
+
+
+_ESCAPED = ("&", "<", ">")
+
+
+def _rendered_tokens(doc: ContextDoc, n: int) -> int:
+    """Tokens of `doc` as `render_document` writes it, from `n` = its text's count when known: the text is
+    counted only near its two joins with the markup (the whole text when escaping changes it or n is not known)."""
+    text = doc.text
+    if n < 0 or not text or any(ch in text for ch in _ESCAPED):
+        return tokens.count(render_document(doc))
+    head = document_head(doc)
+    with_text = tokens.count_joined(head, tokens.count(head), text, n)
+    return tokens.count_joined(head + text, with_text, DOC_TAIL, _tail_tokens())
+
+
+@lru_cache(maxsize=1)
+def _tail_tokens() -> int:
+    """Tokens of the markup after a document's text (the same for every document)."""
+    return tokens.count(DOC_TAIL)
 
 
 @lru_cache(maxsize=1)
@@ -127,9 +177,7 @@ def select(
         if target is None and len(docs) >= k:
             status[c.id] = ContextStatus.BEYOND_K
             continue
-        base = docs[target] if target is not None else _Doc(parts[0].note, parts[0].heading_path, parts[0].lead,
-                                                             parts[0].body, parts[0].char_start, parts[0].char_end,
-                                                             parts[0].line_start, parts[0].line_end, [parts[0].id])
+        base = docs[target] if target is not None else _Doc.of(parts[0])
         candidate = base.merged(parts[0]) if target is not None else base
         assert candidate is not None
         for p in parts[1:]:

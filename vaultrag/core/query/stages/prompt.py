@@ -51,11 +51,16 @@ QUESTION_LABEL = ByLanguage({"en": "Question", "pt": "Pergunta", "es": "Pregunta
 DOCS_OPEN, DOC_JOIN, DOCS_CLOSE = "<documents>\n", "\n", "\n</documents>"  # the documents block's frame
 
 
+DOC_TAIL = "\n</document_content>\n</document>"  # what follows a document's text
+
+
+def document_head(doc: ContextDoc) -> str:
+    """What comes before a document's text: its number and source."""
+    return f'<document index="{doc.index}">\n<source>{escape(doc.source)}</source>\n<document_content>\n'
+
+
 def render_document(doc: ContextDoc) -> str:
-    return (
-        f'<document index="{doc.index}">\n<source>{escape(doc.source)}</source>\n'
-        f"<document_content>\n{escape(doc.text)}\n</document_content>\n</document>"
-    )
+    return document_head(doc) + escape(doc.text) + DOC_TAIL
 
 
 @lru_cache(maxsize=16)
