@@ -11,7 +11,7 @@ from tests.fakes import CountingEmbedder
 from vaultrag.core import tokens
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.model import Candidate
-from vaultrag.core.query.stages.context import select
+from vaultrag.core.query.stages.context import _Doc, select
 from vaultrag.core.query.stages.prompt import render_document
 from vaultrag.core.store.index_store import IndexStore
 
@@ -81,6 +81,9 @@ def test_context_documents_counted_from_the_index_equal_their_rendered_count(tmp
                                                   (note_id,))]
             info = store.stored_chunks(ids)
             assert all(c.search_tokens == tokens.count(c.search_text) for c in info.values())
+            for a in info.values():  # the cheap test the stage looks for a document with says what merging does
+                doc = _Doc.of(a)
+                assert [doc.touches(b) for b in info.values()] == [doc.merged(b) is not None for b in info.values()]
             ranked = [Candidate(note=info[i].note, heading_path=info[i].heading_path, char_start=0, char_end=0,
                                 line_start=0, line_end=0, chunk_id=i, rank=r + 1, score=0.0)
                       for r, i in enumerate(ids)]

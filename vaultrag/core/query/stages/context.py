@@ -64,6 +64,15 @@ class _Doc:
             return self.n
         return tokens.count_after(self.lead, self.text, self.n)
 
+    def touches(self, c: StoredChunk) -> bool:
+        """Whether `merged(c)` would join `c` to this document (without building, nor counting, the result)."""
+        if c.note != self.note:
+            return False
+        if c.char_start < self.end and c.char_end > self.start:
+            return True
+        return list(c.heading_path) == list(self.heading_path) and (
+            0 <= c.char_start - self.end <= ADJACENT_GAP or 0 <= self.start - c.char_end <= ADJACENT_GAP)
+
     def merged(self, c: StoredChunk) -> _Doc | None:
         """This document extended by an overlapping or adjacent chunk of the same note, or None if neither."""
         if c.note != self.note:
@@ -173,7 +182,7 @@ def select(
         if any(p.id in {i for d in docs for i in d.chunk_ids} for p in parts):
             status[c.id] = ContextStatus.DUPLICATE
             continue
-        target = next((i for i, d in enumerate(docs) if d.merged(parts[0]) is not None), None)
+        target = next((i for i, d in enumerate(docs) if d.touches(parts[0])), None)
         if target is None and len(docs) >= k:
             status[c.id] = ContextStatus.BEYOND_K
             continue
