@@ -6,14 +6,14 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QGroupBox
 
 from vaultrag.app.widgets.answer_view import AnswerView
 from vaultrag.app.widgets.rerank_chart import RerankChart
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
-from vaultrag.app.widgets.stages_view import StagesView, fit_label, movement, row_label
+from vaultrag.app.widgets.stages_view import LINE_GAP, StagesView, movement, row_label, two_lines
 from vaultrag.core.model import (
     Answer,
     Candidate,
@@ -261,22 +261,47 @@ def test_stage_rows_show_title_heading_movement_and_contributions(qtbot):
     assert view.tables["bm25"].isVisible() and view.first_stages_shown()
 
 
-def test_a_squeezed_row_shares_its_room_between_title_and_heading(qtbot):
+def test_a_lists_row_gives_its_heading_a_line_and_its_title_the_room_beside_rank_and_score(qtbot):
     fm = QFontMetrics(QFont())
     text = "Reembolso e cancelamentos › Prazo do reembolso"
-    sep = "\u2009›\u2009"  # a squeezed row's separator has thin spaces
-    # the heading gives up its tail first (down to 10 letters), so the title stays readable
-    width = fm.horizontalAdvance("Reembolso e cancelamentos › Prazo do r…") + 4
-    drawn = fit_label(text, fm, width)
-    title, _, head = drawn.partition(sep)
-    assert title == "Reembolso e cancelamentos" and head.startswith("Prazo do r") and head.endswith("…")
-    assert fm.horizontalAdvance(drawn) <= width
-    # narrower: the heading keeps its 10 letters and the title is cut, not the other way round
-    width = fm.horizontalAdvance("Reembolso… › Prazo do r…") + 4
-    title, _, head = fit_label(text, fm, width).partition(sep)
-    assert head.startswith("Prazo do r") and title.startswith("Reem") and title.endswith("…")
-    tight = fit_label(text, fm, fm.horizontalAdvance("Re… › Prazo…") + 4)  # too narrow even so: the title keeps
-    assert tight == f"R…{sep}Prazo d…"  # one letter, the heading gets the rest
+    width = fm.horizontalAdvance("Prazo do reembolso") + 6  # the heading's own line: whole at this width
+    above, below = two_lines(text, "3\u2009↓2", "0,0311", fm, width)
+    assert below == "Prazo do reembolso"
+    # the title shares its line with the rank and the score: cut to what is left, never over it
+    assert above.startswith("Re") and above.endswith("…") and "Reembolso e cancelamentos".startswith(above[:-1])
+    room = width - fm.horizontalAdvance("3\u2009↓2") - fm.horizontalAdvance("0,0311") - 2 * LINE_GAP
+    assert fm.horizontalAdvance(above) <= room + 2
+    wide = two_lines(text, "1", "9", fm, 2000)
+    assert wide == ("Reembolso e cancelamentos", "Prazo do reembolso")
+    # a row without a heading: its title below, alone
+    assert two_lines("Início", "1", "0,5", fm, 2000) == ("", "Início")
+    assert two_lines("Início", "1", "0,5", fm, 2000, where="line 12") == ("line 12", "Início")
+
+
+def test_side_by_side_rows_draw_more_of_each_name_than_one_line_did(qtbot):
+    """The lists' rows are two lines: in a list as narrow as four side by side leave (~190 px), the name shows
+    at least twice the letters of the old one-line row (8-17), and the hidden rank and score columns still hold
+    their texts."""
+    from vaultrag.app.widgets.candidate_table import drawn_text, shown_chars
+
+    view = StagesView()
+    qtbot.addWidget(view)
+    long = cand(1, 1, heading="Sincronizar seu cofre pelo seletor de cofres")
+    long.note = "Obsidian Sync/Configurar o Obsidian Sync.md"
+    view.set_trace(trace(Answer(AnswerKind.EXTRACTIVE, "x"), [long]))
+    view.show_lists(True)
+    view.resize(4 * 190, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    table = view.tables["fused"]
+    table.setFixedWidth(190)
+    qtbot.wait(10)
+    assert table.isColumnHidden(0) and table.isColumnHidden(1) and table.item(0, 1).text()
+    full, drawn = drawn_text(table, 0, 2)
+    assert full == "Configurar o Obsidian Sync › Sincronizar seu cofre pelo seletor de cofres"
+    assert shown_chars(drawn) >= 34, drawn
+    assert table.rowHeight(0) >= 2 * table.fontMetrics().height()
+    assert table.item(0, 2).data(Qt.ItemDataRole.UserRole + 1) == f"line {long.line_start + 1}"
 
 
 def test_settings_are_grouped_named_in_words_and_keep_auto_threads(qtbot):

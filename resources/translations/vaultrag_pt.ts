@@ -1678,12 +1678,12 @@
         <translation>Ordem final ({list})</translation>
     </message>
     <message>
-        <source>Note title › last heading (hover a row for the full path)</source>
-        <translation>Título da nota › última seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
-    </message>
-    <message>
         <source>Only in the earlier lists: the final list left it out.</source>
         <translation>Só nas listas anteriores: a lista final o deixou de fora.</translation>
+    </message>
+    <message>
+        <source>Rank and its move, note title and score; below, the last heading (hover a row for the full path)</source>
+        <translation>Posição e quanto mudou, título da nota e pontuação; abaixo, a última seção (passe o mouse sobre a linha para ver o caminho completo)</translation>
     </message>
     <message>
         <source>Rank in this list, and its move from the lists before (↑ up, ↓ down)</source>
@@ -1704,6 +1704,10 @@
     <message>
         <source>cosine {c:.3f}</source>
         <translation>cosseno {c:.3f}</translation>
+    </message>
+    <message>
+        <source>line {n}</source>
+        <translation>linha {n}</translation>
     </message>
     <message>
         <source>new</source>

@@ -6,8 +6,18 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QBrush, QColor, QFontMetrics, QKeySequence, QResizeEvent
+from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QBrush,
+    QColor,
+    QFontMetrics,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -16,6 +26,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QSizePolicy,
     QStackedWidget,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableWidget,
@@ -42,7 +53,7 @@ from vaultrag.core.query.search import PIPELINE
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
 from vaultrag.core.wording import rank_gap, shown_score
 
-__all__ = ["StagesView", "fit_label", "movement", "row_label"]  # row_label, movement: candidate_table's
+__all__ = ["StagesView", "movement", "row_label", "two_lines"]  # row_label, movement: candidate_table's
 
 HIGHLIGHT = QColor(255, 214, 102)
 IN_PROMPT_TEXT = QColor(25, 85, 150)  # a darker shade of the chart's in-the-prompt blue, readable as text
@@ -52,40 +63,74 @@ SHIPPED_LISTS = ranked_lists(PIPELINE)
 SHIPPED_FIRST = retrieval_lists(PIPELINE)
 CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
 NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
-NARROW_SEP = "\u2009›\u2009"  # thin spaces: a squeezed row gives the heading every pixel it can
-MIN_TITLE_CHARS = 1  # a squeezed row keeps at least this much of the note title (its heading tells rows apart)
-HEADING_CHARS = 10  # and this much of its last heading before the title is cut
 TABLE_ROWS = 8  # the candidate table keeps this many rows in view: the explanation's bars give way first
 MIN_BARS = 3  # the fewest bars the explanation shows (the words beside them name the rest)
 
 
-def fit_label(text: str, fm: QFontMetrics, width: int) -> str:
-    """'title › heading' in `width` px: the heading first shrinks to its first HEADING_CHARS letters, then the title
-    (down to MIN_TITLE_CHARS), then the heading again; the full path is the row's tooltip."""
-    if fm.horizontalAdvance(text) <= width:
-        return text
-    title, sep, head = text.partition(" › ")
-    if not sep:
-        return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, width)
-    sep = NARROW_SEP
-    room = width - fm.horizontalAdvance(sep)
-    least = fm.horizontalAdvance(title[:MIN_TITLE_CHARS] + "…") + 1  # the least a title keeps
-    # the heading keeps HEADING_CHARS letters before the title gives up any: both name the row, the heading
-    # tells one note's chunks apart; beyond that the title has the room (a stub title names no note)
-    head_need = fm.horizontalAdvance(head[:HEADING_CHARS] + "…") + 2
-    title_w = min(fm.horizontalAdvance(title) + 2, max(least, room - head_need))
+WHERE_ROLE = Qt.ItemDataRole.UserRole + 1  # a list row's "line N" (its place in the note, for heading-less rows)
+LINE_GAP = 8  # px between a list row's rank, its note title and its score on their shared line
+
+
+def two_lines(label: str, rank: str, score: str, fm: QFontMetrics, width: int, where: str = "") -> tuple[str, str]:
+    """A side-by-side list's row in `width` px: (the note title left between its rank and score, the last heading
+    below on a line of its own). Four lists side by side leave each ~180 px: on one line with the rank and score
+    a name kept 8-17 letters; a heading with the whole width keeps ~28, its title ~15 more. A row without a
+    heading has its title below instead, and `where` (its line in the note: what tells one note's chunks apart)
+    above."""
+    title, sep, head = label.partition(" › ")
+    below = head if sep else title
+    room = width - fm.horizontalAdvance(rank) - fm.horizontalAdvance(score) - 2 * LINE_GAP
+    above = fm.elidedText(title if sep else where, Qt.TextElideMode.ElideRight, room + 2).replace(" …", "…") \
+        if room > 0 else ""
     # +2: elidedText cuts a text given exactly its own advance (it measures with sub-pixel positions)
-    head_w = min(fm.horizontalAdvance(head) + 2, room - title_w)
-    return (fm.elidedText(title, Qt.TextElideMode.ElideRight, room - head_w).replace(" …", "…") + sep
-            + fm.elidedText(head, Qt.TextElideMode.ElideRight, head_w).replace(" …", "…"))
+    return above, fm.elidedText(below, Qt.TextElideMode.ElideRight, width + 2).replace(" …", "…")
 
 
-class RowLabelDelegate(QStyledItemDelegate):
-    """Draws the 'note › heading' column with fit_label (the full path is the item's tooltip)."""
+class ListRowDelegate(QStyledItemDelegate):
+    """Draws a side-by-side list's row on two lines: its rank, note title and score, then its last heading, each
+    with the column's whole width (the rank and score columns are hidden; their items still hold the texts). The
+    full path is the row's tooltip. `initStyleOption` gives the drawn name as the option's text, as the other
+    delegates do (what the screenshots measure)."""
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Any) -> None:
         super().initStyleOption(option, index)
-        option.text = fit_label(option.text, option.fontMetrics, option.rect.width() - CELL_MARGINS)
+        above, below = self._lines(option, index)
+        option.text = f"{above} › {below}" if above and " › " in str(index.data() or "") else below
+
+    def _lines(self, option: QStyleOptionViewItem, index: Any) -> tuple[str, str]:
+        rank, score = str(index.siblingAtColumn(0).data() or ""), str(index.siblingAtColumn(1).data() or "")
+        return two_lines(str(index.data() or ""), rank, score, option.fontMetrics, option.rect.width() - CELL_MARGINS,
+                         str(index.data(WHERE_ROLE) or ""))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
+        opt = QStyleOptionViewItem(option)
+        super().initStyleOption(opt, index)
+        above, below = self._lines(opt, index)
+        opt.text = ""
+        widget = opt.widget
+        if widget is not None:
+            widget.style().drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        rect = opt.rect.adjusted(CELL_MARGINS // 2, 1, -CELL_MARGINS // 2, -1)
+        line = opt.fontMetrics.height()
+        top, bottom = QRect(rect.left(), rect.top(), rect.width(), line), \
+            QRect(rect.left(), rect.top() + line, rect.width(), line)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        fg = index.data(Qt.ItemDataRole.ForegroundRole)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        colour = fg.color() if isinstance(fg, QBrush) and not selected else opt.palette.color(role)
+        quiet = QColor(colour)
+        quiet.setAlphaF(0.7)
+        rank, score = str(index.siblingAtColumn(0).data() or ""), str(index.siblingAtColumn(1).data() or "")
+        left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.save()
+        painter.setPen(colour)
+        painter.drawText(top, left, rank)
+        painter.drawText(bottom, left, below)  # the heading: what tells one note's chunks apart
+        painter.setPen(quiet)
+        painter.drawText(top, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, score)
+        if above:
+            painter.drawText(top.adjusted(opt.fontMetrics.horizontalAdvance(rank) + LINE_GAP, 0, 0, 0), left, above)
+        painter.restore()
 
 
 class StagesView(QWidget):
@@ -193,16 +238,18 @@ class StagesView(QWidget):
                                          self.tr("note › heading")])
         for col, tip in enumerate((self.tr("Rank in this list, and its move from the lists before (↑ up, ↓ down)"),
                                    self.tr("This list's score"),
-                                   self.tr("Note title › last heading (hover a row for the full path)"))):
+                                   self.tr("Rank and its move, note title and score; below, the last heading "
+                                           "(hover a row for the full path)"))):
             table.model().setHeaderData(col, Qt.Orientation.Horizontal, tip, Qt.ItemDataRole.ToolTipRole)
         table.verticalHeader().hide()
-        table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 4)
+        # two lines a row (ListRowDelegate): rank, title and score above, the heading below
+        table.verticalHeader().setDefaultSectionSize(2 * table.fontMetrics().height() + 4)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # rank and score never scroll away
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        table.setItemDelegateForColumn(2, RowLabelDelegate(table))
+        table.setItemDelegateForColumn(2, ListRowDelegate(table))
         table.setAutoScroll(False)  # a picked row never scrolls its list: the list's top stays in view
         table.setWordWrap(False)
         table.setShowGrid(False)  # the rows alternate colours instead: the grid's pixels go to the text
@@ -214,6 +261,8 @@ class StagesView(QWidget):
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)  # sized to the numbers in set_trace
         head.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        table.setColumnHidden(0, True)  # drawn in the name column's rows (ListRowDelegate): the name gets the width
+        table.setColumnHidden(1, True)
         table.itemSelectionChanged.connect(lambda n=name: self._on_selected(n))
         return table
 
@@ -257,6 +306,8 @@ class StagesView(QWidget):
                     item = QTableWidgetItem(text)
                     item.setData(Qt.ItemDataRole.UserRole, c.chunk_id)
                     item.setToolTip(tip)
+                    if col == 2:
+                        item.setData(WHERE_ROLE, self.tr("line {n}").format(n=c.line_start + 1))
                     if col < 2:
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     if c.chunk_id in in_prompt and name == trace.final_stage:
@@ -265,7 +316,6 @@ class StagesView(QWidget):
                     if flags:  # the warning's colour wins over the prompt's blue: it is what must be seen
                         item.setForeground(QBrush(QColor(WARNING_COLOUR)))
                     table.setItem(r, col, item)
-            self._fit_number_columns(table)
             table.horizontalScrollBar().setValue(0)
             table.scrollToTop()
             table.blockSignals(False)
@@ -292,18 +342,6 @@ class StagesView(QWidget):
             skipped = t is not None and name in t.stages and t.stages[name].status == StageStatus.SKIPPED
             shown = self._first_shown or name not in self._first
             self._row.setStretch(i, 0 if not shown else 1 if skipped else 3)
-
-    @staticmethod
-    def _fit_number_columns(table: QTableWidget) -> None:
-        """Rank and score columns just as wide as their widest entry and the header: every other pixel goes to
-        the note › heading column."""
-        fm = table.fontMetrics()
-        head_fm = table.horizontalHeader().fontMetrics()
-        for col in (0, 1):
-            texts = [table.model().index(r, col).data() for r in range(table.rowCount())]
-            header = table.model().headerData(col, Qt.Orientation.Horizontal)
-            width = max([fm.horizontalAdvance(t) for t in texts] + [head_fm.horizontalAdvance(header)])
-            table.horizontalHeader().resizeSection(col, width + NUMBER_PADDING)
 
     # -- what the View menu changes ----------------------------------------------------------------------------
     def show_first_stages(self, visible: bool) -> None:
