@@ -79,3 +79,27 @@ def test_the_window_says_each_tiers_share_and_which_tier_listed(qtbot, home: Pat
         w.close()
         if translator is not None:
             app.removeTranslator(translator)
+
+
+def test_an_open_health_tab_follows_the_vectors_while_they_fill(qtbot, home: Path, vault: Path,
+                                                                monkeypatch: pytest.MonkeyPatch):
+    """The Index health tab, open while the vectors fill, is read again as they fill (no click on Check): it
+    shows the fast tier complete while e5's backlog is still held."""
+    from vaultrag.app.widgets import main_window
+
+    monkeypatch.setattr(fast_tier, "MIN_BACKLOG", 1)
+    monkeypatch.setattr(main_window, "HEALTH_REFRESH_S", 0.0)
+    notes(vault)
+    e5 = HeldOnTheLane(floor=0.8)
+    fast, _ = tier()
+    w = MainWindow(AppController(home, embedder_factory=lambda _: e5, fast_factory=lambda _: fast))
+    qtbot.addWidget(w)
+    w.show()
+    w.tabs.setCurrentIndex(1)
+    try:
+        w.open_vault(vault)
+        qtbot.waitUntil(e5.held.is_set, timeout=30_000)
+        qtbot.waitUntil(lambda: WORDS["en"][0] in w.health.summary.text(), timeout=30_000)
+    finally:
+        e5.release.set()
+        w.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ STATUS_MS = 8000  # a passing status message (copied, nothing opened…) goes af
 SCOPE_BOXES = ("folder-scope", "tag-scope")
 LIST_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End)
 ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 185  # px at 1280×800: an answer grows this far, the table keeps 8 rows
+HEALTH_REFRESH_S = 5.0  # while vectors fill, an open Index health tab is read again this often (its tier shares)
 PASSAGE_GROWS_TO = 185  # an extractive answer's long passage grows the pane this far (then it scrolls to its sentence)
 
 
@@ -213,6 +215,7 @@ class MainWindow(QMainWindow):
         self.progress.setFormat("%v/%m")  # the phase is the label beside it: the bar's text stays one short line
         self.progress.hide()
         self.eta = QLabel()
+        self._health_at = 0.0  # when the filling vectors last refreshed the Index health tab (time.monotonic)
         self.pause = QPushButton(self.tr("Pause"))
         self.pause.setCheckable(True)
         self.pause.hide()
@@ -608,6 +611,11 @@ class MainWindow(QMainWindow):
             else:
                 text = self.tr("vectors filling ({tiers}): keyword (BM25) answers work meanwhile")
             self.status.setText(text.format(tiers=tiers))
+            # an open Index health tab follows the filling (its shares, counts and tiers): read again now and
+            # then, on the query lane, not at every batch
+            if self.tabs.currentIndex() == 1 and time.monotonic() - self._health_at >= HEALTH_REFRESH_S:
+                self._health_at = time.monotonic()
+                self.c.refresh_health()
 
     def _index_idle(self) -> None:
         """Nothing left to do: the bar, the time left and Pause go away (they come back with the next work)."""
