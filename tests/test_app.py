@@ -140,6 +140,7 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, real_window: MainWindow,
     assert chart.bars[0].value == pytest.approx(trace.decision.confidence, abs=1e-6)
     assert chart.threshold == trace.decision.threshold
     assert sum(1 for b in chart.bars if b.used) >= 1
+    assert max(chart.ticks()) == 1.0, "the answer's passage is near certain: the probability axis ends at 1.00"
     # prompt and decision
     assert panes["prompt"].text() == trace.prompt
     assert str(trace.prompt_tokens["total"]) in panes["prompt"].counts.text()
