@@ -140,6 +140,7 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, real_window: MainWindow,
     assert chart.bars[0].value == pytest.approx(trace.decision.confidence, abs=1e-6)
     assert chart.threshold == trace.decision.threshold
     assert sum(1 for b in chart.bars if b.used) >= 1
+    assert max(chart.ticks()) == 1.0, "the answer's passage is near certain: the probability axis ends at 1.00"
     # prompt and decision
     assert panes["prompt"].text() == trace.prompt
     assert str(trace.prompt_tokens["total"]) in panes["prompt"].counts.text()
@@ -155,6 +156,18 @@ def test_open_ask_and_every_pane_shows_the_trace(qtbot, real_window: MainWindow,
     window.question.clear()
     qtbot.keyClick(window.question, Qt.Key.Key_Up)
     assert window.question.text() == "Qual o prazo do reembolso?"
+    # why not the trip note: ranked below k only because the vault is small, it is not about the question, so
+    # the fix is its words, and a larger k only a second thought
+    window.show_why()
+    window.why_dialog.picker.setEditText("Travel/Lisbon trip.md")
+    with qtbot.waitSignal(window.c.diagnosis_finished, timeout=30_000) as blocker:
+        window.why_dialog.run.click()
+    d = blocker.args[0]
+    assert d.verdict == "below-k" and d.evidence.off_topic
+    said = window.why_dialog.result_view.toPlainText()
+    assert "This note does not seem to be about the question" in said and "(prazo, reembolso)" in said
+    assert "What to do: If this note should answer the question" in said and "Raise k" not in said
+    window.why_dialog.close()
 
 
 def test_a_custom_pipeline_runs_end_to_end_in_the_window(qtbot, window: MainWindow, demo: Path):

@@ -97,6 +97,25 @@ def test_the_chart_draws_the_models_probabilities_and_says_why_a_bar_is_blue(qtb
     assert [b.decided for b in chart.bars] == [True, False] and "confidence" in chart.explain(chart.bars[0])
 
 
+def test_a_probability_axis_ends_at_one(qtbot):
+    """The review's case: a passage at 0.94 padded the axis to 1.04, a probability above 1; the headroom stops at
+    1.00, while the cosine rule's confidence keeps its tenth of headroom."""
+    chart = RerankChart()
+    qtbot.addWidget(chart)
+    chart.resize(500, 160)
+    t = by_model(answered=True)
+    t.decision.support = {1: 0.94, 2: 0.12, 3: 0.05}
+    chart.set_trace(t)
+    assert chart.value_range() == (0.0, 1.0) and chart.ticks() == [0.0, 1.0]
+    chart.grab()
+    t.decision.support = {1: 0.4, 2: 0.2, 3: 0.05}  # far from 1: the axis still fits the bars and the threshold
+    chart.set_trace(t)
+    assert chart.value_range() == (0.0, pytest.approx(0.44))
+    rule = trace(Answer(AnswerKind.EXTRACTIVE, "x"), [cand(1, 1, cosine=0.85), cand(2, 2, cosine=0.8)])
+    chart.set_trace(rule)
+    assert chart.value_range()[1] == pytest.approx(1.1 * (0.85 - 0.375))
+
+
 def test_the_decision_pane_and_the_chart_write_decimals_as_portuguese_does(qtbot):
     import re
 

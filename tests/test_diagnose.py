@@ -12,6 +12,7 @@ from tests.fakes import CountingEmbedder
 from vaultrag.core import wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.quality import evaluate
+from vaultrag.core.quality.calibration import store_threshold
 from vaultrag.core.quality.diagnose import UNRELATED_WHEN, diagnose
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.store.index_store import IndexStore
@@ -120,6 +121,104 @@ def test_pushed_out_by_k(setup):
     d = diagnose(Searcher(store, s, embedder), vault, Q, second.note)
     assert d.verdict == "below-k" and d.evidence.rank == 2 and d.evidence.k == 1
     assert said(d)[1] == "Raise k to 2 to include it."
+
+
+TOPIC_THRESHOLD = 0.1  # the cosine rule's threshold for the fake embedder, stored as `vaultrag calibrate` stores it
+
+
+@pytest.fixture
+def topics(vault: Path, tmp_path: Path):
+    """Three notes on the question's topic, one on bread (none of its words, little of its meaning), one that
+    shares only its stop words, which the bag-of-words embedder counts as meaning (close, without the words), and
+    one that holds one of its words (far in meaning, but not without the words)."""
+    for i in range(3):
+        write(vault, f"garden/g{i}.md", f"# Garden {i}\n\nThe garden watering schedule {i} is on day {i} of the "
+              f"week, in the morning.\n")
+    write(vault, "bread.md", "# Bread\n\nKnead the dough for ten minutes, then bake it at 220 degrees.\n")
+    write(vault, "when.md", "# When is it\n\nWhen is it, the day? It is the morning.\n")
+    write(vault, "tools.md", "# Tools\n\nA garden hose, a rake and two buckets.\n")
+    embedder = CountingEmbedder()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+    yield vault, store, embedder
+    store.close()
+
+
+def calibrated(store: IndexStore, settings: Settings, embedder: CountingEmbedder) -> Searcher:
+    searcher = Searcher(store, settings, embedder)
+    store_threshold(store, searcher.reranker_id, TOPIC_THRESHOLD)
+    return searcher
+
+
+def test_an_unrelated_note_below_k_is_called_unrelated_and_a_related_one_still_raises_k(topics):
+    """The review's case: a note ranked below k that holds none of the question's words and is farther in meaning
+    than the cosine rule counts as on topic is not "raise k" but "the note needs the question's words"; the code
+    stays below-k, the first stage that dropped it."""
+    vault, store, embedder = topics
+    searcher = calibrated(store, Settings(k=1), embedder)
+    trace = searcher.ask(Q)
+    assert trace.decision.answered and trace.decision.threshold_source == "calibrated"
+    related = trace.final[1]
+    assert related.note.startswith("garden/")
+    d = diagnose(searcher, vault, Q, related.note)
+    assert d.verdict == Verdict.BELOW_K and not d.evidence.off_topic
+    assert said(d)[1] == "Raise k to 2 to include it."
+
+    bread = next(c for c in trace.final if c.note == "bread.md")
+    d = diagnose(searcher, vault, Q, "bread.md")
+    ev = d.evidence
+    assert (d.verdict, d.stages, ev.rank) == (Verdict.BELOW_K, (trace.final_stage,), bread.rank), "the code is kept"
+    assert ev.off_topic and ev.bm25 is None and ev.missing_words == ("garden", "watering", "schedule")
+    assert ev.top_cosine == pytest.approx(trace.final[0].cosine)
+    assert ev.topic_cosine == pytest.approx(TOPIC_THRESHOLD + 0.75 * trace.decision.background)
+    assert ev.vector is not None and ev.vector.score < ev.topic_cosine < ev.top_cosine
+    message, advice = said(d)
+    assert message.startswith(f"Ranked {bread.rank} after fused, below the k = 1 documents")
+    assert "This note does not seem to be about the question: it never uses the question's words (garden, " \
+           "watering, schedule)" in message
+    assert f"({ev.vector.score:.3f})" in message and f"below the {ev.topic_cosine:.3f}" in message
+    assert f"the top passage has {ev.top_cosine:.3f}" in message
+    assert advice.startswith("If this note should answer the question, it needs the words the question uses "
+                             "(garden, watering, schedule")
+    assert advice.endswith(f"Raising k to {bread.rank} would include it, but only as a passage unrelated to the "
+                           "question."), "raising k is only the second option"
+
+
+def test_a_note_close_in_meaning_or_with_one_of_the_words_still_raises_k(topics):
+    """Both halves of the rule: neither none of the question's words nor a meaning off topic is enough alone."""
+    vault, store, embedder = topics
+    searcher = calibrated(store, Settings(k=1), embedder)
+    d = diagnose(searcher, vault, Q, "when.md")
+    ev = d.evidence
+    assert d.verdict == Verdict.BELOW_K and ev.bm25 is None and ev.missing_words == ("garden", "watering", "schedule")
+    assert ev.vector is not None and ev.topic_cosine is not None
+    assert ev.topic_cosine <= ev.vector.score < ev.top_cosine, "on topic, though below the top passage"
+    assert not ev.off_topic and said(d)[1] == f"Raise k to {ev.rank} to include it."
+    d = diagnose(searcher, vault, Q, "tools.md")
+    ev = d.evidence
+    assert d.verdict == Verdict.BELOW_K and ev.bm25 is not None and ev.missing_words == ("watering", "schedule")
+    assert ev.vector is not None and ev.topic_cosine is not None and ev.vector.score < ev.topic_cosine
+    assert not ev.off_topic, "it uses one of the question's words: not unrelated"
+
+
+def test_without_a_calibrated_or_shipped_threshold_no_note_is_called_unrelated(topics):
+    vault, store, embedder = topics  # the fake embedder has no shipped threshold, and nothing was calibrated
+    d = diagnose(Searcher(store, Settings(k=1), embedder), vault, Q, "bread.md")
+    assert d.verdict == Verdict.BELOW_K and not d.evidence.off_topic and d.evidence.topic_cosine is None
+    assert said(d)[1] == f"Raise k to {d.evidence.rank} to include it."
+
+
+def test_a_refused_question_s_unrelated_note_gets_no_advice_to_lower_the_threshold(topics):
+    vault, store, embedder = topics
+    searcher = calibrated(store, Settings(), embedder)
+    d = diagnose(searcher, vault, Q, "bread.md", threshold=0.999)
+    assert d.verdict == Verdict.BELOW_THRESHOLD and d.stages == (StageName.DECIDE,) and d.evidence.off_topic
+    message, advice = said(d)
+    assert message.startswith(f"Confidence {d.evidence.confidence:.3f} is below the threshold 0.999.")
+    assert "does not seem to be about the question" in message
+    assert "at most" not in advice and advice.startswith("If this note should answer the question")
+    d = diagnose(searcher, vault, Q, "garden/g1.md", threshold=0.999)
+    assert not d.evidence.off_topic and f"at most {d.evidence.confidence:.3f}" in said(d)[1]
 
 
 def test_cut_by_threshold(setup):

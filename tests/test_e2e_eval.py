@@ -45,6 +45,14 @@ def test_demo_vault_end_to_end_index_ask_eval_why(run, home: Path, tmp_path: Pat
             "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["verdict"] == "reached-prompt", r.stdout
+    # the review's case: the trip note ranks below k for the refund question only because the vault is small; it
+    # never says the question's words and is far in meaning, so the advice is its words, not a larger k
+    r = run(home, "why", str(vault), "Qual o prazo do reembolso?", "--note", "Travel/Lisbon trip.md", "--json")
+    assert r.returncode == 0, r.stderr
+    why = json.loads(r.stdout)
+    assert why["verdict"] == "below-k" and why["evidence"]["off_topic"], r.stdout
+    assert why["advice"].startswith("If this note should answer the question, it needs the words the question uses "
+                                    "(prazo, reembolso"), why["advice"]
 
 
 @slow

@@ -306,7 +306,9 @@ def test_every_why_not_verdict_is_said_in_portuguese(qtbot, verdict):
                           in_lists=(ListHit(1, 31, 2.5, StageName.BM25), ListHit(1, 9, 0.0123, StageName.FUSED)),
                           bm25_n=20, vector_n=20, table_row=table_row, decision=DecisionReason.BELOW_THRESHOLD,
                           confidence=0.213, threshold=0.261, final_stage=StageName.RERANKED, rank=7, k=5,
-                          document=3, budget=1500, documents_tokens=1490)
+                          document=3, budget=1500, documents_tokens=1490,
+                          # no question word and far in meaning: below k or refused, it is called off topic
+                          off_topic=not table_row, top_cosine=0.921, topic_cosine=0.880)
             dialog.show_diagnosis(Diagnosis("Casa/Nota.md", verdict, 1, evidence=ev))
             said = dialog.result_view.toPlainText()
             assert leftovers([(str(verdict), said)], ["Casa/Nota.md", "Casa/Prazo.md", "Arquivo", "prazo",

@@ -1923,6 +1923,10 @@
         <translation>A seção {heading} da nota não gerou nenhum trecho.</translation>
     </message>
     <message>
+        <source>If this note should answer the question, it needs the words the question uses ({words}: in its text, a heading or an alias), or the question needs the note&apos;s own words.</source>
+        <translation>Se esta nota devesse responder à pergunta, ela precisaria das palavras que a pergunta usa ({words}: no texto, no nome de uma seção ou num alias), ou a pergunta precisaria das palavras da própria nota.</translation>
+    </message>
+    <message>
         <source>Index the vault (or wait for the watcher to pick the file up).</source>
         <translation>Indexe o cofre (ou espere o observador pegar o arquivo).</translation>
     </message>
@@ -2009,6 +2013,10 @@
     <message>
         <source>Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.</source>
         <translation>Aumente o limite de tokens (context_tokens) ou diminua k para caberem menos trechos, e melhores.</translation>
+    </message>
+    <message>
+        <source>Raising k to {rank} would include it, but only as a passage unrelated to the question.</source>
+        <translation>Aumentar k para {rank} a incluiria, mas apenas como um trecho sem relação com a pergunta.</translation>
     </message>
     <message>
         <source>Ranked below k</source>
@@ -2205,6 +2213,10 @@
     <message>
         <source>This is not a text note; rename it if it should not end in .md.</source>
         <translation>Isto não é uma nota de texto; renomeie-o se não deveria terminar em .md.</translation>
+    </message>
+    <message>
+        <source>This note does not seem to be about the question: it never uses the question&apos;s words ({words}), and its closest passage&apos;s meaning similarity ({c:.3f}) is below the {need:.3f} a passage needs in this vault to be on the question&apos;s topic (the top passage has {top:.3f}).</source>
+        <translation>Esta nota não parece tratar da pergunta: ela nunca usa as palavras da pergunta ({words}), e a semelhança de sentido do seu trecho mais próximo ({c:.3f}) fica abaixo dos {need:.3f} de que um trecho precisa neste cofre para tratar do assunto da pergunta (o primeiro trecho tem {top:.3f}).</translation>
     </message>
     <message>
         <source>Where the gold was lost: nowhere</source>

@@ -446,6 +446,12 @@ class Evidence:
     confidence: float | None = None  # below-threshold
     threshold: float | None = None
     model_decision: Decision | None = None  # below-threshold, refused by the answerability model: its decision
+    # below-k, below-threshold: the note looks unrelated to the question (quality/diagnose.py's `off_topic`: none of
+    # the question's content words, and its best cosine below what the cosine rule counts as on the question's
+    # topic), with the cosines beside its own (`vector`): the final top-1's, and the least one on topic here
+    off_topic: bool = False
+    top_cosine: float | None = None
+    topic_cosine: float | None = None
     final_stage: StageName | None = None  # the list the context was made from
     rank: int | None = None  # its rank in that list
     k: int | None = None

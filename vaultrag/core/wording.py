@@ -448,6 +448,14 @@ BUDGET = T("Ranked {rank}, but the token budget ({budget}) was full ({used} toke
 BUDGET_FIX = T("Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.")
 BELOW_K = T("Ranked {rank} after {stage}, below the k = {k} documents given to the answer.")
 BELOW_K_FIX = T("Raise k to {rank} to include it.")
+# a candidate below k, or in a refused question, that looks unrelated (quality/diagnose.py's `off_topic`): the note's
+# words are the fix, not k or the threshold, which would only hand the answer a passage that is not about the question
+OFF_TOPIC = T("This note does not seem to be about the question: it never uses the question's words ({words}), and "
+              "its closest passage's meaning similarity ({c:.3f}) is below the {need:.3f} a passage needs in this "
+              "vault to be on the question's topic (the top passage has {top:.3f}).")
+OFF_TOPIC_FIX = T("If this note should answer the question, it needs the words the question uses ({words}: in its "
+                  "text, a heading or an alias), or the question needs the note's own words.")
+OFF_TOPIC_RAISE_K = T("Raising k to {rank} would include it, but only as a passage unrelated to the question.")
 MOVED = {(True, False): T("The reranker moved it up from fused rank {a} to {b}."),
          (False, False): T("The reranker moved it down from fused rank {a} to {b}."),
          (True, True): T("The reranker moved it up from fused rank {a} to {b} (features that moved it, against the "
@@ -525,13 +533,10 @@ def _explain(d: Diagnosis, ev: Evidence, tr: Translate,
     if v == Verdict.FUSED_OUT:
         return tr(FUSED_OUT), tr(FUSED_OUT_FIX)
     if v == Verdict.BELOW_THRESHOLD:
-        if ev.model_decision is not None:
-            fix = MODEL_TOPIC_FIX if ev.model_decision.topic_found else MODEL_BELOW_FIX
-            return model_reason(ev.model_decision, tr), tr(fix)
-        if ev.confidence is not None and ev.threshold is not None:
-            return (tr(BELOW_THRESHOLD).format(c=ev.confidence, t=ev.threshold),
-                    tr(BELOW_THRESHOLD_FIX).format(c=ev.confidence))
-        return tr(DECISION[ev.decision or DecisionReason.NO_CANDIDATE]), tr(REPHRASE_WITH_NOTE)
+        refused = _refused(ev, tr)
+        if ev.off_topic:
+            return refused[0] + " " + _off_topic(ev, tr), tr(OFF_TOPIC_FIX).format(words=", ".join(ev.missing_words))
+        return refused
     moved = _moved(ev.rank_change, tr)
     if v == Verdict.REACHED_PROMPT:
         return (tr(REACHED).format(doc=ev.document, rank=ev.rank, stage=_stage(ev, stage_title)) + moved,
@@ -539,8 +544,30 @@ def _explain(d: Diagnosis, ev: Evidence, tr: Translate,
     if v == Verdict.CUT_BY_BUDGET:
         return (tr(BUDGET).format(rank=ev.rank, budget=ev.budget, used=ev.documents_tokens) + moved,
                 tr(BUDGET_FIX))
-    return (tr(BELOW_K).format(rank=ev.rank, stage=_stage(ev, stage_title), k=ev.k) + moved,
-            tr(BELOW_K_FIX).format(rank=ev.rank))
+    said = tr(BELOW_K).format(rank=ev.rank, stage=_stage(ev, stage_title), k=ev.k) + moved
+    if ev.off_topic:
+        return (said + " " + _off_topic(ev, tr),
+                tr(OFF_TOPIC_FIX).format(words=", ".join(ev.missing_words)) + " "
+                + tr(OFF_TOPIC_RAISE_K).format(rank=ev.rank))
+    return said, tr(BELOW_K_FIX).format(rank=ev.rank)
+
+
+def _off_topic(ev: Evidence, tr: Translate) -> str:
+    """Why the note looks unrelated: the words it never uses, its similarity beside the topic's and the top's."""
+    assert ev.vector is not None
+    return tr(OFF_TOPIC).format(words=", ".join(ev.missing_words), c=ev.vector.score, need=ev.topic_cosine,
+                                top=ev.top_cosine)
+
+
+def _refused(ev: Evidence, tr: Translate) -> tuple[str, str]:
+    """A refused question's reason and what would have let it answer."""
+    if ev.model_decision is not None:
+        fix = MODEL_TOPIC_FIX if ev.model_decision.topic_found else MODEL_BELOW_FIX
+        return model_reason(ev.model_decision, tr), tr(fix)
+    if ev.confidence is not None and ev.threshold is not None:
+        return (tr(BELOW_THRESHOLD).format(c=ev.confidence, t=ev.threshold),
+                tr(BELOW_THRESHOLD_FIX).format(c=ev.confidence))
+    return tr(DECISION[ev.decision or DecisionReason.NO_CANDIDATE]), tr(REPHRASE_WITH_NOTE)
 
 
 BEST_KEYWORD = T("Best keyword match")

@@ -77,6 +77,22 @@ class RerankChart(QWidget):
     def values(self) -> list[float]:
         return [b.value for b in self.bars if b.value is not None]
 
+    def value_range(self) -> tuple[float, float]:
+        """The values the plot spans, bottom to top: 0, every bar and the threshold, with a tenth of headroom, which
+        stops at 1 for a probability (its axis ends at 1.00, never at 1.04)."""
+        shown = self.values() + ([self.threshold] if self.threshold is not None else [])
+        lo, hi = min(0.0, *shown), max(0.0, *shown)
+        pad = (hi - lo) * 0.1 or 0.1
+        lo, hi = (lo - pad if lo < 0 else lo), hi + pad
+        if self.by_model:
+            hi = min(hi, max(1.0, *shown))  # nothing is cut: a threshold set above 1 stays in view
+        return lo, hi
+
+    def ticks(self) -> list[float]:
+        """The values labelled on the axis: its two ends and 0."""
+        lo, hi = self.value_range()
+        return sorted({lo, 0.0, hi})
+
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -93,10 +109,7 @@ class RerankChart(QWidget):
                        self.tr("No confidence yet: the candidates have no vectors (still filling). "
                                "Bars appear once they do."))
             return
-        shown = values + ([self.threshold] if self.threshold is not None else [])
-        lo, hi = min(0.0, *shown), max(0.0, *shown)
-        pad = (hi - lo) * 0.1 or 0.1
-        lo, hi = (lo - pad if lo < 0 else lo), hi + pad
+        lo, hi = self.value_range()
         left = fm.horizontalAdvance("−0.00") + 8
         top, bottom = lh + 4, h - 2 * lh - 4
         plot_w = w - left - 6
@@ -109,7 +122,7 @@ class RerankChart(QWidget):
         p.setPen(QPen(axis, 1))
         p.drawLine(QPointF(left, top), QPointF(left, bottom))
         p.drawLine(QPointF(left, y_of(0.0)), QPointF(w - 6, y_of(0.0)))
-        for tick in (lo, 0.0, hi):
+        for tick in self.ticks():
             p.drawText(QRectF(0, y_of(tick) - lh / 2, left - 4, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, number(tick, 2))
         p.drawText(QRectF(left, h - lh, plot_w, lh), Qt.AlignmentFlag.AlignCenter, self.legend())

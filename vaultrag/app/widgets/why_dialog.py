@@ -70,7 +70,7 @@ class WhyDialog(QDialog):
         col.addWidget(self.scope_note)
         col.addLayout(buttons)
         col.addWidget(self.result_view)
-        self.resize(640, 420)
+        self.resize(640, 480)  # a diagnosis of an off-topic note (its words, three similarities, two fixes) whole
         self.run.clicked.connect(lambda: self.diagnose_requested.emit(self.picker.currentText().strip(),
                                                                       self.heading.text().strip()))
         self.rerun.clicked.connect(self.rerun_requested.emit)

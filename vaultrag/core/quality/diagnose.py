@@ -9,9 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from vaultrag.core.index import vault as vaultmod
-from vaultrag.core.model import Diagnosis, Evidence, Hit, ListHit, QueryTrace, RankChange, StoredChunk
+from vaultrag.core.model import Decision, Diagnosis, Evidence, Hit, ListHit, QueryTrace, RankChange, StoredChunk
 from vaultrag.core.quality.dropped import dropped_at
 from vaultrag.core.query.search import Searcher
+from vaultrag.core.query.stages.decide import BACKGROUND_WEIGHT, rule_threshold
 from vaultrag.core.query.terms import match_expression, query_terms
 from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import (
@@ -83,7 +84,8 @@ def diagnose(searcher: Searcher, vault: str | os.PathLike[str], question: str, n
     # -- layer 1: retrieval and refusal -----------------------------------------------------------
     trace = searcher.ask(question, scope, k=k, threshold=threshold)
     ids = [c.id for c in chunks]
-    return _verdict(trace, note, ids, _evidence(searcher, trace, question, ids, chunks))
+    return _verdict(trace, note, ids, _evidence(searcher, trace, question, ids, chunks),
+                    rule_threshold(store, searcher.reranker_id))
 
 
 def _evidence(searcher: Searcher, trace: QueryTrace, question: str, ids: list[int],
@@ -144,16 +146,45 @@ def rank_change(trace: QueryTrace, ids: list[int]) -> RankChange | None:
 
 
 # retrieval verdicts where a note that shares no content word with the question is simply not about it: tuning
-# the candidate counts would be bad advice (a note ranked below k on meaning alone is still "raise k")
+# the candidate counts would be bad advice (a candidate ranked below k keeps its code, and `off_topic` words its
+# advice: it was kept by meaning, so its cosine decides)
 UNRELATED_WHEN = (Verdict.NOT_IN_CANDIDATES, Verdict.FUSED_OUT)
 
 
-def _verdict(trace: QueryTrace, note: str, ids: list[int], ev: Evidence) -> Diagnosis:
+# verdicts where the note was a candidate, and an off-topic one is not the pipeline's fault: raising k or lowering
+# the threshold would only hand the answer a passage that is not about the question
+OFF_TOPIC_WHEN = (Verdict.BELOW_K, Verdict.BELOW_THRESHOLD)
+
+
+def off_topic(ev: Evidence, decision: Decision, topic_threshold: float | None) -> Evidence:
+    """The evidence with the cosines it is judged by, marked off topic when the note looks unrelated."""
+    top, background = decision.top_cosine, decision.background
+    if ev.vector is None or top is None or background is None or topic_threshold is None:
+        return ev  # without vectors, a background or a calibrated or shipped threshold, nothing is claimed
+    # Unrelated: none of the question's content words, and a closest chunk the cosine rule would not count as on
+    # the question's topic (its cosine − weight × the vault background below the rule's calibrated or shipped
+    # threshold: the boundary the decision's `topic_found` uses, fitted to tell answerable questions from
+    # unanswerable ones). e5 puts any two texts between about 0.7 and 0.95, so no fixed cosine or gap to the top
+    # means "unrelated" across vaults and questions; this boundary moves with the question's background and is
+    # calibrated per vault, nothing is tuned here. The background alone (no closer than the vault's average
+    # chunk) is too low a bar: on xquad-en none of 46 notes below k without a question word was under it. The
+    # answerability model would judge better, but it reads only the passages that reach the prompt (its features
+    # are measured against them): a note below k has no probability of its own.
+    needed = topic_threshold + BACKGROUND_WEIGHT * background
+    cos = ev.vector.score
+    unrelated = ev.bm25 is None and bool(ev.missing_words) and cos < needed and cos < top
+    return replace(ev, off_topic=unrelated, top_cosine=top, topic_cosine=needed)
+
+
+def _verdict(trace: QueryTrace, note: str, ids: list[int], ev: Evidence,
+             topic_threshold: float | None) -> Diagnosis:
     d = trace.decision
     k = trace.settings["k"]
     final = trace.final_stage
     dropped = dropped_at(trace, ids)
     verdict, stages = dropped.verdict, dropped.stages
+    if verdict in OFF_TOPIC_WHEN:
+        ev = off_topic(ev, d, topic_threshold)
     if verdict in UNRELATED_WHEN:
         if ev.bm25 is None:
             verdict = Verdict.UNRELATED

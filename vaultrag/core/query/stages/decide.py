@@ -58,12 +58,12 @@ def threshold_in_force(store: IndexStore, settings: Settings, reranker_id: str, 
     return resolve_threshold(store, settings, reranker_id, None, chosen)[0]
 
 
-def rule_threshold(q: QueryState) -> float | None:
-    """The cosine rule's threshold (calibrated, else shipped): where the model's refusal says whether the topic is
-    in the notes."""
-    model = q.store.meta("embed_model") or ""
-    stored = q.store.meta(threshold_key(model, q.reranker_id))
-    return float(stored) if stored is not None else shipped_threshold(model, q.reranker_id)
+def rule_threshold(store: IndexStore, reranker_id: str) -> float | None:
+    """The cosine rule's threshold (calibrated, else shipped): where the model's refusal, and why-not, say whether
+    the topic is in the notes."""
+    model = store.meta("embed_model") or ""
+    stored = store.meta(threshold_key(model, reranker_id))
+    return float(stored) if stored is not None else shipped_threshold(model, reranker_id)
 
 
 def decider_for(q: QueryState, model: answerability.Answerability | None) -> answerability.Answerability | None:
@@ -169,7 +169,7 @@ class DecideStage:
         model = decider_for(q, self.model) if q.final and background is not None else None
         threshold, source = resolve_threshold(q.store, q.settings, q.reranker_id, q.threshold, model)
         if model is not None and background is not None:
-            decision = decide_by_model(q, model, threshold, source, background, rule_threshold(q))
+            decision = decide_by_model(q, model, threshold, source, background, rule_threshold(q.store, q.reranker_id))
         else:
             decision = decide(q.final, threshold, source, background)
         if not q.terms:
