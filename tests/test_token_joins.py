@@ -12,7 +12,7 @@ from vaultrag.core import tokens
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.model import Candidate
 from vaultrag.core.query.stages.context import _Doc, select
-from vaultrag.core.query.stages.prompt import render_document
+from vaultrag.core.query.stages.prompt import DOC_JOIN, DOCS_CLOSE, DOCS_OPEN, render_document
 from vaultrag.core.store.index_store import IndexStore
 
 # joins where the pieces o200k cuts run across the seam: a plain sum of the parts' counts is wrong for most
@@ -93,6 +93,40 @@ def test_context_documents_counted_from_the_index_equal_their_rendered_count(tmp
                 for d in docs:
                     assert d.tokens == tokens.count(render_document(d)), d.source
                     checked += 1
+                # the stage's sum (documents, frame, breaks) is the block's own count: a budget of exactly that
+                # delivers the same documents
+                block = tokens.count(DOCS_OPEN + DOC_JOIN.join(render_document(d) for d in docs) + DOCS_CLOSE)
+                again, _ = select(order, info, k=len(ids), budget=block)
+                assert [d.text for d in again] == [d.text for d in docs]
         assert checked > 40 and merged > 20
     finally:
         store.close()
+
+
+def test_documents_numbered_from_1000_on_are_counted_with_their_longer_number():
+    """A document's count is made once, numbered 0; o200k cuts "1000" in two pieces ("100", "0"), so from the
+    1000th document on the number costs one more token: the budget and the prompt's totals count it (found by a
+    hostile tester; `k` and the budget have no upper limit)."""
+    from vaultrag.core.model import StoredChunk
+    from vaultrag.core.query.stages.prompt import assemble
+
+    info = {}
+    for i in range(1, 1003):
+        c = StoredChunk(note=f"n{i}.md", heading_path=[], char_start=0, char_end=5, line_start=0, line_end=1, id=i,
+                        prefix=f"n{i}", lead="", body="hello")
+        c.search_tokens = tokens.count(c.search_text)
+        info[i] = c
+    ranked = [Candidate(note=c.note, heading_path=[], char_start=0, char_end=0, line_start=0, line_end=0,
+                        chunk_id=i, rank=i, score=0.0) for i, c in info.items()]
+    docs, _ = select(ranked, info, k=2000, budget=10**7)
+    assert [d.tokens for d in docs[997:]] == [tokens.count(render_document(d)) for d in docs[997:]]
+    assert docs[999].index == 1000
+    prompt, counts = assemble("q?", docs, "en")
+    assert counts["total"] == tokens.count(prompt)
+    # the budget holds the first 1000 documents' block exactly, or one token less: then the 1000th does not fit
+    # (counted with a one-token number, it would)
+    block = tokens.count(DOCS_OPEN + DOC_JOIN.join(render_document(d) for d in docs[:1000]) + DOCS_CLOSE)
+    _, status = select(ranked, info, k=2000, budget=block - 1)
+    assert sum(s.value == "included" for s in status.values()) == 999
+    _, status = select(ranked, info, k=2000, budget=block)
+    assert sum(s.value == "included" for s in status.values()) == 1000

@@ -111,18 +111,26 @@ class _Doc:
 
     def as_context(self, index: int) -> ContextDoc:
         doc = ContextDoc(note=self.note, heading_path=self.heading_path, char_start=self.start, char_end=self.end,
-                         line_start=self.line_start, line_end=self.line_end, index=index, chunk_ids=self.chunk_ids,
+                         line_start=self.line_start, line_end=self.line_end, index=0, chunk_ids=self.chunk_ids,
                          source=source_label(self.note, self.heading_path), text=self.lead + self.text, tokens=0)
         if self.size < 0:
-            # the document as the prompt renders it; its number is one o200k token whatever it is (1 to 999: the
-            # tokenizer cuts digits in runs of three), so the count made before numbering holds after it
+            # the document as the prompt renders it, counted once as number 0: its number is a run of digits
+            # between quotes, a piece of its own, and o200k has a token for every run of up to three digits, so
+            # numbered `index` it costs count(str(index)) tokens instead of 0's one (two from 1000 on)
             self.size = _rendered_tokens(doc, self.n)
-        doc.tokens = self.size
+        doc.index = index
+        doc.tokens = self.size - 1 + _number_tokens(index)
         return doc
 
-    def weight(self) -> int:
-        """Tokens of this document as the prompt renders it."""
-        return self.as_context(0).tokens
+    def weight(self, index: int) -> int:
+        """Tokens of this document as the prompt renders it, numbered `index`."""
+        return self.as_context(index).tokens
+
+
+@lru_cache(maxsize=1024)
+def _number_tokens(index: int) -> int:
+    """Tokens of a document's number as the prompt writes it (index="…")."""
+    return tokens.count(str(index))
 
 
 def _joined(a: str, na: int, gap: str, b: str, nb: int) -> int:
@@ -154,8 +162,16 @@ def _tail_tokens() -> int:
 
 @lru_cache(maxsize=1)
 def _frame_tokens() -> tuple[int, int]:
-    """Tokens of the documents block's frame and of the line break between two documents (counted once)."""
-    return tokens.count(DOCS_OPEN) + tokens.count(DOCS_CLOSE), tokens.count(DOC_JOIN)
+    """What the documents block's frame and the line break between two documents add to the documents' own
+    counts. A document's markup is cut from what is around it (a line break before "<", quotes before its
+    number's digits), so this is the same for every document: the ">" ending one and the line break after it are
+    one o200k piece, and the break between two documents costs nothing."""
+    end, start = "</document>", '<document index="'
+
+    def adds(before: str, piece: str, after: str) -> int:
+        return tokens.count(before + piece + after) - tokens.count(before) - tokens.count(after)
+
+    return adds("", DOCS_OPEN, start) + adds(end, DOCS_CLOSE, ""), adds(end, DOC_JOIN, start)
 
 
 def select(
@@ -191,8 +207,9 @@ def select(
         assert candidate is not None
         for p in parts[1:]:
             candidate = candidate.merged(p) or candidate.appended(p)
-        old = docs[target].weight() if target is not None else 0
-        new = candidate.weight()
+        number = target + 1 if target is not None else len(docs) + 1  # the number it will have in the prompt
+        old = docs[target].weight(number) if target is not None else 0
+        new = candidate.weight(number)
         joins = (len(docs) - (1 if target is not None else 0)) * join
         if used - old + new + frame + joins > budget:
             status[c.id] = ContextStatus.CUT_BY_BUDGET
