@@ -539,3 +539,24 @@ def test_a_note_saved_while_the_fast_tier_lists_gets_its_fast_vector_and_is_foun
     vector = trace.stages[StageName.VECTOR]
     assert vector.reason == StageReason.FAST_TIER
     assert vector.candidates and vector.candidates[0].note == "zebra.md"
+
+
+def test_a_reranked_candidate_without_a_vector_is_scored_by_its_words_not_as_a_cosine_of_0(backlog):
+    """In the backlog a candidate beyond the few embedded at question time has no cosine: the ranker reads its
+    cosine features as unknown (their part 0), so its score stays in the list's range (a cosine of 0 gave it about
+    -57, under every candidate whatever its words) and nothing of it is NaN."""
+    from vaultrag.core.rerankers.builtin import LearnedRanker
+
+    _, store, e5, fast, _ = backlog
+    searcher = Searcher(store, Settings(), e5, LearnedRanker.load(), fast=fast)
+    trace = searcher.ask("refund deadline seven days cancelling")
+    assert trace.final_stage == StageName.RERANKED
+    final = trace.final
+    without = [c for c in final if c.cosine is None]
+    known = [c.score for c in final if c.cosine is not None]
+    assert without and known
+    for c in without:
+        assert np.isfinite(c.score) and c.score > min(known) - 15, (c.score, known)
+        parts = c.contributions or {}
+        assert parts["cosine"] == 0.0 and parts["cosine_gap"] == 0.0 and parts["coverage_x_cosine"] == 0.0
+        assert all(np.isfinite(v) for v in parts.values())

@@ -141,7 +141,8 @@ def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
     idf_total = sum(idf.values()) or 1.0
     note_cos: dict[str, float] = {}
     for i, cos in zip(ids, cosines, strict=True):
-        note_cos[q.chunks[i].note] = max(note_cos.get(q.chunks[i].note, 0.0), cos or 0.0)
+        if cos is not None:
+            note_cos[q.chunks[i].note] = max(note_cos.get(q.chunks[i].note, 0.0), cos)
     rows = np.zeros((len(ids), len(FEATURES)), dtype=np.float64)
     for r, (cid, cos) in enumerate(zip(ids, cosines, strict=True)):
         chunk = q.chunks[cid]
@@ -152,11 +153,13 @@ def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
         title = _share(wanted, text_stems(chunk.prefix))
         note_language = languages.get(chunk.note, "")
         same = not q.language or not note_language or note_language == q.language
-        c = cos if cos is not None else 0.0
+        # no vector yet (a backlog): the cosine features are unknown, read as their training mean, not as a cosine
+        # of 0, which sank the candidate to the bottom with a score near -57 whatever its words said
+        c = cos if cos is not None else math.nan
         best_idf = max((sum(idf[w] for w in wanted_stems & s) for s in stemmed[r]), default=0.0) / idf_total
         best_grams = max((_share(wanted_grams, g) for g in sentence_grams(text)), default=0.0)
         rows[r] = (bm25[cid].score / top_bm25 if cid in bm25 else 0.0, 1.0 / bm25[cid].rank if cid in bm25 else 0.0,
                    cov, best_sentence, title, 1.0 / vector[cid].rank if cid in vector else 0.0,
                    c, c - top_cos, fused.get(cid, 0.0) / top_rrf, math.log1p(len(text)), cov * c, float(same),
-                   best_idf, best_grams, note_cos[chunk.note] - top_cos, chunk.boilerplate, chunk.hub)
+                   best_idf, best_grams, note_cos.get(chunk.note, math.nan) - top_cos, chunk.boilerplate, chunk.hub)
     return rows

@@ -46,8 +46,9 @@ class LearnedRanker:
             raise ModelUnavailable(f"Cannot read the built-in ranker's data file: {e}") from e
 
     def explain(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(scores, per-feature contributions) for the feature rows `x`."""
-        parts = (x - self.mean) / self.scale * self.weights
+        """(scores, per-feature contributions) for the feature rows `x`; an unknown value (NaN: a cosine before the
+        chunk has a vector) counts as its training mean, a part of 0."""
+        parts = (np.where(np.isnan(x), self.mean, x) - self.mean) / self.scale * self.weights
         return parts.sum(axis=1) + self.bias, parts
 
     def score(self, batch: RerankInput) -> Reranked:
