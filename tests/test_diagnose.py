@@ -22,6 +22,14 @@ from vaultrag.settings import Settings
 Q = "When is the garden watering schedule?"
 
 
+def indexed(vault: Path, tmp_path: Path) -> tuple[IndexStore, CountingEmbedder]:
+    """The vault's real index (the counting fake for the model), built to the end."""
+    embedder = CountingEmbedder()
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+    return store, embedder
+
+
 @pytest.fixture
 def setup(vault: Path, tmp_path: Path):
     for i in range(6):
@@ -34,9 +42,7 @@ def setup(vault: Path, tmp_path: Path):
     write(vault, ".vaultragignore", "drafts/\n")
     (vault / "binary.md").write_bytes(b"\x00\x01\x02")
     write(vault, "empty.md", "")
-    embedder = CountingEmbedder()
-    store = IndexStore.open(tmp_path / "i.sqlite")
-    run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+    store, embedder = indexed(vault, tmp_path)
     yield vault, store, embedder
     store.close()
 
@@ -137,9 +143,7 @@ def topics(vault: Path, tmp_path: Path):
     write(vault, "bread.md", "# Bread\n\nKnead the dough for ten minutes, then bake it at 220 degrees.\n")
     write(vault, "when.md", "# When is it\n\nWhen is it, the day? It is the morning.\n")
     write(vault, "tools.md", "# Tools\n\nA garden hose, a rake and two buckets.\n")
-    embedder = CountingEmbedder()
-    store = IndexStore.open(tmp_path / "i.sqlite")
-    run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+    store, embedder = indexed(vault, tmp_path)
     yield vault, store, embedder
     store.close()
 
