@@ -41,11 +41,11 @@ def test_the_decision_pane_shows_the_probability_the_passage_and_each_part(qtbot
     assert "all of the question's names are missing there: against answering" in shown
     assert "one sentence holds 60% of the question's words: for answering" in shown
     assert "less the question's closeness to every note, is 0.312: for answering" in shown
-    assert "beside the other passages is -0.021: against answering" in shown
+    assert "beside the other passages is −0.021: against answering" in shown  # a real minus, not a dash
     assert "links" not in shown, "a part of 0 is left out"
     assert "cosine" not in shown and "_" not in shown, "no raw feature names"
     total = sum(PARTS.values())
-    assert f"add up to {total - 0.5:+.2f}, the probability 0.810" in shown, "the parts and the base add up"
+    assert f"add up to {total - 0.5:+.2f}, the probability 0.810".replace("-", "−") in shown, "the parts and base add up"
     assert "logit" not in shown, "no statistician's word"
 
 
@@ -141,3 +141,13 @@ def test_the_decision_pane_and_the_chart_write_decimals_as_portuguese_does(qtbot
         assert not [x for x in labels if re.search(r"\d\.\d", x)], "a decimal point in the Portuguese chart"
     finally:
         app.removeTranslator(translator)
+
+
+def test_negative_numbers_are_written_with_a_real_minus_in_the_cli_and_the_window(qtbot):
+    """The parts' words already had "−" (wording.amount) while the values beside them had "-": one sign now."""
+    from vaultrag.app.words import local
+    from vaultrag.core import wording
+
+    assert wording.english("lead {v:+.1f}, usually {u:+.1f}").format(v=-0.8, u=1.7) == "lead −0.8, usually +1.7"
+    assert local("{v:+.2f}").format(v=-0.25) == "−0.25"
+    assert wording.english("{n} notes").format(n=-3) == "-3 notes", "integers are counts: left alone"

@@ -173,14 +173,14 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
         conf = f"probability {d.confidence:.3f} ({d.decider})"
     source = wording.threshold_source(d.threshold_source)
     thr = f"threshold {d.threshold:.3f} ({source})" if d.threshold is not None else source
-    margin = f"margin {d.margin:+.3f}" if d.margin is not None else ""
+    margin = f"margin {wording.Minus(d.margin):+.3f}" if d.margin is not None else ""
     out.append(f"decision: {verdict} — {conf}, {thr} {margin}".rstrip())
     out += textwrap.wrap(wording.decision_reason(d), WIDTH, initial_indent="  ", subsequent_indent="  ")
     if d.by_model and d.contributions:  # each feature's part of the model's logit, biggest first
         # each by its value and its direction, the signed part after it (the parts and the base add up to the logit)
-        parts = "; ".join(f"{what} ({v:+.2f})" for what, v in wording.answerability_parts(d))
-        out += textwrap.wrap(f"used: {d.supported_note} (chunk {d.supported_by}); {parts}; base {d.bias:+.2f}",
-                             WIDTH, initial_indent="  ", subsequent_indent="  ")
+        parts = "; ".join(f"{what} ({wording.Minus(v):+.2f})" for what, v in wording.answerability_parts(d))
+        out += textwrap.wrap(f"used: {d.supported_note} (chunk {d.supported_by}); {parts}; "
+                             f"base {wording.Minus(d.bias):+.2f}", WIDTH, initial_indent="  ", subsequent_indent="  ")
     out.append("")
     names = labels(c for s in trace.stages.values() for c in s.candidates)
     for cid, status in list(trace.context_status.items())[:n]:

@@ -250,7 +250,9 @@ class LocalNumber(float):
         text = float.__format__(float(self), spec)
         loc = locale()
         point, group = loc.decimalPoint(), loc.groupSeparator()
-        # "{x:,.1f}" groups thousands with "," and "." before the decimals: both as the language writes them
+        # "{x:,.1f}" groups thousands with "," and "." before the decimals: both as the language writes them; a
+        # negative sign as a real minus, as the core's `amount` writes the parts ("−0.38", not a dash)
+        text = text.replace("-", "−")
         return text if point == "." else text.translate({ord(","): group, ord("."): point})
 
 

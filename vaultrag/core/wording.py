@@ -51,8 +51,26 @@ def T(text: str) -> str:
     return text
 
 
+class Minus(float):
+    """A float that writes a negative sign as a real minus ("−0.38"): a hyphen reads as a dash between words, and
+    the parts written by `amount` already have one."""
+
+    def __format__(self, spec: str) -> str:
+        return float.__format__(float(self), spec).replace("-", "−")
+
+
+class Worded(str):
+    """A template whose `format` writes its float arguments with a real minus (what `english` gives)."""
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        def fix(v: object) -> object:
+            return Minus(v) if isinstance(v, float) and not isinstance(v, bool) else v
+
+        return str.format(self, *(fix(a) for a in args), **{k: fix(v) for k, v in kwargs.items()})
+
+
 def english(text: str) -> str:
-    return text
+    return Worded(text)
 
 
 # -- the decision ------------------------------------------------------------------------------------------------
