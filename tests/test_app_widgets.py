@@ -89,6 +89,21 @@ def test_answer_renders_note_markdown_not_its_markup(qtbot):
     assert "cite:1" in view.source.text() and view.source.isVisibleTo(view)  # the source, above the passage
 
 
+def test_the_source_links_to_the_document_the_passage_came_from_not_its_notes_first(qtbot):
+    """Two documents of one note in the prompt, the passage from the second: the source says [2] (it said the
+    note's first document, [1], and clicking it opened other lines)."""
+    view = AnswerView()
+    qtbot.addWidget(view)
+    a = Answer(AnswerKind.EXTRACTIVE, "O reembolso sai em até 7 dias.", sentence="O reembolso sai em até 7 dias.",
+               source="Casa/Reembolso.md > Taxa", note="Casa/Reembolso.md", line=12)
+    t = trace(a, [cand(1, 1), cand(2, 2, heading="Taxa")])
+    t.context.append(ContextDoc("Casa/Reembolso.md", ["Reembolso", "Taxa"], 20, 30, 11, 13, index=2,
+                                chunk_ids=[2], source="Casa/Reembolso.md > Taxa", text=a.text, tokens=9))
+    view.show_answer(t)
+    assert "cite:2" in view.source.text() and "[2]" in view.source.text() and "cite:1" not in view.source.text()
+    assert "passage most likely to answer" in view.kind.text()
+
+
 def test_the_marked_sentence_far_down_a_long_passage_is_scrolled_into_view(qtbot):
     view = AnswerView()
     qtbot.addWidget(view)

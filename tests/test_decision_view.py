@@ -45,7 +45,8 @@ def test_the_decision_pane_shows_the_probability_the_passage_and_each_part(qtbot
     assert "links" not in shown, "a part of 0 is left out"
     assert "cosine" not in shown and "_" not in shown, "no raw feature names"
     total = sum(PARTS.values())
-    assert f"add up to {total - 0.5:+.2f}, the probability 0.810".replace("-", "−") in shown, "the parts and base add up"
+    summed = f"add up to {total - 0.5:+.2f}, the probability 0.810".replace("-", "−")
+    assert summed in shown, "the parts and the base add up"
     assert "logit" not in shown, "no statistician's word"
 
 

@@ -223,12 +223,12 @@
         <translation>&lt;b style=&apos;color:#c62828&apos;&gt;{model} parou&lt;/b&gt;: reiniciando…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Extractive&lt;/b&gt;: no language model configured — the best passage of the top note, its best sentence marked</source>
-        <translation>&lt;b&gt;Extrativa&lt;/b&gt;: nenhum modelo de linguagem configurado — o melhor trecho da primeira nota, com a melhor frase marcada</translation>
+        <source>&lt;b&gt;Extractive&lt;/b&gt;: no language model configured — the passage most likely to answer, its best sentence marked</source>
+        <translation>&lt;b&gt;Extrativa&lt;/b&gt;: nenhum modelo de linguagem configurado — o trecho com mais chance de responder, com a melhor frase marcada</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Extractive&lt;/b&gt;: the best passage of the top note, its best sentence marked — no language model wrote this answer (why: below)</source>
-        <translation>&lt;b&gt;Extrativa&lt;/b&gt;: o melhor trecho da primeira nota, com a melhor frase marcada — nenhum modelo de linguagem escreveu esta resposta (o motivo está abaixo)</translation>
+        <source>&lt;b&gt;Extractive&lt;/b&gt;: the passage most likely to answer, its best sentence marked — no language model wrote this answer (why: below)</source>
+        <translation>&lt;b&gt;Extrativa&lt;/b&gt;: o trecho com mais chance de responder, com a melhor frase marcada — nenhum modelo de linguagem escreveu esta resposta (o motivo está abaixo)</translation>
     </message>
     <message>
         <source>&lt;b&gt;Loading {model}…&lt;/b&gt; the model starts with the first question (a few seconds; later answers start at once)</source>

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QV
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
 from vaultrag.app.words import decision_reason
-from vaultrag.core.model import ContextDoc, QueryTrace, SentenceCheck
+from vaultrag.core.model import Answer, ContextDoc, QueryTrace, SentenceCheck
 from vaultrag.core.vocab import AnswerKind, ModelState, SupportVerdict
 
 STREAM_RENDER_MS = 80  # re-render a streamed answer at most this often (Markdown of the whole text each time)
@@ -77,6 +77,13 @@ def _shown(markdown: str) -> str:
 def link_citations(html: str) -> str:
     """[n] → a link the view turns into citation_activated(n)."""
     return _CITATION.sub(lambda m: f"<a href='cite:{m.group(1)}'>[{m.group(1)}]</a>", html)
+
+
+def passage_doc(trace: QueryTrace, a: Answer) -> ContextDoc | None:
+    """The prompt document an extractive answer's passage came from: its note may have several in the prompt, and
+    the first is not always it."""
+    return next((d for d in trace.context if d.note == a.note and d.source == a.source), None) or \
+        next((d for d in trace.context if d.note == a.note), None)
 
 
 class AnswerView(QWidget):
@@ -211,12 +218,12 @@ class AnswerView(QWidget):
                 bar.setValue(bar.maximum())
             return
         if self._llm_problem:
-            self.kind.setText(self.tr("<b>Extractive</b>: the best passage of the top note, its best sentence "
+            self.kind.setText(self.tr("<b>Extractive</b>: the passage most likely to answer, its best sentence "
                                       "marked — no language model wrote this answer (why: below)"))
         else:
-            self.kind.setText(self.tr("<b>Extractive</b>: no language model configured — the best passage of the "
-                                      "top note, its best sentence marked"))
-        doc = next((d for d in trace.context if d.note == a.note), None)
+            self.kind.setText(self.tr("<b>Extractive</b>: no language model configured — the passage most likely "
+                                      "to answer, its best sentence marked"))
+        doc = passage_doc(trace, a)
         where = escape(a.source or a.note)
         if doc is not None:
             where = f"<a href='cite:{doc.index}'>[{doc.index}] {where}</a>"
@@ -386,7 +393,7 @@ class AnswerView(QWidget):
         elif a.kind == AnswerKind.REFUSAL:
             text, cited = f"{a.text}\n\n{decision_reason(trace)}", set()
         else:
-            doc = next((d for d in trace.context if d.note == a.note), None)  # the passage's document
+            doc = passage_doc(trace, a)
             text, cited = unmarked(a.text, a.sentence)[0], {doc.index} if doc is not None else set()
         lines = [self._source_line(docs[n]) for n in sorted(cited) if n in docs]
         return text.strip() + ("\n\n" + self.tr("Sources:") + "\n" + "\n".join(lines) if lines else "") + "\n"
