@@ -21,7 +21,7 @@ from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.widgets.stages_view import row_label
 from vaultrag.core.index.lane import IndexLane
-from vaultrag.core.vocab import Problem, Reason
+from vaultrag.core.vocab import Problem, Reason, RewriteMethod
 from vaultrag.errors import ModelUnavailable
 
 SLOW_MS = 120_000
@@ -430,3 +430,18 @@ def test_calibration_is_stored_through_the_index_lane_only_from_enough_questions
     assert writers == ["vaultrag-index-lane"], "stored once, by the index lane"
     trace = ask(qtbot, window, "Qual o prazo do reembolso?")
     assert trace.decision.threshold_source == "calibrated" and trace.decision.threshold == pytest.approx(cal.threshold)
+
+
+def test_a_question_opened_from_the_evaluation_is_asked_alone_not_as_a_follow_up(qtbot, window: MainWindow,
+                                                                                  demo: Path):
+    """The evaluation asked each question alone: opened from its list, it is asked so again (a fresh-eyes user's
+    re-opened question came back rewritten with the previous question's words)."""
+    open_and_wait(qtbot, window, demo)
+    ask(qtbot, window, "Qual o prazo do reembolso?")
+    follow = ask(qtbot, window, "e para cancelar?")
+    assert follow.rewrite is not None and follow.rewrite.method != RewriteMethod.NONE, "typed after it: a follow-up"
+    with qtbot.waitSignal(window.c.search_finished, timeout=30_000) as blocker:
+        window.open_eval_question("e para cancelar?", "")
+    trace = blocker.args[0]
+    assert trace.rewrite is None or trace.rewrite.method == RewriteMethod.NONE
+    assert trace.question == "e para cancelar?"

@@ -109,6 +109,12 @@ def test_a_follow_up_carries_the_previous_terms_and_scope(store: IndexStore):
     assert is_follow_up("and the deadline for cancelling?") and not is_follow_up("when does the flight leave Lisbon")
     assert not is_follow_up("Qual o prazo do reembolso?"), "a question word and two words of its own stand alone"
     assert is_follow_up("Qual o prazo?") and is_follow_up("deadline for cancelling?")
+    # a question for a definition names its whole topic (a fresh-eyes user's "What is a callout?" after a question
+    # on sync came out "What is a callout (sync vault another device)?"); one for "the" thing leans on the last
+    for whole in ("What is a callout?", "What are callouts?", "O que é um callout?", "Who was Turing?"):
+        assert not is_follow_up(whole), whole
+    for leaning in ("What is the deadline?", "What is it?", "O que é o prazo?", "What is that?"):
+        assert is_follow_up(leaning), leaning
     assert carry_terms("and the deadline?", "how do refunds work?") == ("and the deadline (refunds work)?",
                                                                         ["refunds", "work"])
     searcher, conv = Searcher(store, Settings(), CountingEmbedder()), Conversation()

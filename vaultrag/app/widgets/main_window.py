@@ -486,6 +486,7 @@ class MainWindow(QMainWindow):
         lost its note, why-not on that note says where and why."""
         self.question.setText(question)
         self._expected = gold_note or None  # its answer selects this note's chunk, not the top candidate
+        self.c.new_conversation()  # asked as the evaluation asked it: alone, not as a follow-up of the last question
         self.ask()
         self._tab(0)
         if gold_note:

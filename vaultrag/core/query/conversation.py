@@ -22,6 +22,10 @@ BACK_REFERENCE = frozenset(["it", "its", "that", "this", "those", "these", "they
                             "nisso", "dele", "dela", "deles", "delas", "nele", "nela", "esse", "essa", "aquilo"])
 QUESTION_WORDS = frozenset(["what", "which", "who", "when", "where", "why", "how", "qual", "quais", "quem",
                             "quando", "onde", "como", "porque", "quanto", "quantos", "quantas", "many", "much"])
+# "What is a callout?", "What are callouts?", "O que é um callout?": a question for a definition names its whole
+# topic, however few its words ("What is the deadline?", "O que é o prazo?" lean on the question before)
+DEFINITION = re.compile(r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?!the\b|it\b|that\b|this\b)\w|"
+                        r"^\s*o\s+que\s+(?:é|e|são|sao)\s+(?:um|uma|uns|umas)\b", re.I)
 MIN_OWN_TERMS = 3  # a question with fewer content words of its own rarely stands alone
 MAX_CARRIED = 6
 REWRITE_MAX_TOKENS = 96  # one question; a model that goes on is cut
@@ -78,6 +82,8 @@ def is_follow_up(question: str) -> bool:
     words = [w.lower() for w in WORD.findall(question)]
     if FOLLOW_UP_START.match(question) or any(w in BACK_REFERENCE for w in words):
         return True
+    if DEFINITION.match(question) and key_terms(question):
+        return False
     # "Qual o prazo do reembolso?" is whole: opening with a question word, two words of its own are enough
     asks = bool(words) and words[0] in QUESTION_WORDS
     return len(key_terms(question)) < MIN_OWN_TERMS - (1 if asks else 0)
