@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics, QTextDocument
 from PySide6.QtWidgets import QGroupBox
 
 from vaultrag.app.widgets.answer_view import AnswerView
@@ -433,3 +433,25 @@ def test_copying_a_checked_answer_keeps_its_checks(qtbot):
     assert checks == ["[1]† attached by vaultrag: O reembolso sai em até 7 dias.",
                       "(no citation, and no note backs it) Sai em barras de ouro."]
     assert "\nSources:\n[1] " in copied
+
+
+def test_code_in_a_passage_is_shown_exactly_as_written(qtbot):
+    """A note's examples of Obsidian syntax are what a reader copies: in a code block or a code span an embed, a
+    wikilink or a callout stays as written (the embed came out "*[Document.pdf]*", its "#page=3" gone); outside
+    code they are still folded."""
+    from vaultrag.app.widgets.answer_view import note_markdown_to_html
+
+    text = ("Embed a page:\n\n```md\n![[Document.pdf#page=3]]\n> [!info] Title\n```\n\n"
+            "Or inline: `![[Photo.png|100]]` and `[[Note]]`.\n\nSee ![[Diagram.png]] and [[Other note|there]].\n")
+    doc = QTextDocument()
+    doc.setHtml(note_markdown_to_html(text))
+    shown = doc.toPlainText()
+    for verbatim in ("![[Document.pdf#page=3]]", "> [!info] Title", "![[Photo.png|100]]", "[[Note]]"):
+        assert verbatim in shown, verbatim
+    assert "[Diagram.png]" in shown and "![[Diagram.png]]" not in shown and "there" in shown
+    assert "[[Other note" not in shown
+    # a callout shows its title (its type when it has none), a block's link target is not text
+    doc.setHtml(note_markdown_to_html("> [!note] Note\n> Body.\n\n> [!done]\n> Finished.\n\nA fact. ^fact-1\n"))
+    shown = doc.toPlainText()
+    assert "Note: Note" not in shown and "Note" in shown and "Done" in shown and "^fact-1" not in shown
+    assert "A fact." in shown

@@ -6,6 +6,7 @@ used, over the note's own formatting (its bold stays bold, nothing else is highl
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
 
 from markdown_it import MarkdownIt
@@ -23,7 +24,8 @@ COPY_SHORTCUT = "Ctrl+Shift+C"
 _MD = MarkdownIt("commonmark", {"html": False}).enable("table").enable("strikethrough")
 _EMBED = re.compile(r"!\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]")  # ![[image.png]] / ![[note#heading]]
 _WIKILINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")  # [[note]] / [[note|shown]]
-_CALLOUT = re.compile(r"^(\s*>\s*)\[!(\w+)\][+-]?\s*(.*)$", re.MULTILINE)  # > [!tip] Title
+# > [!tip] Title (within its line: a callout without a title does not take the next line for one)
+_CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[!(\w+)\][+-]?[ \t]*(.*)$", re.MULTILINE)
 _INLINE_HTML = re.compile(r"</?(?:u|b|i|em|strong|mark|span|sup|sub|small|font|br)\b[^>]*>", re.IGNORECASE)
 _CITATION = re.compile(r"\[(\d{1,3})\]")
 VERDICT_COLOURS = {SupportVerdict.SUPPORTED: "", SupportVerdict.ATTACHED: "", SupportVerdict.UNSUPPORTED: "#ffd6d6",
@@ -34,11 +36,39 @@ SENTENCE_COLOUR = "#ffe28a"  # the extractive answer's sentence: a background ov
 _CORE_MARK = "**"  # how the core's extractive text marks its sentence (for the terminal); the window marks it itself
 
 
-def _fold_obsidian(text: str) -> str:
-    """Obsidian's own markup as plain Markdown: inline HTML dropped, embeds and wikilinks as their names."""
-    text = _INLINE_HTML.sub("", text)
+# fenced code blocks and code spans: shown exactly as written (a note's example of `![[file.pdf#page=3]]` or of
+# a callout's syntax is what a reader copies)
+_CODE = re.compile(r"(?ms)^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]*(?P=fence)[^\n]*$|``[^`\n]+``|`[^`\n]+`")
+
+
+def _outside_code(text: str, fold: Callable[[str], str]) -> str:
+    """`fold` applied to the text between the code blocks and code spans of `text`, which are kept as they are."""
+    out, at = [], 0
+    for m in _CODE.finditer(text):
+        out += [fold(text[at:m.start()]), m.group(0)]
+        at = m.end()
+    return "".join([*out, fold(text[at:])])
+
+
+_BLOCK_ID = re.compile(r"[ \t]+\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)  # "… text ^block-id": a link target, not text
+
+
+def _fold_plain(text: str) -> str:
+    text = _BLOCK_ID.sub("", _INLINE_HTML.sub("", text))
     text = _EMBED.sub(lambda m: f"*[{m.group(1).strip()}]*", text)
     return _WIKILINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
+
+
+def _fold_obsidian(text: str) -> str:
+    """Obsidian's own markup as plain Markdown: inline HTML dropped, embeds and wikilinks as their names (not in
+    code)."""
+    return _outside_code(text, _fold_plain)
+
+
+def _callouts(text: str) -> str:
+    """A callout's first line as its title in bold, as Obsidian shows it (its type's name when it has none: a
+    title after the type read "Note: Note", "Tip: Tip")."""
+    return _CALLOUT.sub(lambda m: f"{m.group(1)}**{m.group(3).strip() or m.group(2).capitalize()}**", text)
 
 
 def inline_markdown_to_html(text: str) -> str:
@@ -48,9 +78,7 @@ def inline_markdown_to_html(text: str) -> str:
 
 def note_markdown_to_html(text: str) -> str:
     """Obsidian-flavoured Markdown as the HTML subset QTextBrowser shows (embeds, callouts, wikilinks folded)."""
-    text = _fold_obsidian(text)
-    text = _CALLOUT.sub(lambda m: f"{m.group(1)}**{m.group(2).capitalize()}{': ' if m.group(3) else ''}"
-                                  f"{m.group(3)}**", text)
+    text = _outside_code(text, lambda part: _callouts(_fold_plain(part)))
     return str(_MD.render(text))  # the note's bold is bold: only the answer's own sentence gets a highlight
 
 
