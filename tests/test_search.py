@@ -343,3 +343,19 @@ def test_the_extractive_answer_is_a_statement_not_a_question_nor_a_list_marker()
     sentence, at = best_sentence("refund deadline form", listed)
     assert sentence == "Open the refund form." and listed[at : at + len(sentence)] == sentence
     assert best_sentence("anything?", "Only a question here?") == ("Only a question here?", 0)
+
+
+def test_the_extractive_sentence_is_not_cut_inside_a_word_a_url_or_a_callout():
+    """A sentence ends at ".", "!" or "?" before a space or the line's end: a fresh-eyes user got "To create a
+    callout, add `[!" and "…[iframe](https://developer." as the marked sentence, which matched nothing."""
+    from vaultrag.core.query.stages.answer import best_sentence
+
+    text = ("To create a callout, add `[!info]` to the first line of a blockquote. Then write.\n"
+            "See [iframe](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/iframe) to embed a page! "
+            "Version 3.5 of Document.pdf is out.")
+    assert best_sentence("How do I create a callout?", text)[0] == (
+        "To create a callout, add `[!info]` to the first line of a blockquote.")
+    sentence, at = best_sentence("how to embed a page with an iframe", text)
+    assert sentence.startswith("See [iframe](https://developer.mozilla.org/") and sentence.endswith("a page!")
+    assert text[at:].startswith(sentence)
+    assert best_sentence("which version of the document", text)[0] == "Version 3.5 of Document.pdf is out."

@@ -13,7 +13,10 @@ from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import STOPWORDS, WORD, fold
 from vaultrag.core.vocab import AnswerKind, StageName, Timing
 
-SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
+# a sentence ends at ".", "!" or "?" before a space or the line's end: inside a word they are part of it (a URL's
+# "developer.mozilla.org", a callout's "[!info]", "Document.pdf", "3.5"), which cut the sentence there
+CLOSERS = "\"'”’»)\\]*_"  # what may close a sentence after its "." or "?" (a quote, a bracket, bold's "**")
+SENTENCE = re.compile(rf"(?:[^.!?\n]|[.!?]+(?![{CLOSERS}]*(?:\s|$)))+(?:[.!?]+[{CLOSERS}]*|$)", re.M)
 LIST_MARK = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's marker is not part of its sentence
 
 
@@ -23,6 +26,10 @@ TABLE_RULE = re.compile(r"\n\s*\|?\s*:?-{3,}")  # the |---|:--| line under a Mar
 def _table_header(sentence: str, text: str, end: int) -> bool:
     """A table's header row ("| Service | Channel | Hours |") names columns: it answers nothing."""
     return sentence.startswith("|") and TABLE_RULE.match(text, end) is not None
+
+
+def _asks(sentence: str) -> bool:
+    return sentence.rstrip(CLOSERS.replace("\\", "")).endswith("?")
 
 
 def best_sentence(question: str, text: str) -> tuple[str, int]:
@@ -47,9 +54,9 @@ def best_sentence(question: str, text: str) -> tuple[str, int]:
     if not found:
         return "", 0
     best = max(found, key=lambda f: f[0])
-    if best[1].endswith("?"):
-        stated = [f for f in found if f[3] and not f[1].endswith("?")]
-        after = [f for f in found if f[2] > best[2] and not f[1].endswith("?")]
+    if _asks(best[1]):
+        stated = [f for f in found if f[3] and not _asks(f[1])]
+        after = [f for f in found if f[2] > best[2] and not _asks(f[1])]
         best = max(stated, key=lambda f: f[0]) if stated else after[0] if after else best
     return best[1], best[2]
 
