@@ -241,6 +241,10 @@ def test_numbers_follow_the_windows_language(qtbot):
         said = words.wording_tr(wording.BELOW_THRESHOLD).format(c=0.25, t=0.3)
         assert "0,250" in said and "0,300" in said and "." not in said.rstrip(".")
         assert words.number(1234.5, 1) == "1234,5"
+        # a decision's value beside its usual one: both with the comma (the usual one kept its point)
+        lead = wording.answerability_value("ranker_margin", {"ranker_margin": -0.8}, words.wording_tr,
+                                           {"ranker_margin": 1.7})
+        assert "−0,8" in lead and "+1,7" in lead and "1.7" not in lead, lead
         from vaultrag.app.widgets.settings_dialog import SettingsDialog
         from vaultrag.settings import Settings
 

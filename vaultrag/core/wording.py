@@ -188,7 +188,9 @@ def answerability_value(feature: str, values: dict[str, float], tr: Translate = 
         said = tr(VALUE_WORDS[feature]).format(v=v)
         if usual is not None and feature in usual:  # "+1.4: against answering" reads wrong unless the usual is said
             spec = VALUE_WORDS[feature].split("{v", 1)[1].split("}", 1)[0]
-            said = tr(USUALLY).format(what=said, usual=format(usual[feature], spec.lstrip(":")))
+            # the usual value formatted as the value is (the window's decimal comma, a real minus)
+            shown = tr("{u" + spec + "}").format(u=float(usual[feature]))
+            said = tr(USUALLY).format(what=said, usual=shown)
         return said
     return f"{answerability_word(feature, tr)} {v:.3g}"
 

@@ -83,7 +83,9 @@ def two_lines(label: str, rank: str, score: str, fm: QFontMetrics, width: int, w
     above = fm.elidedText(title if sep else where, Qt.TextElideMode.ElideRight, room + 2).replace(" …", "…") \
         if room > 0 else ""
     # +2: elidedText cuts a text given exactly its own advance (it measures with sub-pixel positions)
-    return above, fm.elidedText(below, Qt.TextElideMode.ElideRight, width + 2).replace(" …", "…")
+    # the heading cut in its middle: sibling sections often share their first words ("Sincronizar seu cofre pelo
+    # seletor" / "… pelas configurações"), rarely their last
+    return above, fm.elidedText(below, Qt.TextElideMode.ElideMiddle, width + 2)
 
 
 class ListRowDelegate(QStyledItemDelegate):
