@@ -99,7 +99,8 @@ def test_failed_empty_and_stale(setup):
 
 
 def test_a_note_that_shares_no_word_with_the_question_is_unrelated_with_the_table_hint(setup):
-    d = why(setup, "prices.md", "What does the garden watering equipment cost?", bm25_n=3, vector_n=3)
+    # "how much" is the question's own: no word to add to the note (a fresh-eyes user was told to add "much")
+    d = why(setup, "prices.md", "How much does the garden watering equipment cost?", bm25_n=3, vector_n=3)
     assert d.verdict == Verdict.UNRELATED and d.layer == 1
     assert d.evidence.missing_words == ("garden", "watering", "equipment", "cost")
     assert d.evidence.bm25 is None and d.evidence.vector is not None and d.evidence.vector.rank > 3
@@ -116,7 +117,7 @@ def test_a_note_that_shares_the_words_but_is_outside_both_lists_is_not_in_candid
     # the verdict's English words for the two retrieval lists the evidence has typed fields for (bm25, vector): the
     # exact sentence IS what this line pins (the code is checked above); a new retrieval list would add its own
     assert f"Not in the BM25 top-1 nor the vector top-1: its best chunk is BM25 rank {d.evidence.bm25.rank}" in message
-    assert "raise the candidate counts" in advice
+    assert "raise Keyword candidates and Vector candidates (Settings › Search)" in advice  # words, not keys
 
 
 def test_pushed_out_by_k(setup):

@@ -2003,8 +2003,8 @@
         <translation>Palavras da pergunta que a nota não usa</translation>
     </message>
     <message>
-        <source>Raise bm25_n and vector_n so the fused list keeps more candidates.</source>
-        <translation>Aumente bm25_n e vector_n para que a lista combinada guarde mais candidatos.</translation>
+        <source>Raise Keyword candidates and Vector candidates (Settings › Search) so the fused list keeps more candidates.</source>
+        <translation>Aumente Candidatos por palavras-chave e Candidatos por vetores (Configurações › Busca) para a lista fundida guardar mais candidatos.</translation>
     </message>
     <message>
         <source>Raise k to {rank} to include it.</source>
@@ -2059,8 +2059,8 @@
         <translation>Renomeie o arquivo: o nome dele não é UTF-8 válido.</translation>
     </message>
     <message>
-        <source>Rephrase the question with the note&apos;s own words, or raise the candidate counts (bm25_n, vector_n).</source>
-        <translation>Reformule a pergunta com as palavras da própria nota, ou aumente o número de candidatos (bm25_n, vector_n).</translation>
+        <source>Rephrase the question with the note&apos;s own words, or raise Keyword candidates and Vector candidates (Settings › Search).</source>
+        <translation>Reformule a pergunta com as palavras da própria nota, ou aumente Candidatos por palavras-chave e Candidatos por vetores (Configurações › Busca).</translation>
     </message>
     <message>
         <source>Rephrase the question with the words of the note.</source>

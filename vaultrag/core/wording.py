@@ -189,7 +189,8 @@ def answerability_value(feature: str, values: dict[str, float], tr: Translate = 
         if usual is not None and feature in usual:  # "+1.4: against answering" reads wrong unless the usual is said
             spec = VALUE_WORDS[feature].split("{v", 1)[1].split("}", 1)[0]
             # the usual value formatted as the value is (the window's decimal comma, a real minus)
-            shown = tr("{u" + spec + "}").format(u=float(usual[feature]))
+            as_value = "{u" + spec + "}"  # a variable, not a literal: not a string for translators
+            shown = tr(as_value).format(u=float(usual[feature]))
             said = tr(USUALLY).format(what=said, usual=shown)
         return said
     return f"{answerability_word(feature, tr)} {v:.3g}"
@@ -443,7 +444,8 @@ NO_WORD_PART = T("no chunk of it contains any query word")
 VECTOR_PART = T("vector rank {r} (cosine {c:.3f})")
 ADD_WORDS = T("The note never uses the word(s) {words}: add them to the text, or as an alias or a heading, so BM25 "
               "can match the question.")
-REPHRASE = T("Rephrase the question with the note's own words, or raise the candidate counts (bm25_n, vector_n).")
+REPHRASE = T("Rephrase the question with the note's own words, or raise Keyword candidates and Vector candidates "
+             "(Settings › Search).")
 TABLE_HINT = T("Its best chunk is a table row: make sure the table has a header row that names its columns, so each "
                "row carries its meaning.")
 UNRELATED = T("It shares none of the question's content words, and its meaning is far from the question's.")
@@ -452,7 +454,8 @@ UNRELATED_FAR = T("It shares none of the question's content words, and its meani
 UNRELATED_FIX = T("Nothing to tune: it does not seem to be about this question. If it should answer it, add the "
                   "question's words to the note (in the text, a heading or an alias).")
 FUSED_OUT = T("It was a candidate but fell outside the fused list (RRF rank beyond N).")
-FUSED_OUT_FIX = T("Raise bm25_n and vector_n so the fused list keeps more candidates.")
+FUSED_OUT_FIX = T("Raise Keyword candidates and Vector candidates (Settings › Search) so the fused list keeps more "
+                  "candidates.")
 BELOW_THRESHOLD = T("Confidence {c:.3f} is below the threshold {t:.3f}.")
 BELOW_THRESHOLD_FIX = T("The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a "
                         "golden set.")

@@ -11,6 +11,7 @@ from pathlib import Path
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.model import Decision, Diagnosis, Evidence, Hit, ListHit, QueryTrace, RankChange, StoredChunk
 from vaultrag.core.quality.dropped import dropped_at
+from vaultrag.core.query.conversation import QUESTION_WORDS
 from vaultrag.core.query.search import Searcher
 from vaultrag.core.query.stages.decide import BACKGROUND_WEIGHT, rule_threshold
 from vaultrag.core.query.terms import match_expression, query_terms
@@ -99,7 +100,9 @@ def _evidence(searcher: Searcher, trace: QueryTrace, question: str, ids: list[in
         found = store.bm25_best_among(match_expression(terms), ids)
         if found:
             bm25 = Hit(*found)
-        missing = [t for t in terms if not store.any_match_among(match_expression([t]), ids)]
+        # a question's own words ("how much", "quantos") are no words to add to a note
+        missing = [t for t in terms if t.lower() not in QUESTION_WORDS
+                   and not store.any_match_among(match_expression([t]), ids)]
     stage = trace.stages[StageName.VECTOR]
     if searcher.embedder is not None and stage.status in (StageStatus.OK, StageStatus.PARTIAL):
         q = searcher.query_vector(question)  # embedded once, by the ask above
