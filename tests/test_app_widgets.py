@@ -455,3 +455,15 @@ def test_code_in_a_passage_is_shown_exactly_as_written(qtbot):
     shown = doc.toPlainText()
     assert "Note: Note" not in shown and "Note" in shown and "Done" in shown and "^fact-1" not in shown
     assert "A fact." in shown
+
+
+def test_a_calibration_without_a_threshold_says_how_many_questions_it_needs_and_has(qtbot):
+    """A set of 2 answerable and 1 unanswerable questions: the message said it "needs unanswerable questions"
+    beside a set that has one; it says the minimum and the counts."""
+    from vaultrag.app.widgets.eval_view import EvalView
+    from vaultrag.core.quality.calibration import Calibration, CalibrationOutcome
+
+    view = EvalView()
+    qtbot.addWidget(view)
+    said = view._calibration_text(Calibration(CalibrationOutcome.TOO_FEW_QUESTIONS, 0.1, 2, 1))
+    assert "at least 15 answerable and 15 unanswerable" in said and "has 2 and 1" in said

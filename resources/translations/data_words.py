@@ -321,7 +321,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "lines posing as the system or the assistant"),
     QT_TRANSLATE_NOOP("Wording", "{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it says with care."),
     QT_TRANSLATE_NOOP("Wording", "Where the gold was lost: {counts}"),
-    QT_TRANSLATE_NOOP("Wording", "Where the gold was lost: nowhere"),
+    QT_TRANSLATE_NOOP("Wording", "Where the gold was lost: no list lost an expected note"),
     QT_TRANSLATE_NOOP("Wording", "in the prompt"),
     QT_TRANSLATE_NOOP("Wording", "merged into a document already in the prompt"),
     QT_TRANSLATE_NOOP("Wording", "left out: the same text as a document in the prompt"),

@@ -476,6 +476,10 @@
         <translation>Posição no prompt</translation>
     </message>
     <message>
+        <source>Not calibrated: it needs at least {n} answerable and {n} unanswerable questions in the golden set; this one has {a} and {u}.</source>
+        <translation>Não calibrado: são precisas pelo menos {n} perguntas com resposta e {n} sem resposta no conjunto de referência; este tem {a} e {u}.</translation>
+    </message>
+    <message>
         <source>Not stored: the threshold {t:.3f} misses its goal on the validate half (at most {g:.0%} of the unanswerable questions should pass); the threshold in force stays. Add unanswerable questions like the ones that pass, or accept a higher share; {r}.</source>
         <translation>Não armazenado: o limiar {t:.3f} não cumpre sua meta na metade de validação (no máximo {g:.0%} das perguntas sem resposta deveriam passar); o limiar em vigor continua. Acrescente perguntas sem resposta como as que passam, ou aceite uma parcela maior; {r}.</translation>
     </message>
@@ -498,10 +502,6 @@
     <message>
         <source>answered though no note holds the answer</source>
         <translation>respondida, embora nenhuma nota tenha a resposta</translation>
-    </message>
-    <message>
-        <source>calibration needs unanswerable questions in the golden set</source>
-        <translation>a calibração precisa de perguntas sem resposta no conjunto de referência</translation>
     </message>
     <message>
         <source>document {n}</source>
@@ -2219,8 +2219,8 @@
         <translation>Esta nota não parece tratar da pergunta: ela nunca usa as palavras da pergunta ({words}), e a semelhança de sentido do seu trecho mais próximo ({c:.3f}) fica abaixo dos {need:.3f} de que um trecho precisa neste cofre para tratar do assunto da pergunta (o primeiro trecho tem {top:.3f}).</translation>
     </message>
     <message>
-        <source>Where the gold was lost: nowhere</source>
-        <translation>Onde a resposta esperada se perdeu: em lugar nenhum</translation>
+        <source>Where the gold was lost: no list lost an expected note</source>
+        <translation>Onde a resposta esperada se perdeu: nenhuma lista perdeu uma nota esperada</translation>
     </message>
     <message>
         <source>Where the gold was lost: {counts}</source>

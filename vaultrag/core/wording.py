@@ -696,7 +696,9 @@ def flagged_note(note: str, codes: Sequence[str], tr: Translate = english) -> st
 
 # -- where an evaluation lost the gold (the evaluation's failures, counted by why-not verdict) ------------------
 LOST = T("Where the gold was lost: {counts}")
-LOST_NONE = T("Where the gold was lost: nowhere")
+# no list lost an expected note: a failure in red is then a ranking or a decision ("nowhere" beside red rows
+# read as a contradiction)
+LOST_NONE = T("Where the gold was lost: no list lost an expected note")
 
 
 def failures(counts: Mapping[Verdict, int], tr: Translate = english) -> str:

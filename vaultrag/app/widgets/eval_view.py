@@ -257,7 +257,11 @@ class EvalView(QWidget):
         """The calibration in words: the threshold, stored or why not, and the validate half's rates."""
         v = cal.validate
         if cal.threshold is None or v is None:
-            return self.tr("calibration needs unanswerable questions in the golden set")
+            # (the one unanswerable question of a tiny set went to the tune half: "needs unanswerable questions"
+            # read as a contradiction of the set that has one)
+            return self.tr("Not calibrated: it needs at least {n} answerable and {n} unanswerable questions in the "
+                           "golden set; this one has {a} and {u}.").format(n=cal.min_questions, a=cal.n_answerable,
+                                                                          u=cal.n_unanswerable)
         rates = self._rates(v)
         if cal.outcome == CalibrationOutcome.TOO_FEW_QUESTIONS:
             return "<b style='color:#b71c1c'>" + local(self.tr(
