@@ -48,7 +48,8 @@ O reembolso sai em <u>até 7 dias</u>, ver [[Casa/Regras|as regras]] [1].
 
 def cand(cid: int, rank: int, note: str = "Casa/Reembolso.md", heading: str = "Prazo",
          cosine: float | None = 0.8, contributions: dict[str, float] | None = None) -> Candidate:
-    return Candidate(note, ["Reembolso", heading], 0, 10, 0, 2, chunk_id=cid, rank=rank, score=1.0 / rank,
+    title = note.rpartition("/")[2].removesuffix(".md")  # its H1 names the note, as in most notes
+    return Candidate(note, [title, heading], 0, 10, 0, 2, chunk_id=cid, rank=rank, score=1.0 / rank,
                      contributions=contributions, cosine=cosine)
 
 
@@ -467,3 +468,15 @@ def test_a_calibration_without_a_threshold_says_how_many_questions_it_needs_and_
     qtbot.addWidget(view)
     said = view._calibration_text(Calibration(CalibrationOutcome.TOO_FEW_QUESTIONS, 0.1, 2, 1))
     assert "at least 15 answerable and 15 unanswerable" in said and "has 2 and 1" in said
+
+
+def test_a_path_leaves_out_the_first_heading_only_when_it_is_the_notes_title():
+    """"Set up Obsidian Sync" as the H1 of "Configurar o Obsidian Sync.md" is a heading of its own: the decision pane
+    and the tooltips dropped every chunk's first heading, and a chunk under the H1 alone showed no heading at all."""
+    from vaultrag.app.widgets.candidate_table import full_path, headings_of
+
+    note = "Obsidian Sync/Configurar o Obsidian Sync.md"
+    assert headings_of(note, ["Set up Obsidian Sync", "Begin syncing"]) == ["Set up Obsidian Sync", "Begin syncing"]
+    assert headings_of(note, ["Configurar o Obsidian Sync", "Begin syncing"]) == ["Begin syncing"]
+    c = Candidate(note, ["Set up Obsidian Sync"], 0, 1, 0, 1, chunk_id=1, rank=1, score=1.0)
+    assert full_path(c) == f"{note} › Set up Obsidian Sync"

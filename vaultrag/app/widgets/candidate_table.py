@@ -43,9 +43,16 @@ def row_label(c: Candidate) -> str:
     return f"{title}{SEP}{heads[-1]}" if heads else title
 
 
+def headings_of(note: str, heading_path: list[str]) -> list[str]:
+    """A chunk's headings as a path shows them: the first left out only when it is the note's title (its file name)
+    — a note whose H1 says something else, or that has none, keeps it (it was always left out)."""
+    stem = note.rpartition("/")[2].removesuffix(".md")
+    return [h for i, h in enumerate(heading_path) if h and not (i == 0 and h == stem)]
+
+
 def full_path(c: Candidate) -> str:
     """The note's path › every heading: a row's tooltip."""
-    return SEP.join([c.note, *c.heading_path[1:]]) if c.heading_path else c.note
+    return SEP.join([c.note, *headings_of(c.note, c.heading_path)])
 
 
 def elide_label(text: str, fm: QFontMetrics, width: int) -> str:

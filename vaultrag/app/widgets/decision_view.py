@@ -8,6 +8,7 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
 
+from vaultrag.app.widgets.candidate_table import headings_of
 from vaultrag.app.words import decision_reason, local, source_word, warning_text, wording_tr
 from vaultrag.core import wording
 from vaultrag.core.model import Candidate, Decision, QueryTrace
@@ -53,7 +54,7 @@ class DecisionView(QTextBrowser):
                                                  "× the vault's background {b:.3f}.")).format(
                 c=d.top_cosine, w=d.background_weight, b=d.background))
         best = next((c for c in trace.final if c.chunk_id == d.supported_by), None)
-        where = " › ".join([best.note, *best.heading_path[1:]]) if best else d.supported_note
+        where = " › ".join([best.note, *headings_of(best.note, best.heading_path)]) if best else d.supported_note
         rank = best.rank if best else 0
         head = self.tr("Decided by the answerability model on the best-supported of the {n} passages it read: "
                        "#{r} {where}").format(n=len(d.support or {}), r=rank, where=where)
