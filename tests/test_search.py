@@ -359,3 +359,16 @@ def test_the_extractive_sentence_is_not_cut_inside_a_word_a_url_or_a_callout():
     assert sentence.startswith("See [iframe](https://developer.mozilla.org/") and sentence.endswith("a page!")
     assert text[at:].startswith(sentence)
     assert best_sentence("which version of the document", text)[0] == "Version 3.5 of Document.pdf is out."
+
+
+def test_the_extractive_sentence_is_not_a_pointer_to_another_note():
+    """A sentence whose question words are only in a link's text points at the answer: the one that states it wins
+    (a fresh-eyes user got "…move onto Sync a remote vault on another device" as the answer)."""
+    from vaultrag.core.query.stages.answer import best_sentence
+
+    text = ("Next, move onto [[Sync a remote vault on another device]]. To sync a vault on another device, open "
+            "Settings and choose Sync, then pick the remote vault.")
+    assert best_sentence("How do I sync my vault with another device?", text)[0].startswith("To sync a vault")
+    # a link inside a sentence that says something still counts for it
+    assert best_sentence("what does Sync keep", "Unrelated words here. [[Obsidian Sync]] keeps a version history.")[
+        0] == "[[Obsidian Sync]] keeps a version history."

@@ -7,6 +7,7 @@ import math
 import re
 import time
 
+from vaultrag.core.marks import LINK
 from vaultrag.core.model import Answer, ContextDoc
 from vaultrag.core.query.refusal import REFUSAL
 from vaultrag.core.query.state import QueryState, Slot, needs
@@ -17,6 +18,7 @@ from vaultrag.core.vocab import AnswerKind, StageName, Timing
 # "developer.mozilla.org", a callout's "[!info]", "Document.pdf", "3.5"), which cut the sentence there
 CLOSERS = "\"'”’»)\\]*_"  # what may close a sentence after its "." or "?" (a quote, a bracket, bold's "**")
 SENTENCE = re.compile(rf"(?:[^.!?\n]|[.!?]+(?![{CLOSERS}]*(?:\s|$)))+(?:[.!?]+[{CLOSERS}]*|$)", re.M)
+LINK_WORDS = 0.5  # the weight of a question word a sentence holds only in a link's text
 LIST_MARK = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's marker is not part of its sentence
 
 
@@ -48,8 +50,12 @@ def best_sentence(question: str, text: str) -> tuple[str, int]:
         if mark and len(s) - mark.end() >= 3:
             s, at = s[mark.end() :], at + mark.end()
         shared = q & {fold(w.lower()) for w in WORD.findall(s)}
+        # words only in a link's text count half: "Next, move onto [[Sync a remote vault]]" points at the answer,
+        # it does not give it (a fresh-eyes user got such pointers as the answer)
+        said = q & {fold(w.lower()) for w in WORD.findall(LINK.sub(" ", s))}
         # longer shared words carry more meaning than short ones; a slight bonus keeps earlier sentences
-        found.append((sum(math.log(1 + len(w)) for w in shared) - 0.001 * m.start(), s, at, bool(shared)))
+        weight = sum(math.log(1 + len(w)) * (1.0 if w in said else LINK_WORDS) for w in shared)
+        found.append((weight - 0.001 * m.start(), s, at, bool(shared)))
     found = [f for f in found if f[0] > -1.0]  # far down a long document and sharing nothing: no sentence at all
     if not found:
         return "", 0
