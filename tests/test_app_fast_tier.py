@@ -100,6 +100,12 @@ def test_an_open_health_tab_follows_the_vectors_while_they_fill(qtbot, home: Pat
         w.open_vault(vault)
         qtbot.waitUntil(e5.held.is_set, timeout=30_000)
         qtbot.waitUntil(lambda: WORDS["en"][0] in w.health.summary.text(), timeout=30_000)
+        # the index's format by its number, not its migration's name
+        from vaultrag.core.store.migrations import MIGRATIONS
+
+        latest = MIGRATIONS[-1][0]
+        summary = w.health.summary.text()
+        assert f"index format {int(latest.partition('_')[0])}" in summary and latest not in summary
     finally:
         e5.release.set()
         w.close()

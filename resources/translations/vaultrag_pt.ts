@@ -599,8 +599,8 @@
         <translation>verificação: ok</translation>
     </message>
     <message>
-        <source>model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}</source>
-        <translation>modelo: {m} · vaultrag {v} · esquema {s} · divisor {c} · {f}</translation>
+        <source>model: {m} · vaultrag {v} · index format {s} · chunking {c} · {f}</source>
+        <translation>modelo: {m} · vaultrag {v} · formato do índice {s} · divisão em trechos {c} · {f}</translation>
     </message>
     <message>
         <source>{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with full-quality vectors, {t} truncated</source>

@@ -72,8 +72,11 @@ class HealthPanel(QWidget):
                                                t=c["chunks_truncated"])
         text += "<br>" + escape(tier_shares(Tiers(c["chunks"], c.get("chunks_fast", 0), c["chunks_embedded"])))
         v = h.versions
-        text += "<br>" + self.tr("model: {m} · vaultrag {v} · schema {s} · chunker {c} · {f}").format(
-            m=h.model or "—", v=__version__, s=v.get("schema"), c=v.get("chunker"), f=h.index_file)
+        # the index's format by its number (the migration's name, "0013_fast_vectors", is a developer's word)
+        schema = str(v.get("schema") or "—")
+        number = schema.partition("_")[0].lstrip("0") or schema
+        text += "<br>" + self.tr("model: {m} · vaultrag {v} · index format {s} · chunking {c} · {f}").format(
+            m=h.model or "—", v=__version__, s=number, c=v.get("chunker"), f=h.index_file)
         for code in h.stale_codes:
             models = f" ({escape(h.model)} → {escape(h.model_wanted)})" if code == Reason.MODEL_CHANGED else ""
             text += f"<br><i>{escape(reason_text(code))}{models}</i>"
