@@ -560,3 +560,42 @@ def test_a_reranked_candidate_without_a_vector_is_scored_by_its_words_not_as_a_c
         parts = c.contributions or {}
         assert parts["cosine"] == 0.0 and parts["cosine_gap"] == 0.0 and parts["coverage_x_cosine"] == 0.0
         assert all(np.isfinite(v) for v in parts.values())
+
+
+def test_the_decision_reads_a_candidate_without_a_vector_as_unknown_and_judges_by_one_with_it(backlog):
+    """In the backlog a prompt candidate may have no cosine yet: its closeness in meaning is unknown (not 0, which
+    dragged the prompt's mean cosine down and made the others look far closer than usual: on the full cross-lingual
+    xquad-xl the backlog's refusal AUROC fell to 0.57), and the decision's evidence is a candidate with one. The
+    shipped model judges e5's cosines only, so it is called here on the question's own state."""
+    from vaultrag.core.query import answerability
+    from vaultrag.core.query.search import PIPELINE
+    from vaultrag.core.query.state import QueryState, Slot, needs
+    from vaultrag.core.rerankers.builtin import LearnedRanker
+
+    _, store, e5, fast, _ = backlog
+    model = answerability.shipped()
+    assert model is not None
+    got: dict[str, object] = {}
+
+    class Judge:  # after the decision: the shipped model on this question's prompt candidates
+        name = StageName("judge")
+        requires = needs(Slot.DECISION)
+        provides = needs()
+
+        def run(self, q: QueryState) -> None:
+            cands = q.final[: q.k]
+            background = q.background_of(q.qvec)
+            got["rows"], _ = answerability.feature_rows(q, cands, background)
+            got["cands"], got["support"] = cands, model.support(q, cands, background)
+
+    units = [*PIPELINE]
+    units.insert(next(i for i, u in enumerate(units) if u.name == StageName.DECIDE) + 1, Judge())
+    Searcher(store, Settings(), e5, LearnedRanker.load(), units, fast=fast).ask("refund deadline seven days cancelling")
+    rows, cands, support = got["rows"], got["cands"], got["support"]
+    rule, near = answerability.FEATURES.index("cosine_rule"), answerability.FEATURES.index("cosine_vs_prompt")
+    assert any(c.cosine is None for c in cands) and any(c.cosine is not None for c in cands), "a mixed prompt"
+    for row, c in zip(rows, cands, strict=True):
+        assert np.isnan(row[rule]) == (c.cosine is None) and np.isnan(row[near]) == (c.cosine is None)
+    known = [c.cosine for c in cands if c.cosine is not None]
+    assert all(abs(row[near]) <= max(known) - min(known) + 1e-9 for row in rows if not np.isnan(row[near]))
+    assert next(c for c in cands if c.chunk_id == support.chunk_id).cosine is not None

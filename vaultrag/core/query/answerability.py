@@ -266,7 +266,8 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
         has = _has_kind(qi.kind, [x for x, _, _ in window], qi.words)
         found, missing_kind = (1.0, 0.0) if has else (0.0, 1.0)
     names_unknown = len(qi.names - qi.known_names) / len(qi.names) if qi.names else 0.0
-    rule = (c.cosine or 0.0) - BACKGROUND_WEIGHT * background
+    # no vector yet (a backlog): its closeness in meaning is unknown (read as the usual value), not a cosine of 0
+    rule = c.cosine - BACKGROUND_WEIGHT * background if c.cosine is not None else math.nan
     return [probs.get(c.chunk_id, 0.0), margins.get(c.chunk_id, 0.0), rule, 0.0, *lexical,
             names_unknown, numbers_missing, names_missing, found, missing_kind,
             float(getattr(chunk, "hub", 0.0) or 0.0), float(getattr(chunk, "boilerplate", 0.0) or 0.0),
@@ -298,8 +299,11 @@ def feature_rows(q: QueryState, candidates: Sequence[Candidate], background: flo
     rows = np.array([candidate_row(qi, q, c, probs, margins, background, languages)
                      for c in candidates],
                     dtype=np.float64).reshape(len(candidates), len(FEATURES) + 1)
-    cosines = np.array([c.cosine or 0.0 for c in candidates], dtype=np.float64)
-    rows[:, FEATURES.index("cosine_vs_prompt")] = cosines - cosines.mean() if len(cosines) else 0.0
+    # beside the prompt's known cosines (a candidate without a vector yet, in a backlog, is unknown: its 0 dragged
+    # the mean down and made every other candidate look far closer than usual)
+    cosines = np.array([c.cosine if c.cosine is not None else math.nan for c in candidates], dtype=np.float64)
+    known = cosines[~np.isnan(cosines)]
+    rows[:, FEATURES.index("cosine_vs_prompt")] = cosines - known.mean() if len(known) else math.nan
     return rows[:, :-1], rows[:, -1] > 0.5
 
 
@@ -398,7 +402,12 @@ class Answerability:
         """The best-supported of `candidates` (those that reach the prompt, at least one)."""
         rows, same = feature_rows(q, candidates, background)
         logits, parts, biases = self.explain(rows, same)
-        best = int(np.argmax(logits))
+        # a candidate without a vector yet (a backlog) is judged without its meaning: it is the evidence only when no
+        # candidate has a vector
+        judged = np.array([c.cosine is not None for c in candidates])
+        if not judged.any():
+            judged[:] = True
+        best = int(np.argmax(np.where(judged, logits, -np.inf)))
         probs = 1.0 / (1.0 + np.exp(-logits))
         read = FEATURES if same[best] else CROSS_FEATURES
         values = {f: float(v) for f, v in zip(FEATURES, rows[best], strict=True) if f in read and not math.isnan(v)}
