@@ -335,6 +335,14 @@ same-note / edited), each against the same run without it.
   0.917 / 0.790), xquad-en 0.959 / 0.063 / 0.211 / 0.623 (0.986 / 0.962 / 0.840); in the cross-language model
   too, xquad-xl 0.939 / 0.133 / 0.306 / 0.792: a few questions better on one set, a few worse on the next (the
   AUROCs within 0.01), for a second vector of every chunk. Not kept.
+- **A check that does not apply read as unknown** (a question without a name, a number, a negation or an
+  answer-type cue: its `names_missing`, `numbers_missing`, `negation_missing`, `type_found`/`type_missing` and
+  `names_unknown` unknown, so they push neither way, instead of 0, "nothing missing", which pushes to answer):
+  faquad-pt 0.926 / 0.103 / 0.276 / 0.617 (AUROC 0.958 / 0.903 / 0.741), xquad-en 0.979 / 0.068 / 0.211 / 0.739
+  (0.990 / 0.969 / 0.779). Every edited question has a name, a number or a negation by construction and only 33%
+  (faquad-pt) / 71% (xquad-en) of the answerable ones do, so "no name asked" tells answerable from edited here; but
+  among the questions with such a check the edited AUROC fell too (0.853 → 0.823, 0.848 → 0.789): not only the
+  construction is lost. Not kept.
 """
 
 
