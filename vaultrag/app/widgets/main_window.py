@@ -614,7 +614,7 @@ class MainWindow(QMainWindow):
             self.status.setText(text.format(tiers=tiers))
             # an open Index health tab follows the filling (its shares, counts and tiers): read again now and
             # then, on the query lane, not at every batch
-            if self.tabs.currentIndex() == 1 and time.monotonic() - self._health_at >= HEALTH_REFRESH_S:
+            if self.tabs.currentWidget() is self.health and time.monotonic() - self._health_at >= HEALTH_REFRESH_S:
                 self._health_at = time.monotonic()
                 self.c.refresh_health()
 
@@ -629,7 +629,7 @@ class MainWindow(QMainWindow):
     def _on_index_changed(self, e: Any) -> None:
         if e.kind in (LaneEventKind.APPLIED, LaneEventKind.EMBEDDED):
             self.c.list_notes()
-            if self.tabs.currentIndex() == 1:
+            if self.tabs.currentWidget() is self.health:
                 self.c.refresh_health()
         if e.kind == LaneEventKind.EMBEDDED:
             self._index_idle()
