@@ -445,3 +445,16 @@ def test_a_question_opened_from_the_evaluation_is_asked_alone_not_as_a_follow_up
     trace = blocker.args[0]
     assert trace.rewrite is None or trace.rewrite.method == RewriteMethod.NONE
     assert trace.question == "e para cancelar?"
+
+
+def test_the_threshold_box_steps_from_the_threshold_the_last_question_used(qtbot, real_window: MainWindow,
+                                                                          demo: Path):
+    window = real_window
+    open_and_wait(qtbot, window, demo)
+    first = ask(qtbot, window, "Qual o prazo do reembolso?")
+    used = first.decision.threshold
+    assert used is not None and window.threshold.override() is None
+    qtbot.keyClick(window.threshold, Qt.Key.Key_Up)
+    again = ask(qtbot, window, "Qual o prazo do reembolso?")
+    assert again.decision.threshold == pytest.approx(round(used + 0.01, 3)), "one step stricter, not −0.99"
+    assert again.decision.threshold_source == "override"

@@ -998,10 +998,6 @@
         <translation>Pausar</translation>
     </message>
     <message>
-        <source>Refusal threshold for this question; auto uses the calibrated or shipped one</source>
-        <translation>Limiar de recusa desta pergunta; automático usa o calibrado ou o padrão</translation>
-    </message>
-    <message>
         <source>Remove from the scope</source>
         <translation>Remover do escopo</translation>
     </message>
@@ -1100,10 +1096,6 @@
     <message>
         <source>searching…</source>
         <translation>buscando…</translation>
-    </message>
-    <message>
-        <source>threshold: auto</source>
-        <translation>limiar: automático</translation>
     </message>
     <message>
         <source>vectors filling ({tiers}): fast vectors search meanwhile</source>
@@ -1732,6 +1724,21 @@
     </message>
 </context>
 <context>
+    <name>ThresholdBox</name>
+    <message>
+        <source>Refusal threshold for this question: auto uses the calibrated or shipped one; the arrows start from the one in force, and a step below 0 returns to auto</source>
+        <translation>Limiar de recusa desta pergunta: automático usa o calibrado ou o de fábrica; as setas partem do que está em vigor, e um passo abaixo de 0 volta ao automático</translation>
+    </message>
+    <message>
+        <source>threshold </source>
+        <translation>limiar </translation>
+    </message>
+    <message>
+        <source>threshold: auto</source>
+        <translation>limiar: automático</translation>
+    </message>
+</context>
+<context>
     <name>TradeoffCurve</name>
     <message>
         <source>correct answers →</source>
@@ -2265,6 +2272,10 @@
     <message>
         <source>an app&apos;s own folder (.obsidian, .trash, .git)</source>
         <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
+    </message>
+    <message>
+        <source>answered, though the model doubts the notes answer this: probability {p:.3f} from {note}, {m:.3f} above the threshold {t:.3f}</source>
+        <translation>respondida, embora o modelo duvide que as notas respondam a isto: probabilidade {p:.3f} por {note}, {m:.3f} acima do limiar {t:.3f}</translation>
     </message>
     <message>
         <source>best</source>

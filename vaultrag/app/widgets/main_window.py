@@ -10,7 +10,6 @@ from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
-    QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -36,8 +35,9 @@ from vaultrag.app.widgets.health_panel import HealthPanel
 from vaultrag.app.widgets.inspector import Inspector
 from vaultrag.app.widgets.llm_offer import LlmOfferBar
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
+from vaultrag.app.widgets.threshold_box import ThresholdBox
 from vaultrag.app.widgets.why_dialog import WhyDialog
-from vaultrag.app.words import locale, tier_shares
+from vaultrag.app.words import tier_shares
 from vaultrag.core.model import Candidate, Progress, QueryTrace
 from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import LaneEventKind, Phase, Timing
@@ -149,15 +149,7 @@ class MainWindow(QMainWindow):
         self.k.setValue(self.c.settings.k)
         self.k.setPrefix("k = ")
         self.k.setToolTip(self.tr("How many documents go into the answer's prompt"))
-        self.threshold = QDoubleSpinBox()
-        self.threshold.setLocale(locale())  # 0,261 in Portuguese
-        self.threshold.setRange(-1.0, 1.0)
-        self.threshold.setDecimals(3)
-        self.threshold.setSingleStep(0.01)
-        self.threshold.setSpecialValueText(self.tr("threshold: auto"))
-        self.threshold.setValue(-1.0)
-        self.threshold.setToolTip(self.tr("Refusal threshold for this question; auto uses the calibrated or shipped "
-                                          "one"))
+        self.threshold = ThresholdBox()
         for wdg, stretch in ((self.question, 1), (self.ask_button, 0), (self.k, 0), (self.threshold, 0)):
             ask.addWidget(wdg, stretch)
         return ask
@@ -439,7 +431,7 @@ class MainWindow(QMainWindow):
             if self.vault_state is not None:
                 self.vault_state.setValue("history", self.history[-100:])
         self._history_pos = len(self.history)
-        threshold = None if self.threshold.value() <= -1.0 else self.threshold.value()
+        threshold = self.threshold.override()
         self.status.setText(self.tr("searching…"))
         # the old result must not pass for the new one while the search runs (seconds while vectors fill)
         self.answer_view.show_message(self.tr("Searching: {q}").format(q=q))
@@ -463,6 +455,8 @@ class MainWindow(QMainWindow):
         self._asking = None
         self.error.hide()
         self._search_done()
+        if trace.decision.threshold is not None:
+            self.threshold.in_force = trace.decision.threshold
         self.answer_view.show_answer(trace)
         self.inspector.set_trace(trace)
         if self._expected is not None:
@@ -659,7 +653,7 @@ class MainWindow(QMainWindow):
         if not q or not note:
             self.show_error(self.tr("Type a question and pick the note you expected."))
             return
-        threshold = None if self.threshold.value() <= -1.0 else self.threshold.value()
+        threshold = self.threshold.override()
         self.c.why(q, note, heading or None, self.scope, self.k.value(), threshold)
 
     def show_settings(self) -> None:

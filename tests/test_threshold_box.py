@@ -1,0 +1,58 @@
+"""The ask bar's threshold override: auto by default, its arrows start from the threshold in force (a real widget)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt
+
+from tests.test_decision_view import by_model
+from vaultrag.app.widgets.threshold_box import ThresholdBox
+from vaultrag.core import wording
+
+
+def test_auto_until_stepped_then_from_the_threshold_in_force(qtbot):
+    box = ThresholdBox()
+    qtbot.addWidget(box)
+    assert box.override() is None and box.text() == "threshold: auto"
+    box.in_force = 0.328
+    qtbot.keyClick(box, Qt.Key.Key_Up)  # one step: a little stricter than the last question's threshold
+    assert box.override() == pytest.approx(0.338), "not −0.99: the box once started at −1"
+    assert box.text() == "threshold 0.338", "the box still says what it is"
+    box.stepBy(-1)
+    assert box.override() == pytest.approx(0.328)
+
+
+def test_a_step_below_zero_returns_to_auto_and_nothing_goes_past_one(qtbot):
+    box = ThresholdBox()
+    qtbot.addWidget(box)
+    box.in_force = 0.0
+    box.stepBy(1)
+    assert box.override() == pytest.approx(0.01)
+    box.stepBy(-2)
+    assert box.override() is None and box.text() == "threshold: auto"
+    box.stepBy(-1)
+    assert box.override() is None, "below auto there is nothing"
+    box.in_force = 0.995
+    box.stepBy(3)
+    assert box.override() == 1.0
+
+
+def test_without_a_question_yet_the_arrows_start_at_even_odds(qtbot):
+    box = ThresholdBox()
+    qtbot.addWidget(box)
+    box.stepBy(1)
+    assert box.override() == pytest.approx(0.51)
+
+
+def test_an_answer_below_even_odds_is_not_called_likely():
+    likely = by_model(answered=True).decision
+    assert wording.model_reason(likely).startswith("the notes likely answer this: probability 0.810")
+    doubtful = dataclasses.replace(likely, confidence=0.02, threshold=0.0, margin=0.02)
+    said = wording.model_reason(doubtful)
+    assert "likely" not in said and said.startswith("answered, though the model doubts the notes answer this: "
+                                                    "probability 0.020")
