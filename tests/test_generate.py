@@ -16,7 +16,7 @@ from vaultrag.core.health import health
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.llm.openai_compat import LLMConfig, OpenAICompatible
 from vaultrag.core.query.conversation import Conversation, carry_terms, is_follow_up
-from vaultrag.core.query.search import Searcher, conversation_pipeline
+from vaultrag.core.query.search import Searcher, conversation_pipeline, start_in_conversation
 from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import (
@@ -146,6 +146,29 @@ def test_a_refused_question_does_not_seed_the_next_rewrite(store: IndexStore):
     again = searcher.ask("and the deadline for cancelling?", threshold=-1, pipeline=conversation_pipeline(conv, None))
     assert again.rewrite is not None and again.rewrite.method == RewriteMethod.TERMS, "an answered one still does"
 
+
+
+def test_a_follow_up_the_carried_terms_leave_unanswered_is_asked_on_its_own(store: IndexStore):
+    """"And the flight to Lisbon?" after a refund question: the carried "refund work" pulls it to the refund note;
+    asked as written, the flight note answers it (a fresh-eyes user's "e para cancelar a academia?")."""
+    searcher, conv = Searcher(store, Settings(), CountingEmbedder()), Conversation()
+    conv.add(searcher.ask("how does the refund work", threshold=-1, pipeline=conversation_pipeline(conv, None)))
+    follow = "and the flight to Lisbon?"
+    carried, _ = carry_terms(follow, "how does the refund work")
+    with_terms = searcher.ask(carried).decision.confidence
+    alone = searcher.ask(follow).decision.confidence
+    assert with_terms is not None and alone is not None and alone > with_terms, "the case this test is about"
+    between = (with_terms + alone) / 2
+    trace = start_in_conversation(searcher, follow, conv, threshold=between).finish()
+    assert trace.decision.answered and trace.answer.note == "Travel/flight.md"
+    assert trace.rewrite is not None and trace.rewrite.method == RewriteMethod.ALONE
+    assert trace.question == follow and trace.rewrite.tried == carried and "refund" in trace.rewrite.carried
+    # answered with the carried terms: kept as rewritten (the search as asked is not tried)
+    kept = start_in_conversation(searcher, follow, conv, threshold=with_terms - 0.01).finish()
+    assert kept.rewrite is not None and kept.rewrite.method == RewriteMethod.TERMS and kept.question == carried
+    # refused both ways: the rewritten search is the one shown
+    none = start_in_conversation(searcher, follow, conv, threshold=alone + 0.01).finish()
+    assert not none.decision.answered and none.rewrite is not None and none.rewrite.method == RewriteMethod.TERMS
 
 def test_the_model_rewrites_a_follow_up_when_one_is_set(store: IndexStore, server: ScriptedServer):
     searcher, conv = Searcher(store, Settings(), CountingEmbedder()), Conversation()

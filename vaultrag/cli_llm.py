@@ -31,7 +31,7 @@ def ask_generating(args: argparse.Namespace, searcher: Searcher, scope: Scope) -
     """`ask` with a conversation (--after) and/or the language model (--generate); 1 when the model failed."""
     from vaultrag.core.llm import registry
     from vaultrag.core.query.conversation import Conversation
-    from vaultrag.core.query.search import conversation_pipeline
+    from vaultrag.core.query.search import conversation_pipeline, start_in_conversation
 
     generator = registry.from_settings(searcher.settings) if args.generate else None
     if generator is not None and not (args.json or args.explain):
@@ -54,8 +54,8 @@ def ask_generating(args: argparse.Namespace, searcher: Searcher, scope: Scope) -
         sys.stdout.flush()
         last[0] = piece[-1:] or last[0]
 
-    trace = searcher.ask(args.question, scope, k=args.k, threshold=args.threshold,
-                         pipeline=conversation_pipeline(conversation, generator, show if streaming else None))
+    trace = start_in_conversation(searcher, args.question, conversation, generator, show if streaming else None,
+                                  scope=scope, k=args.k, threshold=args.threshold).finish()
     if last[0] and last[0] != "\n":  # a failure's message (stderr) must not be glued to the streamed line
         print(flush=True)
     if args.json:

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 
 from vaultrag.core import wording
 from vaultrag.core.model import Candidate, QueryTrace, SentenceCheck, Stage
-from vaultrag.core.vocab import AnswerKind, StageStatus, SupportVerdict
+from vaultrag.core.vocab import AnswerKind, RewriteMethod, StageStatus, SupportVerdict
 
 WIDTH = 120  # when the output is no terminal
 SEP = " › "
@@ -223,7 +223,10 @@ def format_generated(trace: QueryTrace, streamed: bool) -> str:
     """What follows the streamed answer: the checks that failed, the sources, the model's figures."""
     a, g = trace.answer, trace.generation
     lines = [""] if streamed and g is not None and g.failure is None else []
-    if trace.rewrite is not None and trace.rewrite.question != trace.rewrite.original:
+    if trace.rewrite is not None and trace.rewrite.method == RewriteMethod.ALONE:
+        lines.insert(0, f"(asked on its own: with the previous question's words, \"{trace.rewrite.tried}\" found no "
+                        "answer)")
+    elif trace.rewrite is not None and trace.rewrite.question != trace.rewrite.original:
         lines.insert(0, f"(read as: {trace.rewrite.question})")
     if g is None or g.failure is not None:  # refused before any model, no model, or the model failed
         if g is not None:

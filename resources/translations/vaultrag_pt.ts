@@ -4,6 +4,10 @@
 <context>
     <name></name>
     <message>
+        <source>&lt;b&gt;Follow-up asked on its own&lt;/b&gt;: with the previous question&apos;s words ({terms}) no note answered it</source>
+        <translation>&lt;b&gt;Continuação perguntada sozinha&lt;/b&gt;: com as palavras da pergunta anterior ({terms}) nenhuma nota a respondeu</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Follow-up rewritten&lt;/b&gt; ({how}):</source>
         <translation>&lt;b&gt;Pergunta seguinte reescrita&lt;/b&gt; ({how}):</translation>
     </message>

@@ -64,7 +64,7 @@ class AnswerWriter(QObject):
         """Search on the query lane (a follow-up is rewritten first); the trace is shown at once, then a
         configured language model writes the answer: the same pipeline's `generate` unit, run after the read
         snapshot on a worker (`answer_*` signals), so the query lane stays free meanwhile."""
-        from vaultrag.core.query.search import conversation_pipeline
+        from vaultrag.core.query.search import start_in_conversation
 
         self.stop_answer()  # a new question replaces the answer being written
         try:
@@ -84,9 +84,8 @@ class AnswerWriter(QObject):
             self.bridge.run_on_main(lambda: self.answer_delta.emit(piece) if self._cancel is cancel else None)
 
         def work() -> Asked:
-            searcher = self._searcher_for()
-            return searcher.start(question, scope, k=k, threshold=threshold,
-                                  pipeline=conversation_pipeline(earlier, generator, delta, cancel, searcher.pipeline))
+            return start_in_conversation(self._searcher_for(), question, earlier, generator, delta, cancel, scope,
+                                         k=k, threshold=threshold)
 
         def done(asked: Asked) -> None:
             trace = asked.trace()

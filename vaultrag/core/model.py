@@ -358,6 +358,7 @@ class Rewrite:
     method: RewriteMethod
     carried: list[str] = field(default_factory=list)  # terms carried from the previous question
     ms: float = 0.0
+    tried: str = ""  # ALONE: the rewritten question that no note answered
 
 
 @dataclass

@@ -127,6 +127,9 @@ class RewriteMethod(StrEnum):
     NONE = "none"  # the first question of a conversation, or already standalone
     TERMS = "terms"  # the previous question's key terms and scope carried over
     MODEL = "model"  # rewritten by the language model
+    # with the previous question's terms no note answered it, as asked one did: searched alone ("e para cancelar
+    # a academia?" after a refund question carried "prazo reembolso" and found the refund note)
+    ALONE = "alone"
 
 
 class NoteFlag(StrEnum):

@@ -15,8 +15,11 @@ from vaultrag.core.vocab import RewriteMethod
 def rewrite_html(trace: QueryTrace) -> str:
     """'Follow-up rewritten: «asked» → «searched» (how)', or '' when the question was searched as asked."""
     r = trace.rewrite
-    if r is None or r.method == RewriteMethod.NONE or r.question == r.original:
+    if r is None or r.method == RewriteMethod.NONE or (r.question == r.original and r.method != RewriteMethod.ALONE):
         return ""
+    if r.method == RewriteMethod.ALONE:
+        return (tr("<b>Follow-up asked on its own</b>: with the previous question's words ({terms}) no note answered "
+                   "it").format(terms=escape(", ".join(r.carried))) + f" («{escape(r.tried)}»)")
     if r.method == RewriteMethod.MODEL:
         how = tr("by the language model")
     else:

@@ -13,7 +13,7 @@ from vaultrag.core.embed import Embedder, fit_to_model
 from vaultrag.core.fast_tier import FastTier
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator
-from vaultrag.core.model import QueryTrace, QueryWarning, StoredChunk
+from vaultrag.core.model import QueryTrace, QueryWarning, Rewrite, StoredChunk
 from vaultrag.core.query.contracts import check
 from vaultrag.core.query.conversation import Conversation, RewriteStage
 from vaultrag.core.query.stages.answer import AnswerStage
@@ -29,7 +29,7 @@ from vaultrag.core.query.state import QueryState, StageUnit, reads_index
 from vaultrag.core.rerank import Reranker
 from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore, vec_bytes
-from vaultrag.core.vocab import WarningCode
+from vaultrag.core.vocab import RewriteMethod, WarningCode
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
 
@@ -63,6 +63,29 @@ def conversation_pipeline(conversation: Conversation | None, generator: Generato
     tail: tuple[StageUnit, ...] = (GenerateStage(generator, on_delta, cancel),) if generator is not None else ()
     return check((*head, *base, *tail))
 
+
+
+def start_in_conversation(searcher: Searcher, question: str, conversation: Conversation | None,
+                          generator: Generator | None = None, on_delta: Callable[[str], None] | None = None,
+                          cancel: threading.Event | None = None, scope: Scope | None = None, k: int | None = None,
+                          threshold: float | None = None) -> Asked:
+    """`searcher.start` through `conversation_pipeline`; a follow-up that the previous question's carried terms
+    left unanswered is searched again as asked, and that search is kept when it answers (RewriteMethod.ALONE):
+    carried terms can drag a follow-up with a topic of its own back to the previous note ("e para cancelar a
+    academia?" after a refund question). A model's rewrite is kept as it is."""
+    asked = searcher.start(question, scope, k=k, threshold=threshold,
+                           pipeline=conversation_pipeline(conversation, generator, on_delta, cancel,
+                                                          searcher.pipeline))
+    r = asked.state.rewrite
+    if r is None or r.method != RewriteMethod.TERMS or asked.state.decision is None or asked.state.decision.answered:
+        return asked
+    alone = searcher.start(question, scope, k=k, threshold=threshold,
+                           pipeline=conversation_pipeline(None, generator, on_delta, cancel, searcher.pipeline))
+    if alone.state.decision is None or not alone.state.decision.answered:
+        return asked
+    alone.state.rewrite = Rewrite(r.original, alone.state.question, RewriteMethod.ALONE, r.carried, r.ms,
+                                  tried=r.question)
+    return alone
 
 @dataclass
 class Asked:

@@ -1,4 +1,5 @@
-"""The ask bar's threshold override: auto by default, its arrows start from the threshold in force (a real widget)."""
+"""The ask bar: its threshold override (auto by default, its arrows from the threshold in force) and the follow-up's
+rewrite line; real widgets."""
 
 from __future__ import annotations
 
@@ -56,3 +57,17 @@ def test_an_answer_below_even_odds_is_not_called_likely():
     said = wording.model_reason(doubtful)
     assert "likely" not in said and said.startswith("answered, though the model doubts the notes answer this: "
                                                     "probability 0.020")
+
+
+def test_a_follow_up_asked_on_its_own_says_so_and_what_was_tried():
+    from tests.test_app_widgets import cand, trace
+    from vaultrag.app.widgets.rewrite_bar import rewrite_html
+    from vaultrag.core.model import Answer, Rewrite
+    from vaultrag.core.vocab import AnswerKind, RewriteMethod
+
+    t = trace(Answer(AnswerKind.EXTRACTIVE, "x"), [cand(1, 1)])
+    t.rewrite = Rewrite("e para cancelar a academia?", "e para cancelar a academia?", RewriteMethod.ALONE,
+                        ["prazo", "reembolso"], tried="e para cancelar a academia (prazo reembolso)?")
+    html = rewrite_html(t)
+    assert "asked on its own" in html and "(prazo, reembolso) no note answered it" in html
+    assert "«e para cancelar a academia (prazo reembolso)?»" in html
