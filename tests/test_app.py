@@ -361,6 +361,20 @@ def test_evaluation_view_shows_progress_and_the_per_stage_table(qtbot, window: M
     assert cal is None and ev.n_answerable == 2 and [p.done for p in seen] == [1, 2]
     assert window.evaluation.table.item(2, 0).text() == f"{ev.stages['fused']['hit@1']:.3f}"
     assert "2 answerable" in window.evaluation.status.text()
+    expected = {window.evaluation.questions.item(r, 1).text() for r in range(2)}
+    assert "Lisbon trip" in expected and not any("/" in t or ".md" in t for t in expected), "the note by its title"
+    assert {window.evaluation.questions.item(r, 1).toolTip() for r in range(2)} == {
+        "Casa/Reembolso e cancelamentos.md", "Travel/Lisbon trip.md"}
+    # another vault: this one's numbers and questions go
+    empty = tmp_path / "no-notes"
+    (empty / "attachments").mkdir(parents=True)
+    (empty / "attachments" / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    with qtbot.waitSignal(window.c.notes_listed, timeout=SLOW_MS, check_params_cb=lambda info: not info["notes"]):
+        window.open_vault(empty)
+    assert window.evaluation.questions.rowCount() == 0 and window.evaluation.status.text() == ""
+    assert window.evaluation.table.item(2, 0) is None
+    qtbot.waitUntil(lambda: "holds no Markdown notes" in window.status.text(), timeout=SLOW_MS)
+    assert "holds no Markdown notes" in window.answer.toPlainText(), "said where the answer would be"
 
 
 def test_switching_vaults_does_not_block_the_window(qtbot, window: MainWindow, demo: Path, tmp_path: Path,

@@ -1042,6 +1042,10 @@
         <translation>A pergunta falhou: {why}</translation>
     </message>
     <message>
+        <source>This folder holds no Markdown notes (.md files) to search: open your vault&apos;s folder (File › Open vault…)</source>
+        <translation>Esta pasta não tem notas Markdown (arquivos .md) para buscar: abra a pasta do seu cofre (Arquivo › Abrir cofre…)</translation>
+    </message>
+    <message>
         <source>Type a question and pick the note you expected.</source>
         <translation>Digite uma pergunta e escolha a nota esperada.</translation>
     </message>

@@ -72,7 +72,7 @@ class TradeoffCurve(QWidget):
 
 QUESTION_ROLE = Qt.ItemDataRole.UserRole  # on a row's question cell: (question, the note expected or "")
 FAILURE_COLOUR = QColor("#ffd6d6")
-NOTE_COLUMN = 160  # the "Expected note" column's width (pixels)
+NOTE_COLUMN = 200  # the "Expected note" column's width (pixels)
 
 
 class EvalView(QWidget):
@@ -119,7 +119,10 @@ class EvalView(QWidget):
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column, width in ((1, NOTE_COLUMN), (2, 110), (3, 170)):
             head.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            head.resizeSection(column, width)
+            # never narrower than its header ("Posição no prompt" was cut to "osição no prompt")
+            label = self.questions.horizontalHeaderItem(column)
+            wide = head.fontMetrics().horizontalAdvance(label.text()) + 24 if label is not None else 0
+            head.resizeSection(column, max(width, wide))
         self.questions.setToolTip(self.tr("Each question of the golden set, failures first: double-click (or Enter) "
                                           "asks it again in the inspector and says why its note was lost"))
         self.questions.activated.connect(self._open_row)
@@ -147,6 +150,14 @@ class EvalView(QWidget):
         self.run.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(), -1.0))
         self.calibrate.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(),
                                                                        self.max_pass.value()))
+
+    def clear(self) -> None:
+        """Forget the last run's results (another vault was opened: its numbers and questions are not this one's)."""
+        self.table.clearContents()
+        self.questions.setRowCount(0)
+        self.status.setText("")
+        self.curve.points = []
+        self.curve.update()
 
     def set_vault_open(self, on: bool) -> None:
         """Evaluate and Calibrate ask the open vault's index: without one they are disabled."""
@@ -244,8 +255,10 @@ class EvalView(QWidget):
                 if lost[id(r)]:
                     cell.setBackground(FAILURE_COLOUR)
                 self.questions.setItem(n, c, cell)
-            # the note's folder and file name both matter: cut in the middle to the column, whole in the tooltip
-            cells[1].setText(names.elidedText(note, Qt.TextElideMode.ElideMiddle, NOTE_COLUMN - 12))
+            # the note by its title (its file name: folder and ".md" cut a long path to "Editing an…allouts.md" at
+            # 1280 px), cut at its end to the column; the whole path in the tooltip
+            title = note.rpartition("/")[2].removesuffix(".md")
+            cells[1].setText(names.elidedText(title, Qt.TextElideMode.ElideRight, NOTE_COLUMN - 12))
 
     def _open_row(self, index: Any) -> None:
         item = self.questions.item(index.row(), 0)

@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self.state = QSettings(str(controller.paths.home / "ui.ini"), QSettings.Format.IniFormat)
         self.state.remove("history")  # once shared by every vault in this file: each vault keeps its own now
         self.trace: QueryTrace | None = None
+        self._indexed = False  # the open vault's index has reported once (its notes can be counted)
         self.vault_state: QSettings | None = None  # the open vault's own (its question history)
         self.history: list[str] = []
         self._history_pos = 0
@@ -363,7 +364,9 @@ class MainWindow(QMainWindow):
         self.error.hide()
         self.inspector.clear()
         self.answer_view.clear()
+        self.evaluation.clear()
         self.trace = None
+        self._indexed = False  # no "no notes here" before this vault's first count
         # the last vault's folders, tags and question mean nothing here (a folder kept failed every question)
         self.clear_scope()
         self.question.clear()
@@ -561,6 +564,13 @@ class MainWindow(QMainWindow):
         self.chips.addWidget(chip)
 
     def _on_notes_listed(self, info: dict[str, list[str]]) -> None:
+        if not info["notes"] and self._indexed:
+            # an indexed folder without a note: "ready" and a question's "no candidate" said nothing of why
+            text = self.tr("This folder holds no Markdown notes (.md files) to search: open your vault's folder "
+                           "(File › Open vault…)")
+            self.status.setText(text)
+            if self.trace is None:
+                self.answer_view.show_message(text)
         for box, key in ((self.folder_box, "folders"), (self.tag_box, "tags")):
             while box.count() > 1:  # item 0 is the hint
                 box.removeItem(1)
@@ -622,6 +632,7 @@ class MainWindow(QMainWindow):
 
     def _on_index_changed(self, e: Any) -> None:
         if e.kind in (LaneEventKind.APPLIED, LaneEventKind.EMBEDDED):
+            self._indexed = True
             self.c.list_notes()
             if self.tabs.currentWidget() is self.health:
                 self.c.refresh_health()
