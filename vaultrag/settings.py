@@ -122,7 +122,7 @@ class Settings:
                            Group.MODELS, "Question prefix", reopen=True)
     passage_prefix: str = _f("", "Prefix added to chunks for the st backend (e.g. 'passage: ').", Group.MODELS,
                              "Passage prefix", reopen=True)
-    embed_threads: int = _f(0, "Threads for the embedder; 0 picks one per free core, at most 4.", Group.MODELS,
+    embed_threads: int = _f(0, "Threads for the embedder; automatic (0) takes one per free core, at most 4.", Group.MODELS,
                             "Embedding threads", minimum=0, maximum=64, auto=True)
     embed_batch: int = _f(16, "Chunks embedded per batch (one transaction each).", Group.MODELS, "Embedding batch",
                           positive=True)
@@ -131,7 +131,7 @@ class Settings:
                      recorded=True)
     vector_n: int = _f(20, "Vector candidates taken from the KNN search.", Group.SEARCH, "Vector candidates",
                        positive=True, recorded=True)
-    k: int = _f(5, "Chunks given to the answer (best first, within the token budget).", Group.SEARCH,
+    k: int = _f(5, "Documents given to the answer (best first, within the token budget).", Group.SEARCH,
                 "Documents per answer (k)", positive=True, recorded=True)
     context_tokens: int = _f(1500, "Token budget for the documents in the prompt (o200k tokens).", Group.SEARCH,
                              "Context budget (tokens)", positive=True, recorded=True)
@@ -144,7 +144,7 @@ class Settings:
                               "Whole parent section", recorded=True)
     # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)
     llm_backend: str = _f("openai", "What writes the answers: no model (the best passage is the answer), a model "
-                          "file vaultrag runs (local), or your own server (openai).",
+                          "file vaultrag runs itself, or your own server.",
                           Group.LLM, "Answers written by", choices=GENERATORS,
                           editor=Editor.LLM)
     llm_base_url: str = _f("", "OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama); empty: no "
@@ -159,14 +159,14 @@ class Settings:
                              "Longest answer (tokens)", positive=True)
     llm_timeout: float = _f(60.0, "Seconds to wait for the server (to connect, or between two pieces of the "
                             "answer).", Group.LLM, "Timeout (seconds)", positive=True)
-    llm_gguf: str = _f("", "The built-in model: a GGUF file vaultrag runs itself with llama.cpp (llm_backend = "
-                       "local).", Group.LLM, "Model file")
+    llm_gguf: str = _f("", "The built-in model: a GGUF file vaultrag runs itself with llama.cpp (answers "
+                       "written by the built-in model).", Group.LLM, "Model file")
     llm_idle_minutes: float = _f(10.0, "Stop the built-in model after this many minutes unused (it starts again on "
                                  "the next question).", Group.LLM, "Stop the model when idle (minutes)",
                                  positive=True)
     llm_context: int = _f(4096, "The built-in model's context in tokens (the prompt and the answer together).",
                           Group.LLM, "Model context (tokens)", minimum=512, maximum=131072)
-    llm_threads: int = _f(0, "Processor threads for the built-in model; 0: all the free cores.", Group.LLM,
+    llm_threads: int = _f(0, "Processor threads for the built-in model; automatic (0): all the free cores.", Group.LLM,
                           "Model threads", minimum=0, maximum=256, auto=True)
     llm_offer_local: bool = _f(True, "At start, when no server is set, look for one running on this machine (Ollama, "
                                "llama.cpp, LM Studio) and offer it; 'Never' in the offer turns this off.", Group.LLM,
@@ -175,7 +175,7 @@ class Settings:
                                      "(Ollama 11434, llama.cpp 8080, LM Studio 1234).", Group.LLM,
                                      "Local server ports", minimum=1, maximum=65535)
     # app
-    ui_language: str = _f("", "Language of the window: en, pt, or empty to follow the system.", Group.INTERFACE,
+    ui_language: str = _f("", "Language of the window (System: the computer's own).", Group.INTERFACE,
                           "Window language", choices=LANGUAGES)
     schema_version: int = _f(SCHEMA_VERSION, "Settings file format version.")
 

@@ -1345,7 +1345,7 @@
     </message>
     <message>
         <source>Built-in ranker (default: offline, milliseconds, explains its scores)</source>
-        <translation>Reordenador embutido (padrão: offline, milissegundos, explica suas notas)</translation>
+        <translation>Reordenador embutido (padrão: offline, milissegundos, explica suas pontuações)</translation>
     </message>
     <message>
         <source>Chunk size (tokens)</source>
@@ -1356,16 +1356,16 @@
         <translation>Trechos vetorizados por lote (uma transação cada).</translation>
     </message>
     <message>
-        <source>Chunks given to the answer (best first, within the token budget).</source>
-        <translation>Trechos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation>
-    </message>
-    <message>
         <source>Context budget (tokens)</source>
         <translation>Limite do contexto (tokens)</translation>
     </message>
     <message>
         <source>Deliver the whole parent section instead of the chunk.</source>
         <translation>Entregar a seção inteira em vez do trecho.</translation>
+    </message>
+    <message>
+        <source>Documents given to the answer (best first, within the token budget).</source>
+        <translation>Documentos dados à resposta (os melhores primeiro, dentro do limite de tokens).</translation>
     </message>
     <message>
         <source>Documents per answer (k)</source>
@@ -1412,8 +1412,8 @@
         <translation>Modelo de linguagem</translation>
     </message>
     <message>
-        <source>Language of the window: en, pt, or empty to follow the system.</source>
-        <translation>Idioma da janela: en, pt, ou vazio para seguir o sistema.</translation>
+        <source>Language of the window (System: the computer&apos;s own).</source>
+        <translation>Idioma da janela (Sistema: o do computador).</translation>
     </message>
     <message>
         <source>Largest note (bytes)</source>
@@ -1500,8 +1500,8 @@
         <translation>Tag privada</translation>
     </message>
     <message>
-        <source>Processor threads for the built-in model; 0: all the free cores.</source>
-        <translation>Threads do processador para o modelo embutido; 0: todos os núcleos livres.</translation>
+        <source>Processor threads for the built-in model; automatic (0): all the free cores.</source>
+        <translation>Threads do processador para o modelo embutido; automático (0): todos os núcleos livres.</translation>
     </message>
     <message>
         <source>Question prefix</source>
@@ -1560,16 +1560,16 @@
         <translation>O contexto do modelo embutido em tokens (o prompt e a resposta juntos).</translation>
     </message>
     <message>
-        <source>The built-in model: a GGUF file vaultrag runs itself with llama.cpp (llm_backend = local).</source>
-        <translation>O modelo embutido: um arquivo GGUF que o próprio vaultrag executa com o llama.cpp (llm_backend = local).</translation>
+        <source>The built-in model: a GGUF file vaultrag runs itself with llama.cpp (answers written by the built-in model).</source>
+        <translation>O modelo embutido: um arquivo GGUF que o próprio vaultrag executa com o llama.cpp (respostas escritas pelo modelo embutido).</translation>
     </message>
     <message>
         <source>The model that turns notes and questions into vectors (the list shows the ones this computer can run); a change re-embeds the vault.</source>
         <translation>O modelo que transforma notas e perguntas em vetores (a lista mostra os que este computador consegue rodar); trocá-lo gera os vetores do cofre de novo.</translation>
     </message>
     <message>
-        <source>Threads for the embedder; 0 picks one per free core, at most 4.</source>
-        <translation>Threads do modelo de vetores; 0 escolhe uma por núcleo livre, no máximo 4.</translation>
+        <source>Threads for the embedder; automatic (0) takes one per free core, at most 4.</source>
+        <translation>Threads do modelo de vetores; automático (0) usa uma por núcleo livre, no máximo 4.</translation>
     </message>
     <message>
         <source>Timeout (seconds)</source>
@@ -1600,8 +1600,8 @@
         <translation>O que reordena os candidatos antes da resposta (a lista mostra cada opção).</translation>
     </message>
     <message>
-        <source>What writes the answers: no model (the best passage is the answer), a model file vaultrag runs (local), or your own server (openai).</source>
-        <translation>O que escreve as respostas: nenhum modelo (o melhor trecho é a resposta), um arquivo de modelo que o vaultrag roda (local), ou o seu próprio servidor (openai).</translation>
+        <source>What writes the answers: no model (the best passage is the answer), a model file vaultrag runs itself, or your own server.</source>
+        <translation>O que escreve as respostas: nenhum modelo (o melhor trecho é a resposta), um arquivo de modelo que o próprio vaultrag roda, ou o seu próprio servidor.</translation>
     </message>
     <message>
         <source>Whole parent section</source>
