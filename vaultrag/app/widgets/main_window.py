@@ -426,8 +426,9 @@ class MainWindow(QMainWindow):
     # -- asking ---------------------------------------------------------------------------------
     def ask(self) -> None:
         q = self.question.text().strip()
-        if not q:
-            self.show_error(self.tr("Type a question first."))
+        if not q:  # a hint where the eye is, not the red banner that pushed the whole window down
+            self.say(self.tr("Type a question first."))
+            self.question.setFocus()
             return
         if not self.history or self.history[-1] != q:
             self.history.append(q)
