@@ -251,6 +251,14 @@ def test_reached_the_prompt(setup):
     d = diagnose(Searcher(store, s, embedder), vault, Q, top.note)
     assert d.verdict == "reached-prompt" and d.layer == 3 and d.evidence.document == 1 and "[1]" in said(d)[0]
     assert d.stages == (StageName.PROMPT,)
+    # the extractive answer shows document 1: its note's fix is the note's wording, not "the model"
+    assert d.evidence.answer_document == 1 and "the model" not in said(d)[1] and "note's wording" in said(d)[1]
+    trace = Searcher(store, s, embedder).ask(Q)
+    other = next(doc for doc in trace.context if doc.index > 1 and doc.note != top.note)
+    d2 = diagnose(Searcher(store, s, embedder), vault, Q, other.note)
+    assert d2.verdict == "reached-prompt" and d2.evidence.document == other.index
+    assert f"document [1]'s: this note's (document [{other.index}]) is in the prompt but not read" in said(d2)[0]
+    assert f"Open document [{other.index}] in the Prompt pane" in said(d2)[1]
 
 
 def test_a_diagnosis_embeds_the_question_once(setup):

@@ -122,8 +122,8 @@ class Settings:
                            Group.MODELS, "Question prefix", reopen=True)
     passage_prefix: str = _f("", "Prefix added to chunks for the st backend (e.g. 'passage: ').", Group.MODELS,
                              "Passage prefix", reopen=True)
-    embed_threads: int = _f(0, "Threads for the embedder; automatic (0) takes one per free core, at most 4.", Group.MODELS,
-                            "Embedding threads", minimum=0, maximum=64, auto=True)
+    embed_threads: int = _f(0, "Threads for the embedder; automatic (0) takes one per free core, at most 4.",
+                            Group.MODELS, "Embedding threads", minimum=0, maximum=64, auto=True)
     embed_batch: int = _f(16, "Chunks embedded per batch (one transaction each).", Group.MODELS, "Embedding batch",
                           positive=True)
     # search

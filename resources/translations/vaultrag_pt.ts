@@ -2010,6 +2010,10 @@
         <translation>Só arquivos comuns são indexados (não pipes nem dispositivos).</translation>
     </message>
     <message>
+        <source>Open document [{doc}] in the Prompt pane to read it; set a language model (Settings › Language model) to have every document read; or ask with this note&apos;s own words.</source>
+        <translation>Abra o documento [{doc}] no painel do prompt para lê-lo; configure um modelo de linguagem (Configurações › Modelo de linguagem) para que todos os documentos sejam lidos; ou pergunte com as palavras desta nota.</translation>
+    </message>
+    <message>
         <source>Portuguese</source>
         <translation>português</translation>
     </message>
@@ -2084,6 +2088,10 @@
     <message>
         <source>Rephrase the question with the words of the passage that answers it; if no note states the answer, the refusal is right.</source>
         <translation>Reformule a pergunta com as palavras do trecho que a responde; se nenhuma nota traz a resposta, a recusa está certa.</translation>
+    </message>
+    <message>
+        <source>Retrieval worked and the answer shows this note&apos;s passage: if it is still wrong, the note&apos;s wording is the suspect.</source>
+        <translation>A busca funcionou e a resposta mostra o trecho desta nota: se ainda estiver errada, a redação da nota é a suspeita.</translation>
     </message>
     <message>
         <source>Retrieval worked: if the answer is still wrong, the model (or the note&apos;s wording) is the suspect.</source>
@@ -2240,6 +2248,10 @@
     <message>
         <source>Where the gold was lost: {counts}</source>
         <translation>Onde a resposta esperada se perdeu: {counts}</translation>
+    </message>
+    <message>
+        <source>Without a language model the answer shows one passage, document [{shown}]&apos;s: this note&apos;s (document [{doc}]) is in the prompt but not read.</source>
+        <translation>Sem um modelo de linguagem a resposta mostra um trecho só, o do documento [{shown}]: o desta nota (documento [{doc}]) está no prompt, mas não é lido.</translation>
     </message>
     <message>
         <source>a list of links</source>

@@ -457,6 +457,7 @@ class Evidence:
     rank: int | None = None  # its rank in that list
     k: int | None = None
     document: int | None = None  # reached-prompt: its document's number
+    answer_document: int | None = None  # reached-prompt, answered without a model: the document the answer shows
     budget: int | None = None  # cut-by-budget: the token budget and the documents' tokens
     documents_tokens: int | None = None
 

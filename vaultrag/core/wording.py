@@ -471,6 +471,13 @@ MODEL_BELOW_FIX = T("Rephrase the question with the words of the passage that an
                     "answer, the refusal is right.")
 REACHED = T("It reached the prompt as document [{doc}] (rank {rank} after {stage}).")
 REACHED_FIX = T("Retrieval worked: if the answer is still wrong, the model (or the note's wording) is the suspect.")
+# answered without a language model: the answer is the passage of one document, the others are not read
+REACHED_NOT_SHOWN = T("Without a language model the answer shows one passage, document [{shown}]'s: this note's "
+                      "(document [{doc}]) is in the prompt but not read.")
+REACHED_NOT_SHOWN_FIX = T("Open document [{doc}] in the Prompt pane to read it; set a language model (Settings › "
+                          "Language model) to have every document read; or ask with this note's own words.")
+REACHED_SHOWN_FIX = T("Retrieval worked and the answer shows this note's passage: if it is still wrong, the note's "
+                      "wording is the suspect.")
 BUDGET = T("Ranked {rank}, but the token budget ({budget}) was full ({used} tokens of documents).")
 BUDGET_FIX = T("Raise the token budget (context_tokens) or lower k so fewer, better chunks fit.")
 BELOW_K = T("Ranked {rank} after {stage}, below the k = {k} documents given to the answer.")
@@ -566,8 +573,13 @@ def _explain(d: Diagnosis, ev: Evidence, tr: Translate,
         return refused
     moved = _moved(ev.rank_change, tr)
     if v == Verdict.REACHED_PROMPT:
-        return (tr(REACHED).format(doc=ev.document, rank=ev.rank, stage=_stage(ev, stage_title)) + moved,
-                tr(REACHED_FIX))
+        said = tr(REACHED).format(doc=ev.document, rank=ev.rank, stage=_stage(ev, stage_title)) + moved
+        if ev.answer_document is None:
+            return said, tr(REACHED_FIX)
+        if ev.answer_document == ev.document:
+            return said, tr(REACHED_SHOWN_FIX)
+        return (said + " " + tr(REACHED_NOT_SHOWN).format(shown=ev.answer_document, doc=ev.document),
+                tr(REACHED_NOT_SHOWN_FIX).format(doc=ev.document))
     if v == Verdict.CUT_BY_BUDGET:
         return (tr(BUDGET).format(rank=ev.rank, budget=ev.budget, used=ev.documents_tokens) + moved,
                 tr(BUDGET_FIX))

@@ -17,6 +17,7 @@ from vaultrag.core.query.stages.decide import BACKGROUND_WEIGHT, rule_threshold
 from vaultrag.core.query.terms import match_expression, query_terms
 from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import (
+    AnswerKind,
     NoteStatus,
     Reason,
     StageName,
@@ -202,7 +203,10 @@ def _verdict(trace: QueryTrace, note: str, ids: list[int], ev: Evidence,
     placed = replace(ev, final_stage=final, rank=hit.rank, k=k)
     if verdict == Verdict.REACHED_PROMPT:
         included = next(doc for doc in trace.context if set(doc.chunk_ids) & set(ids))
-        return Diagnosis(note, verdict, 3, stages, replace(placed, document=included.index))
+        # without a language model the answer is one document's passage: a note in another one is not read
+        shown = (next((doc.index for doc in trace.context if doc.source == trace.answer.source), None)
+                 if trace.answer.kind == AnswerKind.EXTRACTIVE else None)
+        return Diagnosis(note, verdict, 3, stages, replace(placed, document=included.index, answer_document=shown))
     if verdict == Verdict.CUT_BY_BUDGET:
         return Diagnosis(note, verdict, 1, stages,
                          replace(placed, budget=trace.prompt_tokens.get("budget"),
