@@ -137,6 +137,12 @@ def test_refusal_reads_as_a_refusal_with_its_reason(qtbot):
     view.show_answer(trace(a, [cand(1, 1, cosine=0.4)], answered=False))
     assert "Refused" in view.kind.text()
     assert "Não encontrei" in view.browser.toPlainText() and "below the threshold" in view.browser.toPlainText()
+    t = trace(a, [cand(1, 1, cosine=0.4)], answered=False)
+    t.decision.unknown_words = ["senha", "wi-fi"]
+    view.show_answer(t)
+    lines = view.browser.toPlainText().splitlines()
+    assert lines[1] == "No note uses the words “senha”, “wi-fi”.", lines
+    assert "No note uses the words “senha”, “wi-fi”." in view.answer_with_sources(), "and in what Copy takes"
 
 
 def test_generated_sentences_are_marked_by_their_check(qtbot):

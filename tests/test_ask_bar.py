@@ -71,3 +71,13 @@ def test_a_follow_up_asked_on_its_own_says_so_and_what_was_tried():
     html = rewrite_html(t)
     assert "asked on its own" in html and "(prazo, reembolso) no note answered it" in html
     assert "«e para cancelar a academia (prazo reembolso)?»" in html
+
+
+def test_a_refusal_says_in_plain_words_what_no_note_uses_or_which_note_is_silent():
+    refused = by_model(answered=False).decision
+    assert wording.refusal_plain(refused) == ""
+    unknown = dataclasses.replace(refused, unknown_words=["capital", "France"])
+    assert wording.refusal_plain(unknown) == "No note uses the words “capital”, “France”."
+    silent = by_model(answered=False, topic=True).decision
+    assert wording.refusal_plain(silent) == "Trabalho/Deploy.md is about this, but none of its passages says it."
+    assert wording.refusal_plain(by_model(answered=True).decision) == ""

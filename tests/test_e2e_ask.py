@@ -92,6 +92,9 @@ def test_the_demo_vaults_example_questions_are_answered_from_their_notes(home: P
         r = run(home, "ask", str(vault), question, "--json")
         d = json.loads(r.stdout)["decision"]
         assert not d["answered"] and d["decider"] != "cosine", (question, d)
+        if question.startswith("What"):  # the refusal in plain words: what no note of the vault says
+            assert d["unknown_words"] == ["capital", "Australia"], d
+            assert "No note uses the words “capital”, “Australia”." in run(home, "ask", str(vault), question).stdout
     # a follow-up carries the earlier question's words, which Início lists word for word among its examples: the
     # hub's questions and links are no answer, so it never takes the decision (the refund note does, or nothing)
     r = run(home, "ask", str(vault), "e para cancelar?", "--after", "Qual o prazo do reembolso?", "--json")

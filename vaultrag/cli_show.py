@@ -40,7 +40,7 @@ def format_answer(trace: QueryTrace) -> str:
     reason = wording.decision_reason(d)
     lines = [*(f"warning: {wording.warning(w)}" for w in trace.warnings), *flag_lines(trace)]
     if a.kind == AnswerKind.REFUSAL:
-        lines += [a.text, f"({reason})"]
+        lines += [a.text, *filter(None, [wording.refusal_plain(d)]), f"({reason})"]
     else:
         # shown as the prompt shows documents: a note's own "</document>" must not pass for structure
         lines += [escape(a.sentence or a.text), f"— {a.source}, line {a.line}", ""]

@@ -152,6 +152,8 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "{what}, usually {usual}"),
     QT_TRANSLATE_NOOP("Wording", "{what}: for answering"),
     QT_TRANSLATE_NOOP("Wording", "{what}: against answering"),
+    QT_TRANSLATE_NOOP("Wording", "No note uses the words {words}."),
+    QT_TRANSLATE_NOOP("Wording", "{note} is about this, but none of its passages says it."),
     QT_TRANSLATE_NOOP("Wording", "English"),
     QT_TRANSLATE_NOOP("Wording", "Portuguese"),
     QT_TRANSLATE_NOOP("Wording", "Spanish"),

@@ -1978,6 +1978,10 @@
         <translation>Tire a nota dessa pasta para indexá-la.</translation>
     </message>
     <message>
+        <source>No note uses the words {words}.</source>
+        <translation>Nenhuma nota usa as palavras {words}.</translation>
+    </message>
+    <message>
         <source>No text to search</source>
         <translation>Sem texto para buscar</translation>
     </message>
@@ -2920,6 +2924,10 @@
     <message>
         <source>{how} is {m:.3f} below the threshold {t:.3f}: no note seems to answer this</source>
         <translation>{how} está {m:.3f} abaixo do limiar {t:.3f}: nenhuma nota parece responder a isto</translation>
+    </message>
+    <message>
+        <source>{note} is about this, but none of its passages says it.</source>
+        <translation>{note} trata disso, mas nenhum trecho dela o diz.</translation>
     </message>
     <message>
         <source>{note} tries to give the language model orders ({what}): its text is escaped in the prompt, but read what it says with care.</source>

@@ -73,6 +73,11 @@ def decision_reason(trace: QueryTrace) -> str:
     return wording.decision_reason(trace.decision, wording_tr)
 
 
+def refusal_plain(trace: QueryTrace) -> str:
+    """A refusal in one plain sentence (the words no note uses, or the silent note on the topic), or ""."""
+    return wording.refusal_plain(trace.decision, wording_tr)
+
+
 def warning_text(warning: QueryWarning) -> str:
     return wording.warning(warning, wording_tr)
 

@@ -261,6 +261,9 @@ class Decision:
     bias: float = 0.0
     support: dict[int, float] | None = None  # the probability of every candidate that reaches the prompt
     topic_found: bool = False  # refused by the model while the cosine rule would pass: the topic is in the notes
+    # refused: the question's words no note of the vault holds, as asked (a question in the vault's language only:
+    # across languages every word is one), for the plain "No note uses …" above the numbers
+    unknown_words: list[str] = field(default_factory=list)
 
     def confidence_of(self, cosine: float | None, chunk_id: int | None = None) -> float | None:
         """Any candidate's confidence on the threshold's scale: the model's probability for a candidate it judged,

@@ -226,6 +226,22 @@ def against(d: Decision, tr: Translate = english) -> str:
     return tr(AGAINST).format(features=", ".join(what for _, what in parts))
 
 
+NO_NOTE_USES = T("No note uses the words {words}.")
+TOPIC_SILENT = T("{note} is about this, but none of its passages says it.")
+
+
+def refusal_plain(d: Decision, tr: Translate = english) -> str:
+    """A refusal in one plain sentence above its numbers ("" when there is none to say): the question's words no
+    note uses, or the note on the topic that does not say it."""
+    if d.answered:
+        return ""
+    if d.unknown_words:
+        return tr(NO_NOTE_USES).format(words=", ".join(f"“{w}”" for w in d.unknown_words))
+    if d.topic_found and d.supported_note:
+        return tr(TOPIC_SILENT).format(note=d.supported_note)
+    return ""
+
+
 def model_reason(d: Decision, tr: Translate = english) -> str:
     """The answerability model's decision in words: the note it judged, the probability, what weighed against."""
     p, t, m = d.confidence or 0.0, d.threshold or 0.0, abs(d.margin or 0.0)

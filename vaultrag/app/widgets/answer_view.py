@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat, QTextCursor,
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
-from vaultrag.app.words import decision_reason
+from vaultrag.app.words import decision_reason, refusal_plain
 from vaultrag.core.model import Answer, ContextDoc, QueryTrace, SentenceCheck
 from vaultrag.core.vocab import AnswerKind, ModelState, SupportVerdict
 
@@ -225,7 +225,9 @@ class AnswerView(QWidget):
         a = trace.answer
         if a.kind == AnswerKind.REFUSAL:
             self.kind.setText(self.tr("<b style='color:#c62828'>Refused</b>: no note seems to answer this"))
-            self.browser.setHtml(f"<p><b>{escape(a.text)}</b></p><p><i>{escape(decision_reason(trace))}</i></p>")
+            plain = refusal_plain(trace)
+            lead = f"<p>{escape(plain)}</p>" if plain else ""
+            self.browser.setHtml(f"<p><b>{escape(a.text)}</b></p>{lead}<p><i>{escape(decision_reason(trace))}</i></p>")
             return
         if a.kind == AnswerKind.GENERATED:
             backed = sum(s.verdict in (SupportVerdict.SUPPORTED, SupportVerdict.ATTACHED) for s in a.sentences)
@@ -419,7 +421,8 @@ class AnswerView(QWidget):
             text = a.text + self._checks_text(a.sentences)
             cited = {n for s in a.sentences for n in s.citations} | {int(n) for n in _CITATION.findall(a.text)}
         elif a.kind == AnswerKind.REFUSAL:
-            text, cited = f"{a.text}\n\n{decision_reason(trace)}", set()
+            plain = refusal_plain(trace)
+            text, cited = "\n\n".join(x for x in (a.text, plain, decision_reason(trace)) if x), set()
         else:
             doc = passage_doc(trace, a)
             text, cited = unmarked(a.text, a.sentence)[0], {doc.index} if doc is not None else set()

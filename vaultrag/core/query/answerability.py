@@ -172,6 +172,18 @@ def read_question(q: QueryState) -> Question:
                     frozenset(fold(w.lower()) for w in WORD.findall(q.question)))
 
 
+def unknown_words(q: QueryState) -> list[str]:
+    """The question's content words that no chunk of the vault holds, as asked and in its order ([] for a question
+    in none of the vault's languages: there every word would be one)."""
+    languages = q.store.vault_languages()
+    if languages and q.language not in languages:
+        return []
+    stops = stop_words(q.language)
+    words = [w for w in dict.fromkeys(WORD.findall(q.question)) if w.lower() not in stops and not w.isdigit()]
+    freqs = q.store.doc_freqs([fold(w.lower()) for w in words]) if words else []
+    return [w for w, f in zip(words, freqs, strict=True) if f == 0]
+
+
 QUESTION_END = re.compile(r"\?[\s\"'”»)*_]*$")  # a sentence that asks, even in quotes or bold
 
 

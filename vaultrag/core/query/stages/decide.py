@@ -177,4 +177,6 @@ class DecideStage:
             if decision.answered:
                 decision.answered = False
                 decision.reason = DecisionReason.STOP_WORDS_ONLY
+        elif not decision.answered:  # one vocabulary read, for a refusal only
+            decision.unknown_words = answerability.unknown_words(q)
         q.decision = decision
