@@ -472,3 +472,6 @@ def test_the_threshold_box_steps_from_the_threshold_the_last_question_used(qtbot
     again = ask(qtbot, window, "Qual o prazo do reembolso?")
     assert again.decision.threshold == pytest.approx(round(used + 0.01, 3)), "one step stricter, not −0.99"
     assert again.decision.threshold_source == "override"
+    assert "press Enter" not in window.statusBar().currentMessage()
+    window.k.setValue(window.k.value() + 1)  # the answer shown was found with the old k: said
+    assert "press Enter to ask again" in window.statusBar().currentMessage()

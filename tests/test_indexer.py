@@ -165,6 +165,41 @@ def test_delete_and_add(vault: Path, db: Path, fake_embedder: CountingEmbedder):
     assert check(db) == []
 
 
+
+def test_an_emptied_vault_deletes_nothing_unless_asked(vault: Path, tmp_path: Path, db: Path,
+                                                       fake_embedder: CountingEmbedder):
+    """An unmounted drive or a share that is down looks like a vault with no note: the run refuses to delete the
+    index, its vectors and the embedding cache (a hostile tester's index was wiped and re-embedded from scratch)."""
+    from vaultrag.errors import Problem, VaultNotFound
+
+    write(vault, "a.md", NOTE_A)
+    write(vault, "sub/b.md", "# Beta\n\nCherries.\n")
+    index(vault, db, fake_embedder)
+    before, embedded = state(db), len(fake_embedder.passages)
+    away = tmp_path / "away"
+    vault.rename(away)
+    vault.mkdir()  # the mount point, empty
+    with pytest.raises(VaultNotFound) as e:
+        index(vault, db, fake_embedder)
+    assert e.value.problem == Problem.VAULT_EMPTIED and e.value.details["count"] == "2"
+    assert "Nothing was deleted" in str(e.value) and "--allow-empty" in str(e.value)
+    assert state(db) == before, "every note, chunk and vector kept"
+    # ignore rules that leave out every note are the same case
+    with pytest.raises(VaultNotFound):
+        index(away, db, fake_embedder, ignore_globs=("**/*.md", "*.md"))
+    assert state(db) == before
+    vault.rmdir()
+    away.rename(vault)  # mounted again: nothing to redo
+    report = index(vault, db, fake_embedder)
+    assert report.notes_unchanged == 2 and len(fake_embedder.passages) == embedded
+    # asked for: a vault whose every note was removed on purpose empties the index
+    for note in ("a.md", "sub/b.md"):
+        (vault / note).unlink()
+    report = index(vault, db, fake_embedder, allow_empty=True)
+    assert report.notes_deleted == 2 and state(db) == set() and check(db) == []
+    # an index that never held a note says nothing of an empty folder
+    assert index(vault, tmp_path / "other.sqlite", fake_embedder).notes_seen == 0
+
 def test_state_after_edits_equals_a_fresh_full_index(vault: Path, tmp_path: Path, db: Path):
     write(vault, "a.md", NOTE_A)
     write(vault, "b.md", "# Beta\n\nCherries.\n")

@@ -257,7 +257,7 @@ def test_index_state_is_a_frozen_record_with_the_json_of_the_old_dict(searcher: 
 
 def test_trace_json_schema_is_stable(searcher: Searcher):
     data = json.loads(trace_json(searcher.ask("refund deadline", threshold=-1)))
-    assert set(data) == TRACE_KEYS and data["version"] == 5
+    assert set(data) == TRACE_KEYS and data["version"] == 6
     assert list(data["stages"]) == list(ranked_lists(PIPELINE))  # one entry per ranked list the pipeline declares
     assert set(data["stages"]["bm25"]) == {"name", "status", "candidates", "ms", "note", "reason", "inputs"}
     assert data["stages"]["reranked"]["reason"] == "no-reranker" and data["decision"]["reason"] == "above-threshold"
@@ -270,7 +270,7 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
     assert set(data["decision"]) == {"answered", "confidence", "threshold", "margin", "threshold_source", "reason",
                                      "top_cosine", "background", "background_weight", "decider", "supported_by",
                                      "supported_note", "contributions", "values", "usual", "bias", "support",
-                                     "topic_found"}
+                                     "topic_found", "unknown_words"}
     assert data["final_stage"] == "fused" and data["final"] == data["stages"]["fused"]["candidates"]
     # the timing keys are part of the versioned schema: the exact set IS what this test pins
     assert set(data["timings_ms"]) == {"bm25", "embed_query", "knn", "fusion", "rerank", "context", "prompt",

@@ -32,16 +32,17 @@ def cmd_index(args: argparse.Namespace) -> int:
         embedder = None if args.no_embed else embed.from_settings(ws.settings)
         fast = fast_tier.for_settings(ws.settings)
         cancel = CancelToken()
+        options = IndexOptions.from_settings(ws.settings).allowing_empty(args.allow_empty)
         try:
             try:
-                report = run_to_end(Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder,
-                                            fast).run(cancel), progress_printer(sys.stderr))
+                report = run_to_end(Indexer(ws.vault, store, options, embedder, fast).run(cancel),
+                                    progress_printer(sys.stderr))
             except DbError as e:
                 if not is_corruption(e):
                     raise
                 store, note = ws.rebuild(store, e)  # damage found mid-run: start over from the notes
-                report = run_to_end(Indexer(ws.vault, store, IndexOptions.from_settings(ws.settings), embedder,
-                                            fast).run(cancel), progress_printer(sys.stderr))
+                report = run_to_end(Indexer(ws.vault, store, options, embedder, fast).run(cancel),
+                                    progress_printer(sys.stderr))
         except KeyboardInterrupt:
             print("\ninterrupted: what was committed stays; run index again to resume", file=sys.stderr)
             return 130
@@ -131,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("vault")
     s.add_argument("--json", action="store_true", help="print the report as JSON")
     s.add_argument("--no-embed", action="store_true", help="text and BM25 only; embed later")
+    s.add_argument("--allow-empty", action="store_true",
+                   help="a vault with no note left empties the index (without it such a run deletes nothing: an "
+                        "unmounted drive looks the same)")
     s.set_defaults(func=cmd_index)
 
     s = sub.add_parser("status", help="the index's health: counts and each note's state")

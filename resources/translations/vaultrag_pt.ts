@@ -132,6 +132,10 @@
         <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
     </message>
     <message>
+        <source>The vault folder {path} holds no note now, but the index has {count}: is its drive or share mounted? Nothing was deleted.</source>
+        <translation>A pasta do cofre {path} não tem nenhuma nota agora, mas o índice tem {count}: o disco ou o compartilhamento está montado? Nada foi apagado.</translation>
+    </message>
+    <message>
         <source>The vault was closed before the index could be written.</source>
         <translation>O cofre foi fechado antes que o índice pudesse ser gravado.</translation>
     </message>
@@ -1036,6 +1040,10 @@
     <message>
         <source>The answer cites document [{n}], which is not in the prompt.</source>
         <translation>A resposta cita o documento [{n}], que não está no prompt.</translation>
+    </message>
+    <message>
+        <source>The answer shown was found with the earlier scope, k or threshold: press Enter to ask again</source>
+        <translation>A resposta mostrada foi achada com o escopo, o k ou o limiar de antes: tecle Enter para perguntar de novo</translation>
     </message>
     <message>
         <source>The question failed: {why}</source>

@@ -115,6 +115,9 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
                                           "folder.").format(path=g("path")),
         Problem.VAULT_NOT_FOLDER: lambda: tr("{path} is a file, not a folder. A vault is the folder that holds "
                                              "your notes.").format(path=g("path")),
+        Problem.VAULT_EMPTIED: lambda: tr("The vault folder {path} holds no note now, but the index has {count}: is "
+                                          "its drive or share mounted? Nothing was deleted.").format(
+            path=g("path"), count=g("count")),
         Problem.VAULT_UNREADABLE: lambda: tr("The vault folder {path} cannot be read (permission denied).").format(
             path=g("path")),
         Problem.NOT_INDEXED: lambda: tr("{vault} has not been indexed yet: wait for the first indexing to "

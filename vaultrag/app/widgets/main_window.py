@@ -151,6 +151,8 @@ class MainWindow(QMainWindow):
         self.k.setPrefix("k = ")
         self.k.setToolTip(self.tr("How many documents go into the answer's prompt"))
         self.threshold = ThresholdBox()
+        self.k.valueChanged.connect(lambda _v: self._asked_otherwise())
+        self.threshold.valueChanged.connect(lambda _v: self._asked_otherwise())
         for wdg, stretch in ((self.question, 1), (self.ask_button, 0), (self.k, 0), (self.threshold, 0)):
             ask.addWidget(wdg, stretch)
         return ask
@@ -542,6 +544,7 @@ class MainWindow(QMainWindow):
             if chip is not None:
                 chip.deleteLater()
         self.scope_hint.show()
+        self._asked_otherwise()
 
     def _add_chip(self, kind: str, box: QComboBox) -> None:
         value = box.currentText().strip() if box.currentData() != "" else ""
@@ -560,9 +563,18 @@ class MainWindow(QMainWindow):
             values.remove(value)
             chip.deleteLater()
             self.scope_hint.setVisible(not (self.scope.folders or self.scope.tags))
+            self._asked_otherwise()
 
         chip.clicked.connect(remove)
         self.chips.addWidget(chip)
+        self._asked_otherwise()
+
+    def _asked_otherwise(self) -> None:
+        """The scope, k or the threshold changed under a shown answer: it was found with the old ones (a Casa
+        answer stayed under a Travel scope with nothing to say so)."""
+        if self.trace is not None and self._asking is None:
+            self.say(self.tr("The answer shown was found with the earlier scope, k or threshold: press Enter to ask "
+                             "again"))
 
     def _on_notes_listed(self, info: dict[str, list[str]]) -> None:
         if not info["notes"] and self._indexed:

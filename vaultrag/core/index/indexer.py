@@ -22,6 +22,7 @@ from vaultrag.core.model import IndexReport, Progress, Tiers
 from vaultrag.core.store.db import drop_aside_copies
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
 from vaultrag.core.vocab import NoteStatus, Phase, Reason
+from vaultrag.errors import Problem, VaultNotFound
 from vaultrag.paths import check_vault
 from vaultrag.settings import Settings
 
@@ -56,10 +57,17 @@ class IndexOptions:
     private_tag: str = "private"
     embed_batch: int = 16
     workers: int | None = None  # processes that parse notes; None = one per core (at most 4)
+    # a scan that finds no note where the index has some deletes them only when asked (`index --allow-empty`): an
+    # unmounted drive, a share down or a sync client re-creating the folder looks exactly like an empty vault, and
+    # the index, its vectors and the embedding cache went with it (hours of embedding on a large vault)
+    allow_empty: bool = False
 
     @classmethod
     def from_settings(cls, s: Settings) -> IndexOptions:
         return cls(s.chunk_tokens, s.max_note_bytes, tuple(s.ignore_globs), s.private_tag, s.embed_batch)
+
+    def allowing_empty(self, allow: bool) -> IndexOptions:
+        return replace(self, allow_empty=allow)
 
 
 class _Rate:
@@ -113,6 +121,14 @@ class Indexer:
         report.notes_seen = len(scanned.notes)
         for problem in scanned.problems:
             log.warning(problem)
+        if not scanned.notes and not self.options.allow_empty:
+            indexed = self.store.counts()["notes_indexed"]
+            if indexed:
+                raise VaultNotFound(
+                    f"The vault folder {self.vault} holds no note now, but the index has {indexed}: is its drive or "
+                    "share mounted, or is a sync client still filling it? (Or do the ignore rules leave out every "
+                    "note?) Nothing was deleted. If you did remove every note, run `vaultrag index --allow-empty "
+                    "VAULT`.", Problem.VAULT_EMPTIED, path=self.vault, count=indexed)
 
         t1 = time.perf_counter()
         yield from self._text_phase(scanned, report, cancel)
