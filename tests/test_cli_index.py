@@ -145,3 +145,20 @@ def test_index_piped_prints_a_progress_line_now_and_then(home: Path, tmp_path: P
     now[0] += PIPED_EVERY_S  # …then one more when 10 s passed without a line
     show(Progress(Phase.EMBED, 4, 10_000))
     assert out.getvalue().splitlines()[-1].startswith("embedding: 4/10000 (0%")
+
+
+def test_a_note_cannot_command_the_terminal_it_is_printed_on(home: Path, tmp_path: Path, cli):
+    """A note's escape sequences (a window title, a cleared screen) and a file name's are printed as \\xNN."""
+    vault = tmp_path / "v"
+    write(vault, "evil \x1b[2J name.md", "# Evil\n\nThe secret \x1b]0;PWNED\x07 title and \x1b[2J clear.\n")
+    r = cli(home, "index", str(vault), "--no-embed")
+    assert r.returncode == 0, r.stderr
+    r = cli(home, "ask", str(vault), "secret title")
+    assert r.returncode == 0, r.stderr
+    assert "\x1b" not in r.stdout + r.stderr and "\x07" not in r.stdout
+    assert "The secret \\x1b]0;PWNED\\x07 title" in r.stdout and "evil \\x1b[2J name.md" in r.stdout
+    r = cli(home, "status", str(vault), "--list", "indexed")
+    assert "\x1b" not in r.stdout and "evil \\x1b[2J name.md" in r.stdout
+    # JSON escapes them itself, and stays valid JSON
+    r = cli(home, "ask", str(vault), "secret title", "--json")
+    assert json.loads(r.stdout)["answer"]["sentence"].startswith("The secret \x1b]0;PWNED\x07")

@@ -53,6 +53,18 @@ def test_demo_vault_end_to_end_index_ask_eval_why(run, home: Path, tmp_path: Pat
     assert why["verdict"] == "below-k" and why["evidence"]["off_topic"], r.stdout
     assert why["advice"].startswith("If this note should answer the question, it needs the words the question uses "
                                     "(prazo, reembolso"), why["advice"]
+    # bad inputs a hostile tester found: each refused in words, nothing measured or written
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text('{"question": 5, "note": 7}\n', encoding="utf-8")
+    r = run(home, "eval", str(vault), "--golden", str(empty))
+    assert r.returncode == 2 and "No question of" in r.stderr and "'question' must be text (got int)" in r.stderr
+    r = run(home, "eval", str(vault), "--golden", str(DEMO_GOLDEN), "--out", str(vault / "report"))
+    assert r.returncode == 2 and "inside the vault" in r.stderr and not (vault / "report").exists()
+    for bad in ("7", "-1", "nan"):
+        r = run(home, "calibrate", str(vault), "--golden", str(DEMO_GOLDEN), "--max-pass", bad)
+        assert r.returncode == 2 and "share from 0 to 1" in r.stderr and "Traceback" not in r.stderr, (bad, r.stderr)
+    r = run(vault / "apphome", "status", str(vault))
+    assert r.returncode == 2 and "inside the vault" in r.stderr and not (vault / "apphome" / "indexes").exists()
 
 
 @slow

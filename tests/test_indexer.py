@@ -462,3 +462,22 @@ def test_a_transaction_sqlite_rolls_back_itself_mid_first_run_leaves_fts_exact(v
     again = index(vault, db, None)  # the next run brings back what the rollback took, and retries the failed note
     assert {path for path, _ in state(db)} == {f"n{i:02d}.md" for i in range(30)} and check(db) == []
     assert again.notes_failed == 0
+
+
+def test_a_lost_vector_table_is_found_by_the_check_and_made_again_by_index(vault: Path, db: Path,
+                                                                           fake_embedder: CountingEmbedder):
+    """`status --check` said ok while every question failed with "no such table: chunks_vec" (a hostile tester)."""
+    from vaultrag.core.store.index_store import CheckCode
+
+    write(vault, "a.md", NOTE_A)
+    index(vault, db, fake_embedder)
+    store = IndexStore.open(db)
+    try:
+        store.db.execute("drop table chunks_vec")
+    finally:
+        store.close()
+    assert [f.code for f in check(db)] == [CheckCode.VECTOR_TABLE]
+    embedded = len(fake_embedder.passages)
+    index(vault, db, fake_embedder)
+    assert check(db) == [], "made again"
+    assert len(fake_embedder.passages) == embedded, "from the embedding cache: nothing embedded again"

@@ -174,6 +174,17 @@ def main(argv: list[str] | None = None) -> int:
         from vaultrag.app.main import main as gui_main  # `vaultrag [VAULT]` opens the window
 
         return gui_main([a for a in argv if a != "gui"])
+    from vaultrag.termui import PrintableStream
+
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)  # notes print as text only
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")

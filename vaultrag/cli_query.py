@@ -16,7 +16,8 @@ from vaultrag.cli_show import WIDTH, explain, format_answer
 from vaultrag.core import wording
 from vaultrag.core.model import Progress, to_dict
 from vaultrag.core.vocab import Phase
-from vaultrag.errors import BadQuestion
+from vaultrag.errors import BadQuestion, UserFacingError
+from vaultrag.paths import outside_vault
 
 if TYPE_CHECKING:
     from vaultrag.core.quality.diagnose import Diagnosis
@@ -65,6 +66,18 @@ def finite_float(value: str) -> float:
         raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
     if not math.isfinite(number):
         raise argparse.ArgumentTypeError(f"{value!r} is not a finite number")
+    return number
+
+
+def share(value: str) -> float:
+    """argparse type for a share such as --max-pass: a number from 0 to 1 (7 for 0.07 stored a threshold that let
+    every unanswerable question through)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not 0.0 <= number <= 1.0:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"must be a share from 0 to 1, e.g. 0.10 for 10% (got {value})")
     return number
 
 
@@ -184,17 +197,20 @@ def _golden_run(args: argparse.Namespace) -> tuple[Searcher, GoldenRun]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from vaultrag.core.quality import evaluate, report
 
     searcher, run = _golden_run(args)
+    if not run.results:  # an empty file, or every line rejected: nothing was measured, and a gate must not pass
+        why = "; ".join(run.skipped_lines[:5]) or "the file has no question"
+        raise UserFacingError(f"No question of {args.golden} could be evaluated ({why}). Each line is a JSON object "
+                              'such as {"question": "…", "note": "folder/note.md"}.')
     settings = searcher.settings.recorded(embedder=searcher.embedder.model_id if searcher.embedder else "",
                                           reranker=searcher.reranker_id)
     ev = evaluate.summarize(run.results, str(args.vault), str(args.golden), settings, run.seconds, run.skipped_lines,
                             run.inputs)
     if args.out:
-        out = Path(args.out)
+        out = outside_vault(args.out, args.vault, "The report folder (--out)")
         out.mkdir(parents=True, exist_ok=True)
         (out / "eval.json").write_text(report.to_json(ev), encoding="utf-8")
         (out / "report.md").write_text(report.markdown(ev), encoding="utf-8")
@@ -240,7 +256,7 @@ def register_eval(sub: Any) -> None:
         if name == "eval":
             s.add_argument("--out", help="folder for eval.json, report.md and PNG plots")
         else:
-            s.add_argument("--max-pass", type=float, default=0.10,
+            s.add_argument("--max-pass", type=share, default=0.10,
                            help="largest share of unanswerable questions allowed through (default 0.10)")
         s.set_defaults(func=func)
 

@@ -7,7 +7,7 @@ import os
 import re
 from pathlib import Path
 
-from vaultrag.errors import Problem, VaultNotFound
+from vaultrag.errors import Problem, UserFacingError, VaultNotFound
 
 ENV_HOME = "VAULTRAG_HOME"
 
@@ -36,6 +36,16 @@ def check_vault(vault: str | os.PathLike[str]) -> Path:
     if not os.access(p, os.R_OK | os.X_OK):
         raise VaultNotFound(f"Vault folder {p} cannot be read (permission denied).", Problem.VAULT_UNREADABLE, path=p)
     return p.resolve()
+
+
+def outside_vault(path: str | os.PathLike[str], vault: str | os.PathLike[str], what: str) -> Path:
+    """`path` (resolved), or UserFacingError when it lies in `vault`: vaultrag never writes into a vault (an app
+    home or a report there was indexed as notes at the next run)."""
+    p, v = Path(path).expanduser().resolve(), Path(vault).expanduser().resolve()
+    if p == v or p.is_relative_to(v):
+        raise UserFacingError(f"{what} {p} is inside the vault {v}: vaultrag never writes into a vault. Pick a "
+                              "folder outside it.", Problem.PATH_IN_VAULT, path=p, vault=v, what=what)
+    return p
 
 
 class Paths:

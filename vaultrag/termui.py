@@ -2,11 +2,41 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 from vaultrag.core.model import Progress
 from vaultrag.core.vocab import Phase
+
+# control characters a note's text or file name may carry (ESC starts a terminal's commands: a window title, a
+# cleared screen, the clipboard through OSC 52): shown as \xNN instead; line breaks and tabs are text
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+OWN = "\r\033[K"  # the progress bar's own "back to the line's start and clear it"
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters (but line breaks, tabs and the progress bar's own line clear) shown as
+    \\xNN, so a note cannot command the terminal it is printed on."""
+    if not CONTROL.search(text):
+        return text
+    parts = text.split(OWN)
+    return OWN.join(CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", part) for part in parts)
+
+
+class PrintableStream:
+    """A text stream that writes `printable` text (the CLI's stdout and stderr: note text, names, log lines)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(printable(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding…: the stream's own
+        return getattr(self.stream, name)
+
 
 PIPED_EVERY_S = 10.0  # piped (a log, CI): a progress line at least this often while work goes on…
 PIPED_STEP = 0.1  # …and at each tenth of a phase, and when a phase starts

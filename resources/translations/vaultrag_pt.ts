@@ -196,6 +196,10 @@
         <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
     </message>
     <message>
+        <source>{path} is inside the vault {vault}: vaultrag never writes into a vault. Pick a folder outside it.</source>
+        <translation>{path} fica dentro do cofre {vault}: o vaultrag nunca escreve num cofre. Escolha uma pasta fora dele.</translation>
+    </message>
+    <message>
         <source>{path} is not a GGUF model file (a language model file for llama.cpp ends in .gguf).</source>
         <translation>{path} não é um arquivo de modelo GGUF (um arquivo de modelo de linguagem para o llama.cpp termina em .gguf).</translation>
     </message>

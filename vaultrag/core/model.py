@@ -157,8 +157,9 @@ class IndexReport:
     messages: list[str] = field(default_factory=list)
 
 
-TRACE_VERSION = 6  # 6: the decision's unknown_words, the rewrite's `alone` method and `tried`; 3: decision reasons, warnings, stage reasons and statuses as codes (README); 4: the
-# answerability model's probability and contributions on the decision; 5: and its features' values
+TRACE_VERSION = 6  # 3: decision reasons, warnings, stage reasons and statuses as codes (README); 4: the
+# answerability model's probability and contributions on the decision; 5: and its features' values; 6: the
+# decision's unknown_words, the rewrite's `alone` method and `tried`
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.store.lock import WriterLock
 from vaultrag.core.vocab import Problem
 from vaultrag.errors import IndexOutdated, Notice, UserFacingError
-from vaultrag.paths import Paths, check_vault
+from vaultrag.paths import Paths, check_vault, outside_vault
 from vaultrag.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,7 @@ class Workspace:
         """Check the vault, read settings from the home dir, and point tiktoken's cache there."""
         paths = Paths(home)
         folder = check_vault(vault)
+        outside_vault(paths.home, folder, "The app home (--home, VAULTRAG_HOME)")
         s = settings or settings_mod.load(paths.settings_file)
         tokens.configure(paths.tiktoken_cache)
         return cls(folder, paths, s)

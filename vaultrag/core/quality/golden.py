@@ -69,7 +69,9 @@ def load(path: str | Path) -> tuple[list[GoldenItem], list[str]]:
             continue
         question = rec.get("question")
         if not isinstance(question, str) or not question.strip():
-            errors.append(f"line {n}: missing field 'question'")
+            errors.append(f"line {n}: missing field 'question'" if question is None else
+                          f"line {n}: 'question' must be text (got {type(question).__name__})" if not
+                          isinstance(question, str) else f"line {n}: 'question' is empty")
             continue
         note = rec.get("gold_note", rec.get("note", rec.get("expected_note")))
         answerable = rec.get("answerable", note is not None)

@@ -46,6 +46,7 @@ class CheckCode(StrEnum):
     DUPLICATE_POSITIONS = "duplicate-positions"
     LOST_CHUNKS = "lost-chunks"  # a note has fewer (or more) chunks than it was given
     FAST_VECTOR_ROWS = "fast-vector-rows"  # the fast tier's marks, int8 and float32 vectors differ in number
+    VECTOR_TABLE = "vector-table"  # the index has a model's vectors but no vector table (every question fails)
 
 
 class Finding(str):
@@ -691,6 +692,11 @@ class IndexStore(QueryReads):
         orphans = q("select count(*) from chunks where note_id not in (select id from notes)").fetchone()[0]
         if orphans:
             problems.append(Finding(CheckCode.ORPHAN_CHUNKS, f"{orphans} chunks belong to no note"))
+        if self.meta("embed_model") and not self.has_vec_table():
+            # `index` makes it again (its vectors from the embedding cache); until then every vector search fails
+            embedded = q("select count(*) from chunks where embedded = 1").fetchone()[0]
+            problems.append(Finding(CheckCode.VECTOR_TABLE, f"the vector table (chunks_vec) is missing, {embedded} "
+                                                            "chunks marked embedded: `vaultrag index` makes it again"))
         if self.has_vec_table():
             vec_rows = q("select count(*) from chunks_vec").fetchone()[0]
             embedded = q("select count(*) from chunks where embedded = 1").fetchone()[0]
