@@ -159,3 +159,26 @@ def test_invariants_hold_on_the_real_obsidian_help_vault(lang: str):
                 assert c.lead.startswith("```") or continued, f"fence cut in {path.name}"
         total += len(chunks)
     assert total > 1000
+
+
+def test_a_pasted_base64_image_is_in_no_chunk_and_the_text_around_it_is():
+    """A 400 kB `data:` image made thousands of chunks of noise (a hostile tester: 9,598 for one note)."""
+    import base64
+
+    blob = base64.b64encode(bytes(range(256)) * 1200).decode()
+    text = (f"# Photo\n\nHere is my cat, a fine animal that sleeps all day.\n\n![cat](data:image/png;base64,{blob})\n\n"
+            f"After the picture, the cat woke up and asked for food.\n\n## Second\n\n"
+            f"![x](data:image/png;base64,{blob[:9000]}) then words after it.\n\n"
+            f"- item one\n- item two with ![x](data:image/png;base64,{blob[:5000]}) inline\n- item three\n")
+    chunks = chunk(text)
+    assert_invariants(text, chunks)
+    assert len(chunks) <= 8 and all(c.content_hash for c in chunks)
+    bodies = [c.body for c in chunks]
+    assert not any("base64," in b or blob[:300] in b for b in bodies), "no chunk holds the run"
+    joined = " ".join(bodies)
+    for words in ("sleeps all day", "After the picture, the cat woke up", "then words after it", "item three"):
+        assert words in joined, words
+    assert [c.heading_path for c in chunks if "words after" in c.body] == [("Photo", "Second")]
+    # a code block keeps its text whole (a key in a fence is what the note says)
+    fenced = chunk(f"# Key\n\n```\n{blob[:3000]}\n```\n")
+    assert blob[:3000] in "".join(c.body for c in fenced)

@@ -248,7 +248,7 @@ def test_an_evaluation_question_that_failed_opens_in_the_inspector(qtbot, home: 
         w.evaluation.run.click()
     table = w.evaluation.questions
     assert table.rowCount() == 3 and table.isVisibleTo(w)
-    assert table.item(0, 0).text() == lost and table.item(0, 1).text() == "Travel/Lisbon trip.md", "failures first"
+    assert table.item(0, 0).text() == lost and table.item(0, 1).text() == "Lisbon trip", "failures first"
     assert table.item(0, 3).text(), "where it was lost, in words"
     with qtbot.waitSignal(w.c.search_finished, timeout=30_000) as searched, \
             qtbot.waitSignal(w.c.diagnosis_finished, timeout=30_000) as diagnosed:

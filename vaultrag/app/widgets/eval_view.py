@@ -72,7 +72,7 @@ class TradeoffCurve(QWidget):
 
 QUESTION_ROLE = Qt.ItemDataRole.UserRole  # on a row's question cell: (question, the note expected or "")
 FAILURE_COLOUR = QColor("#ffd6d6")
-NOTE_COLUMN = 200  # the "Expected note" column's width (pixels)
+NOTE_COLUMN = 160  # the "Expected note" column's width (pixels)
 
 
 class EvalView(QWidget):

@@ -12,8 +12,13 @@ from dataclasses import dataclass
 from vaultrag.core import tokens
 from vaultrag.core.model import Block, Chunk, ParsedNote
 
-CHUNKER_VERSION = "3"  # 2: hard split of text with no sentence or line break; heading-only notes; 3: no overlap
+CHUNKER_VERSION = "4"  # 2: hard split of text with no sentence or line break; heading-only notes; 3: no overlap;
+# 4: long base64 runs (a pasted image) in no chunk
 # a sentence ends at . ! ? … (maybe followed by closing quotes/brackets) and whitespace
+# a pasted image or file as base64 (`![](data:image/png;base64,…)`): no words, and a 1.5 MB one made 9,598 chunks
+# that every search waded through; an oversized block is chunked around such runs (they are in no chunk)
+BLOB = re.compile(r"(?:data:[\w.+/-]+;base64,)?[A-Za-z0-9+/]{256,}={0,2}")
+WORDS = re.compile(r"\w")
 SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*\s+")
 LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 
@@ -92,6 +97,16 @@ class Chunker:
                 heading_only = False
                 continue
             split = self._split(block, start, end)
+            if BLOB.search(self._text, start, end) and block.kind not in ("table", "code"):
+                # cut around a base64 run: no piece may reach across it, so none is extended over it either
+                if current is not None and heading_only and split and \
+                        not BLOB.search(self._text, current.end, split[0].start):
+                    split[0] = _Piece(current.start, split[0].end, current.tokens + split[0].tokens, split[0].lead)
+                elif current is not None:
+                    pieces.append(current)
+                pieces.extend(split)
+                current, heading_only = None, False
+                continue
             if current is not None:
                 if heading_only:  # the heading joins the first piece: still one contiguous range
                     split[0] = _Piece(current.start, split[0].end, current.tokens + split[0].tokens, split[0].lead)
@@ -104,6 +119,25 @@ class Chunker:
         return pieces
 
     def _split(self, block: Block, start: int, end: int) -> list[_Piece]:
+        """An oversized block in pieces ([] when nothing of it is text: a base64 run alone)."""
+        blobs = list(BLOB.finditer(self._text, start, end)) if block.kind not in ("table", "code") else []
+        if not blobs:
+            return self._split_text(block, start, end)
+        pieces: list[_Piece] = []
+        at = start
+        for m in [*blobs, None]:
+            s, e = at, m.start() if m is not None else end
+            e = self._rstrip(s, e)
+            if WORDS.search(self._text, s, e):  # "![](" and ")" around the run are no text either
+                n = self.count(self._text[s:e])
+                # by sentences whatever the block (a list's items span the run: they would take it back in)
+                pieces.extend([_Piece(s, e, n)] if n <= self.budget else
+                              self._pack_units(self._sentences(s, e), fallback=None))
+            if m is not None:
+                at = m.end()
+        return pieces
+
+    def _split_text(self, block: Block, start: int, end: int) -> list[_Piece]:
         if block.kind == "table":
             return self._split_lines(start, end, block, header_lines=2)
         if block.kind == "code":
