@@ -162,3 +162,22 @@ def test_a_note_cannot_command_the_terminal_it_is_printed_on(home: Path, tmp_pat
     # JSON escapes them itself, and stays valid JSON
     r = cli(home, "ask", str(vault), "secret title", "--json")
     assert json.loads(r.stdout)["answer"]["sentence"].startswith("The secret \x1b]0;PWNED\x07")
+
+
+def test_an_empty_index_file_is_damage_a_reader_does_not_write(home: Path, tmp_path: Path, cli):
+    """A 0-byte index (a crash at creation) was made into an empty index by `ask`, which then found nothing."""
+    vault = tmp_path / "v"
+    write(vault, "a.md", "# A\n\nApples and pears.\n")
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    index_file = next((home / "indexes").glob("*.sqlite"))
+    for extra in index_file.parent.glob(index_file.name + "-*"):
+        extra.unlink()
+    index_file.write_bytes(b"")
+    for command in (("ask", str(vault), "apples"), ("status", str(vault))):
+        r = cli(home, *command)
+        assert r.returncode == 2 and "is empty (0 bytes)" in r.stderr and "vaultrag index" in r.stderr, r.stderr
+    assert index_file.stat().st_size == 0, "a reader wrote nothing"
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    asked = cli(home, "ask", str(vault), "apples").stdout
+    assert "Apples and pears." in asked
+    assert "the index has no vectors yet" in asked and "vectors of no model" not in asked, "not another model's"

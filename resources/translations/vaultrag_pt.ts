@@ -2810,6 +2810,10 @@
         <translation>essa frase e as vizinhas contêm {v:.0%} das palavras raras da pergunta</translation>
     </message>
     <message>
+        <source>the index has no vectors yet: keyword search only until `vaultrag index` (or the window) embeds the notes</source>
+        <translation>o índice ainda não tem vetores: só a busca por palavras até que o `vaultrag index` (ou a janela) vetorize as notas</translation>
+    </message>
+    <message>
         <source>the index holds vectors of {index_model}, not {model}: re-index to re-embed</source>
         <translation>o índice guarda vetores de {index_model}, não de {model}: reindexe para gerar os vetores de novo</translation>
     </message>

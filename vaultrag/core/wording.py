@@ -280,6 +280,8 @@ WARNING = {
     WarningCode.EMBED_CUT: T("only the first {limit} characters are used for the vector search"),
     WarningCode.NO_EMBEDDER: KEYWORDS_ONLY,
     WarningCode.OTHER_MODEL: T("the index holds vectors of {index_model}, not {model}: re-index to re-embed"),
+    WarningCode.NO_VECTORS_YET: T("the index has no vectors yet: keyword search only until `vaultrag index` (or the "
+                                  "window) embeds the notes"),
     WarningCode.VECTORS_FILLING: FILLING,
     WarningCode.FAST_TIER_FILLING: FAST_FILLING,
     WarningCode.STOP_WORDS_ONLY: T("the question has only stop words or symbols: nothing to search for"),

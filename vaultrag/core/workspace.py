@@ -65,6 +65,12 @@ class Workspace:
                     # a check (no migration) leaves no trace at all, not even SQLite's -wal/-shm files
                     return IndexStore.open(path, readonly=True, still=not migrate), None
                 except IndexOutdated as e:
+                    if path.stat().st_size == 0:
+                        # an empty file (a crash at creation, a full disk) is no index to upgrade: a reader never
+                        # writes one (it made an empty index there, and every question "found nothing")
+                        raise UserFacingError(f"The index file {path} is empty (0 bytes): run `vaultrag index "
+                                              f"{self.vault}` to rebuild it.", Problem.INDEX_DAMAGED, path=path,
+                                              why="empty file") from e
                     if not migrate:
                         raise UserFacingError(f"The index file {path} is empty or from an older version; a check "
                                               f"does not change it: run `vaultrag index {self.vault}`.",

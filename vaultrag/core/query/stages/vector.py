@@ -30,7 +30,10 @@ class VectorStage:
             warning = QueryWarning(WarningCode.NO_EMBEDDER)
         elif state.model != q.embedder.model_id:
             status, reason = StageStatus.UNAVAILABLE, StageReason.OTHER_MODEL
-            warning = QueryWarning(WarningCode.OTHER_MODEL, model=q.embedder.model_id, index_model=state.model)
+            # no model at all yet (indexed with --no-embed, a first run stopped before its vectors): not "another
+            # model's vectors", which sent a user to re-embed what was never embedded
+            warning = (QueryWarning(WarningCode.OTHER_MODEL, model=q.embedder.model_id, index_model=state.model)
+                       if state.model else QueryWarning(WarningCode.NO_VECTORS_YET))
         else:
             t = time.perf_counter()
             if len(q.question) > MAX_EMBED_CHARS:
