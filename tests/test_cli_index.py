@@ -181,3 +181,18 @@ def test_an_empty_index_file_is_damage_a_reader_does_not_write(home: Path, tmp_p
     asked = cli(home, "ask", str(vault), "apples").stdout
     assert "Apples and pears." in asked
     assert "the index has no vectors yet" in asked and "vectors of no model" not in asked, "not another model's"
+
+
+def test_a_budget_no_passage_fits_is_said_not_passed_off_as_a_refusal(home: Path, tmp_path: Path, cli):
+    """context_tokens = 5: the answer was the refusal sentence under "the notes likely answer this"."""
+    vault = tmp_path / "v"
+    write(vault, "a.md", "# A\n\nApples and pears grow in the orchard behind the old house every autumn.\n")
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "settings.toml").write_text("context_tokens = 5\nthreshold = -1.0\n", encoding="utf-8")
+    assert cli(home, "index", str(vault), "--no-embed").returncode == 0
+    r = cli(home, "ask", str(vault), "apples orchard", "--json")
+    trace = json.loads(r.stdout)
+    assert trace["decision"]["answered"] and trace["context"] == []
+    assert {"code": "budget-too-small", "limit": 5} in [{k: w[k] for k in ("code", "limit")} for w in trace["warnings"]]
+    said = cli(home, "ask", str(vault), "apples orchard").stdout
+    assert "no passage fits the context budget of 5 tokens" in said

@@ -165,6 +165,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "question cut to its first {limit} characters"),
     QT_TRANSLATE_NOOP("Wording", "only the first {limit} characters are used for the vector search"),
     QT_TRANSLATE_NOOP("Wording", "the index holds vectors of {index_model}, not {model}: re-index to re-embed"),
+    QT_TRANSLATE_NOOP("Wording", "no passage fits the context budget of {limit} tokens, so none could be shown: raise it (context_tokens, Settings › Context budget)"),
     QT_TRANSLATE_NOOP("Wording", "the index has no vectors yet: keyword search only until `vaultrag index` (or the window) embeds the notes"),
     QT_TRANSLATE_NOOP("Wording", "the question has only stop words or symbols: nothing to search for"),
     QT_TRANSLATE_NOOP("Wording", "language model: {detail}"),

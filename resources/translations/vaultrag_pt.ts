@@ -2638,6 +2638,10 @@
         <translation>nenhuma nota usa as palavras da pergunta</translation>
     </message>
     <message>
+        <source>no passage fits the context budget of {limit} tokens, so none could be shown: raise it (context_tokens, Settings › Context budget)</source>
+        <translation>nenhum trecho cabe no limite do contexto de {limit} tokens, então nenhum pôde ser mostrado: aumente-o (context_tokens, Configurações › Limite do contexto)</translation>
+    </message>
+    <message>
         <source>no reranker configured: the fused order is final</source>
         <translation>nenhum reordenador configurado: a ordem fundida é a final</translation>
     </message>

@@ -182,6 +182,7 @@ class WarningCode(StrEnum):
     NO_EMBEDDER = "no-embedder"  # no embedding model loaded: keyword search only
     OTHER_MODEL = "other-model"  # index_model, model: the index holds another model's vectors
     NO_VECTORS_YET = "no-vectors-yet"  # the index has no vectors of any model yet (indexed with --no-embed)
+    BUDGET_TOO_SMALL = "budget-too-small"  # limit: the context budget no candidate's document fits in
     VECTORS_FILLING = "vectors-filling"  # done, total: chunks embedded so far
     FAST_TIER_FILLING = "fast-tier-filling"  # done, total: as above, the fast tier listing the candidates meanwhile
     STOP_WORDS_ONLY = "stop-words-only"  # nothing to search for

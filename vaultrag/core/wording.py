@@ -280,6 +280,8 @@ WARNING = {
     WarningCode.EMBED_CUT: T("only the first {limit} characters are used for the vector search"),
     WarningCode.NO_EMBEDDER: KEYWORDS_ONLY,
     WarningCode.OTHER_MODEL: T("the index holds vectors of {index_model}, not {model}: re-index to re-embed"),
+    WarningCode.BUDGET_TOO_SMALL: T("no passage fits the context budget of {limit} tokens, so none could be "
+                                    "shown: raise it (context_tokens, Settings › Context budget)"),
     WarningCode.NO_VECTORS_YET: T("the index has no vectors yet: keyword search only until `vaultrag index` (or the "
                                   "window) embeds the notes"),
     WarningCode.VECTORS_FILLING: FILLING,

@@ -8,12 +8,12 @@ import re
 import time
 
 from vaultrag.core.marks import LINK
-from vaultrag.core.model import Answer, ContextDoc
+from vaultrag.core.model import Answer, ContextDoc, QueryWarning
 from vaultrag.core.query.features import stem
 from vaultrag.core.query.refusal import REFUSAL
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import STOPWORDS, WORD, fold
-from vaultrag.core.vocab import AnswerKind, StageName, Timing
+from vaultrag.core.vocab import AnswerKind, StageName, Timing, WarningCode
 
 # a sentence ends at ".", "!" or "?" before a space or the line's end: inside a word they are part of it (a URL's
 # "developer.mozilla.org", a callout's "[!info]", "Document.pdf", "3.5"), which cut the sentence there
@@ -97,4 +97,7 @@ class AnswerStage:
         t = time.perf_counter()
         supported = q.decision.supported_by if q.decision is not None else None
         q.answer = extractive(q.question, q.context, supported) if q.context else refusal(REFUSAL[q.language])
+        if not q.context and q.decision is not None and q.decision.answered:
+            # answered, yet no document fitted the budget: the refusal sentence alone read as "not in the notes"
+            q.warnings.append(QueryWarning(WarningCode.BUDGET_TOO_SMALL, limit=q.settings.context_tokens))
         q.timed(Timing.ANSWER, t)
