@@ -41,3 +41,19 @@ def test_ignore_rules_that_leave_out_every_note_are_said(vault: Path):
     scanned = vaultmod.scan(vault, ["*.md"])
     assert scanned.notes == [] and any("leave out every note" in p for p in scanned.problems), scanned.problems
     assert not any("every note" in p for p in vaultmod.scan(vault, ["sub/"]).problems), "one note is left"
+
+
+def test_a_link_to_a_folder_of_the_vault_never_takes_its_notes_paths(tmp_path: Path):
+    """A link that sorts before its target ("a_alias" → "sub") took the notes' paths, and the real folder was
+    reported as the loop (a hostile tester)."""
+    from vaultrag.core.vocab import Reason
+
+    vault = tmp_path / "v"
+    write(vault, "sub/deep/real.md", "# Real\n\nText.\n")
+    write(vault, "top.md", "# Top\n\nText.\n")
+    (vault / "a_alias").symlink_to(vault / "sub", target_is_directory=True)
+    (vault / "sub" / "0link").symlink_to(vault / "sub" / "deep", target_is_directory=True)
+    scanned = vaultmod.scan(vault)
+    assert sorted(n.path for n in scanned.notes) == ["sub/deep/real.md", "top.md"]
+    loops = {s.path for s in scanned.skipped if s.code == Reason.SYMLINK_LOOP}
+    assert loops == {"a_alias/", "sub/0link/"}, "the links are the loops, never the real folders"

@@ -157,6 +157,8 @@ def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult
                 rule = rules.dir_rule(child, entry.name) or (link_rule(entry, True) if via_link else None)
                 if rule:
                     skipped.append(Skip(shown, *rule))
+                elif entry.is_symlink():
+                    linked_dirs.append((Path(entry.path), child))  # after every real folder (see below)
                 else:
                     walk(Path(entry.path), child, via_link)
                 continue
@@ -175,7 +177,13 @@ def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult
                 continue
             notes.append(NoteFile(child, entry.path, st.st_size, st.st_mtime_ns))
 
+    # folders reached through a link are walked after every real one, so a note is indexed where it really lives
+    # and the link is the one said to lead back into the vault (a link sorted before its target took the notes'
+    # paths, and the real folder was called the loop)
+    linked_dirs: list[tuple[Path, str]] = []
     walk(root, "", False)
+    while linked_dirs:
+        walk(*linked_dirs.pop(0), True)
     ignored = [s for s in skipped if s.code in (Reason.IGNORE_SETTING, Reason.IGNORE_FILE)]
     if not notes and ignored:  # "*.md" as a rule: nothing is searchable, and nothing else would say why
         rules.problems.append(f"the ignore rules leave out every note ({len(ignored)} path(s), e.g. "
