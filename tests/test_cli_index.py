@@ -196,3 +196,20 @@ def test_a_budget_no_passage_fits_is_said_not_passed_off_as_a_refusal(home: Path
     assert {"code": "budget-too-small", "limit": 5} in [{k: w[k] for k in ("code", "limit")} for w in trace["warnings"]]
     said = cli(home, "ask", str(vault), "apples orchard").stdout
     assert "no passage fits the context budget of 5 tokens" in said
+
+
+def test_a_failed_index_write_is_worded_by_its_cause():
+    """A full disk was told "if it is damaged, `vaultrag index` rebuilds it" (a hostile tester)."""
+    from vaultrag.cli import db_failure
+
+    full = db_failure(Exception("database or disk is full"))
+    assert full.startswith("the disk that holds the index is full") and "rebuilds" not in full
+    assert "read-only" in db_failure(Exception("attempt to write a readonly database"))
+    assert "rebuilds it" in db_failure(Exception("database is locked"))
+
+
+def test_an_app_home_that_is_a_file_is_said_so(tmp_path: Path, cli):
+    home = tmp_path / "home-file"
+    home.write_text("x", encoding="utf-8")
+    r = cli(home, "index", str(DEMO_VAULT), "--no-embed")
+    assert r.returncode == 2 and "is a file: it must be a folder" in r.stderr and "NotADirectoryError" not in r.stderr

@@ -168,6 +168,19 @@ def _db_error() -> type[Exception]:
     return Error  # type: ignore[no-any-return]
 
 
+def db_failure(e: Exception) -> str:
+    """An index read or write that failed, in words that point the right way (a full disk is no damage)."""
+    text = str(e)
+    if "full" in text.lower():
+        return (f"the disk that holds the index is full ({text}): free some space and run the command again; what "
+                "was written so far stays consistent.")
+    if "readonly" in text.lower() or "read-only" in text.lower():
+        return (f"the index cannot be written ({text}): its file or folder is read-only (permissions, a read-only "
+                "disk, an immutable file); make it writable, or pick another home with --home.")
+    return (f"the index could not be read or written ({text}). If another program is using it, try again; if it is "
+            "damaged, `vaultrag index VAULT` rebuilds it.")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if _wants_window(argv):
@@ -197,8 +210,7 @@ def _main(argv: list[str]) -> int:
         print(f"vaultrag: {e}", file=sys.stderr)
         return 2
     except _db_error() as e:  # locked past the timeout, disk full, damage a read found: say so, no traceback
-        print(f"vaultrag: the index could not be read or written ({e}). If another program is using it, "
-              "try again; if it is damaged, `vaultrag index VAULT` rebuilds it.", file=sys.stderr)
+        print(f"vaultrag: {db_failure(e)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

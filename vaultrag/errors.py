@@ -14,6 +14,7 @@ class Problem(StrEnum):
     VAULT_NOT_FOLDER = "vault-not-folder"  # path
     VAULT_UNREADABLE = "vault-unreadable"  # path
     VAULT_EMPTIED = "vault-emptied"  # path, count: no note found where the index has `count` (an unmounted drive?)
+    HOME_NOT_FOLDER = "home-not-folder"  # path: the app home (--home, VAULTRAG_HOME) is a file
     PATH_IN_VAULT = "path-in-vault"  # path, vault, what: a place vaultrag would write (its home, a report) in the vault
     NOT_INDEXED = "not-indexed"  # vault
     INDEX_DAMAGED = "index-damaged"  # path, why: a read-only open found damage (a writer rebuilds it)

@@ -72,6 +72,10 @@
         <translation>Reordenada</translation>
     </message>
     <message>
+        <source>The app home {path} is a file: it must be a folder (vaultrag keeps its indexes, settings and caches there).</source>
+        <translation>A pasta do aplicativo {path} é um arquivo: ela precisa ser uma pasta (o vaultrag guarda nela seus índices, configurações e caches).</translation>
+    </message>
+    <message>
         <source>The download of {repo} stopped ({why}). Try again: what arrived is kept and the download continues from there.</source>
         <translation>O download de {repo} parou ({why}). Tente de novo: o que já chegou é mantido e o download continua dali.</translation>
     </message>

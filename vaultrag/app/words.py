@@ -118,6 +118,8 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
         Problem.VAULT_EMPTIED: lambda: tr("The vault folder {path} holds no note now, but the index has {count}: is "
                                           "its drive or share mounted? Nothing was deleted.").format(
             path=g("path"), count=g("count")),
+        Problem.HOME_NOT_FOLDER: lambda: tr("The app home {path} is a file: it must be a folder (vaultrag keeps its "
+                                            "indexes, settings and caches there).").format(path=g("path")),
         Problem.PATH_IN_VAULT: lambda: tr("{path} is inside the vault {vault}: vaultrag never writes into a vault. "
                                           "Pick a folder outside it.").format(path=g("path"), vault=g("vault")),
         Problem.VAULT_UNREADABLE: lambda: tr("The vault folder {path} cannot be read (permission denied).").format(

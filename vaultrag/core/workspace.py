@@ -34,6 +34,10 @@ class Workspace:
         paths = Paths(home)
         folder = check_vault(vault)
         outside_vault(paths.home, folder, "The app home (--home, VAULTRAG_HOME)")
+        if paths.home.exists() and not paths.home.is_dir():
+            raise UserFacingError(f"The app home {paths.home} (--home, VAULTRAG_HOME) is a file: it must be a folder "
+                                  "(vaultrag keeps its indexes, settings and caches there).", Problem.HOME_NOT_FOLDER,
+                                  path=paths.home)
         s = settings or settings_mod.load(paths.settings_file)
         tokens.configure(paths.tiktoken_cache)
         return cls(folder, paths, s)
