@@ -55,8 +55,8 @@ def test_an_answer_below_even_odds_is_not_called_likely():
     assert wording.model_reason(likely).startswith("the notes likely answer this: probability 0.810")
     doubtful = dataclasses.replace(likely, confidence=0.02, threshold=0.0, margin=0.02)
     said = wording.model_reason(doubtful)
-    assert "likely" not in said and said.startswith("answered, though the model doubts the notes answer this: "
-                                                    "probability 0.020")
+    assert "likely" not in said and said.startswith("answered: probability 0.020 from Trabalho/Deploy.md that the "
+                                                    "notes answer this")
 
 
 def test_a_follow_up_asked_on_its_own_says_so_and_what_was_tried():

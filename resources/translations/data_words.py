@@ -96,7 +96,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "uncalibrated"),
     QT_TRANSLATE_NOOP("Wording", "none"),
     QT_TRANSLATE_NOOP("Wording", "the notes likely answer this: probability {p:.3f} from {note}, {m:.3f} above the threshold {t:.3f}"),
-    QT_TRANSLATE_NOOP("Wording", "answered, though the model doubts the notes answer this: probability {p:.3f} from {note}, {m:.3f} above the threshold {t:.3f}"),
+    QT_TRANSLATE_NOOP("Wording", "answered: probability {p:.3f} from {note} that the notes answer this, {m:.3f} above the threshold {t:.3f}"),
     QT_TRANSLATE_NOOP("Wording", "the notes on this topic do not say: {note} is about it, but the probability that it answers this is {p:.3f}, below the threshold {t:.3f} ({against})"),
     QT_TRANSLATE_NOOP("Wording", "no note seems to answer this: probability {p:.3f}, below the threshold {t:.3f} ({against})"),
     QT_TRANSLATE_NOOP("Wording", "against it: {features}"),

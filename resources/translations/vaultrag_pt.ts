@@ -2314,8 +2314,8 @@
         <translation>pasta de um aplicativo (.obsidian, .trash, .git)</translation>
     </message>
     <message>
-        <source>answered, though the model doubts the notes answer this: probability {p:.3f} from {note}, {m:.3f} above the threshold {t:.3f}</source>
-        <translation>respondida, embora o modelo duvide que as notas respondam a isto: probabilidade {p:.3f} por {note}, {m:.3f} acima do limiar {t:.3f}</translation>
+        <source>answered: probability {p:.3f} from {note} that the notes answer this, {m:.3f} above the threshold {t:.3f}</source>
+        <translation>respondida: probabilidade {p:.3f} por {note} de que as notas respondam a isto, {m:.3f} acima do limiar {t:.3f}</translation>
     </message>
     <message>
         <source>best</source>

@@ -92,10 +92,11 @@ SOURCE = {ThresholdSource.OVERRIDE: T("this question's override"), ThresholdSour
 
 # the answerability model's decision (core/query/answerability.py): its probability and what weighed against it
 MODEL_ABOVE = T("the notes likely answer this: probability {p:.3f} from {note}, {m:.3f} above the threshold {t:.3f}")
-# answered below even odds: a threshold set low (the shipped one is ~0.33) answers what the model doubts, and
-# "likely" would be untrue
-MODEL_ABOVE_DOUBTFUL = T("answered, though the model doubts the notes answer this: probability {p:.3f} from "
-                         "{note}, {m:.3f} above the threshold {t:.3f}")
+# answered below even odds (the shipped threshold is ~0.33; one set lower answers anything): said as a number, not
+# as "likely" (untrue there) nor as a doubt (the model's probabilities are weighted by its training, not calibrated
+# to a vault's questions: many a right answer scores 0.35)
+MODEL_ABOVE_LOW = T("answered: probability {p:.3f} from {note} that the notes answer this, {m:.3f} above the "
+                    "threshold {t:.3f}")
 MODEL_TOPIC = T("the notes on this topic do not say: {note} is about it, but the probability that it answers this "
                 "is {p:.3f}, below the threshold {t:.3f} ({against})")
 MODEL_BELOW = T("no note seems to answer this: probability {p:.3f}, below the threshold {t:.3f} ({against})")
@@ -246,7 +247,7 @@ def model_reason(d: Decision, tr: Translate = english) -> str:
     """The answerability model's decision in words: the note it judged, the probability, what weighed against."""
     p, t, m = d.confidence or 0.0, d.threshold or 0.0, abs(d.margin or 0.0)
     if d.answered:
-        return tr(MODEL_ABOVE if p >= 0.5 else MODEL_ABOVE_DOUBTFUL).format(p=p, note=d.supported_note, m=m, t=t)
+        return tr(MODEL_ABOVE if p >= 0.5 else MODEL_ABOVE_LOW).format(p=p, note=d.supported_note, m=m, t=t)
     template = MODEL_TOPIC if d.topic_found else MODEL_BELOW
     return tr(template).format(p=p, t=t, note=d.supported_note, against=against(d, tr))
 
