@@ -456,8 +456,8 @@
         <translation>, faltam {s:.0f}s</translation>
     </message>
     <message>
-        <source>; AUROC {x:.3f}</source>
-        <translation>; AUROC {x:.3f}</translation>
+        <source>; AUROC {x:.3f} (how well the confidence tells answerable from unanswerable)</source>
+        <translation>; AUROC {x:.3f} (quão bem a confiança separa as respondíveis das não respondíveis)</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -1765,12 +1765,16 @@
 <context>
     <name>TradeoffCurve</name>
     <message>
-        <source>correct answers →</source>
-        <translation>respostas certas →</translation>
+        <source>right note →</source>
+        <translation>nota certa →</translation>
     </message>
     <message>
         <source>unanswerable questions let through →</source>
         <translation>perguntas sem resposta aceitas →</translation>
+    </message>
+    <message>
+        <source>{x:.0%} have the right note first: the ceiling</source>
+        <translation>{x:.0%} têm a nota certa em primeiro: o teto</translation>
     </message>
 </context>
 <context>

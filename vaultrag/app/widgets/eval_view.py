@@ -43,6 +43,15 @@ class TradeoffCurve(QWidget):
         self.setMinimumHeight(160)
         self.points: list[tuple[float, float]] = []
 
+    def ceiling(self) -> float:
+        """The highest share of answerable questions the curve reaches: those with the right note first."""
+        return max((y for _, y in self.points), default=0.0)
+
+    def caption(self) -> str:
+        """The words on the ceiling's dashed line."""
+        return local(self.tr("{x:.0%} have the right note first: the ceiling")).format(
+            x=self.ceiling())
+
     def paintEvent(self, event: object) -> None:
         p = QPainter(self)
         fm = self.fontMetrics()
@@ -60,10 +69,19 @@ class TradeoffCurve(QWidget):
         p.translate(lh - 2, 5 + h)
         p.rotate(-90)
         p.drawText(QRectF(0, -lh + 2, h, lh), Qt.AlignmentFlag.AlignCenter,
-                   self.tr("correct answers →"))
+                   self.tr("right note →"))
         p.restore()
         if not self.points:
             return
+        # the curve cannot rise above the answerable questions whose first passage is the right one: said, so a
+        # plateau at 60% beside "AUROC 0.975" (which ranks confidences, right note first or not) reads as what it is
+        ceiling = self.ceiling()
+        y = 5 + (1 - ceiling) * h
+        p.setPen(QPen(QColor(150, 150, 150), 1, Qt.PenStyle.DashLine))
+        p.drawLine(QPointF(left, y), QPointF(left + w, y))
+        p.drawText(QRectF(left + 4, y + 1 if ceiling > 0.8 else y - lh - 1, w - 8, lh),
+                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                   fm.elidedText(self.caption(), Qt.TextElideMode.ElideRight, w - 8))
         p.setPen(QPen(QColor(70, 130, 180), 2))
         pts = [QPointF(left + x * w, 5 + (1 - y) * h) for x, y in self.points]
         for a, b in itertools.pairwise(pts):
@@ -194,7 +212,8 @@ class EvalView(QWidget):
             a=ev.n_answerable, u=ev.n_unanswerable, q=ev.questions_per_s)
         refusal = ev.refusal
         if refusal.available and refusal.auroc is not None:
-            text += local(self.tr("; AUROC {x:.3f}")).format(x=refusal.auroc)
+            text += local(self.tr("; AUROC {x:.3f} (how well the confidence tells answerable from unanswerable)")
+                          ).format(x=refusal.auroc)
             self.curve.points = [(t.unanswerable_passed, t.answerable_kept_correct) for t in refusal.table]
         else:
             text += "; " + (self.tr("the golden set has no unanswerable questions")

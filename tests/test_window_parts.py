@@ -1,5 +1,5 @@
-"""The ask bar: its threshold override (auto by default, its arrows from the threshold in force) and the follow-up's
-rewrite line; real widgets."""
+"""Small window parts a fresh-eyes review changed (real widgets): the threshold box, the follow-up's rewrite line,
+the decision's words, the evaluation curve's ceiling."""
 
 from __future__ import annotations
 
@@ -81,3 +81,17 @@ def test_a_refusal_says_in_plain_words_what_no_note_uses_or_which_note_is_silent
     silent = by_model(answered=False, topic=True).decision
     assert wording.refusal_plain(silent) == "Trabalho/Deploy.md is about this, but none of its passages says it."
     assert wording.refusal_plain(by_model(answered=True).decision) == ""
+
+
+def test_the_evaluation_curve_says_why_it_stops_below_the_top(qtbot):
+    """A curve flat at 60% beside "AUROC 0.975" read as a contradiction: its ceiling is the right note first."""
+    from vaultrag.app.widgets.eval_view import TradeoffCurve
+
+    curve = TradeoffCurve()
+    qtbot.addWidget(curve)
+    curve.resize(400, 200)
+    curve.points = [(0.0, 0.5), (0.25, 0.6), (1.0, 0.6)]
+    assert curve.ceiling() == 0.6
+    assert curve.caption() == "60% have the right note first: the ceiling"
+    image = curve.grab().toImage()
+    assert not image.isNull() and image.width() == 400
