@@ -139,6 +139,7 @@ def test_one_row_per_candidate_a_column_per_list_sorted_by_any_list(qtbot):
     # rank, its move from the lists that fed it, and the score, in the final list's order
     assert table.item(0, fused).text() == "1 =\t1.000" and table.item(1, fused).text() == "2 ↓1\t0.500"
     assert table.item(2, table.column_of(StageName.BM25)).text() == "—"  # not in the keyword list
+    assert table.item(2, table.column_of(StageName.BM25)).toolTip() == "Keywords (BM25): not among its 3 candidates"
     grey, normal = table.item(3, 0).foreground().color(), table.item(1, 0).foreground().color()
     assert grey != normal and not table.rows[3].final
     # sorted by the keyword list: its order, the chunks it lacks last

@@ -364,6 +364,10 @@
         <source>note › heading</source>
         <translation>nota › seção</translation>
     </message>
+    <message>
+        <source>{stage}: not among its {n} candidates</source>
+        <translation>{stage}: fora dos seus {n} candidatos</translation>
+    </message>
 </context>
 <context>
     <name>Catalog</name>

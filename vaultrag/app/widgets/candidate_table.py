@@ -298,8 +298,12 @@ class CandidateTable(QTableWidget):
             for stage_name in names:
                 sc = row.by_stage.get(stage_name)
                 before = befores[stage_name]
-                if sc is None:
-                    cells.append(QTableWidgetItem("—"))
+                if sc is None:  # its hover says what the dash means (it only showed the note's path)
+                    missing = QTableWidgetItem("—")
+                    listed = len(trace.stages[stage_name].candidates) if stage_name in trace.stages else 0
+                    missing.setToolTip(self.tr("{stage}: not among its {n} candidates").format(
+                        stage=stage_title(stage_name), n=listed))
+                    cells.append(missing)
                     continue
                 rank = str(sc.rank)
                 if before is not None:
