@@ -419,3 +419,19 @@ def test_files_rewritten_many_times_a_second_do_not_hold_back_other_edits(live: 
         stop.set()
         writer.join()
     assert not any(".obsidian" in p for e in live.events for p in e.paths), "a hidden folder's events were queued"
+
+
+def test_a_vault_emptied_under_watch_keeps_its_index(live: Live, vault: Path):
+    """Every note gone at once (an unmounted drive, a share down): the lane says so and retries; nothing is
+    deleted, and the notes' return re-embeds nothing."""
+    before, embedded = live.state(), len(live.embedder.passages)
+    texts = {p: p.read_text(encoding="utf-8") for p in vault.rglob("*.md")}
+    for p in texts:
+        p.unlink()
+    assert live.saw(lambda e: e.kind == LaneEventKind.ERROR and "holds no note" in e.message, timeout=15)
+    assert live.state() == before, "every note and chunk kept"
+    for p, text in texts.items():
+        p.write_text(text, encoding="utf-8")
+    assert live.saw(lambda e: e.kind == LaneEventKind.RECOVERED, timeout=30)
+    live.settle()
+    assert live.state() == before and len(live.embedder.passages) == embedded, "nothing embedded again"
