@@ -261,7 +261,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "It shares none of the question's content words, and its meaning is far from the question's."),
     QT_TRANSLATE_NOOP("Wording", "It shares none of the question's content words, and its meaning is far from the question's (best cosine {c:.3f}, vector rank {r})."),
     QT_TRANSLATE_NOOP("Wording", "Nothing to tune: it does not seem to be about this question. If it should answer it, add the question's words to the note (in the text, a heading or an alias)."),
-    QT_TRANSLATE_NOOP("Wording", "It was a candidate but fell outside the fused list (RRF rank beyond N)."),
+    QT_TRANSLATE_NOOP("Wording", "It was a candidate of a list but fell outside the fused list, which keeps the best of both lists by their combined (RRF) rank."),
     QT_TRANSLATE_NOOP("Wording", "Raise Keyword candidates and Vector candidates (Settings › Search) so the fused list keeps more candidates."),
     QT_TRANSLATE_NOOP("Wording", "Confidence {c:.3f} is below the threshold {t:.3f}."),
     QT_TRANSLATE_NOOP("Wording", "The threshold would need to be at most {c:.3f}: lower it in Settings, or calibrate with a golden set."),

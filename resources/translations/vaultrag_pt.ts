@@ -1986,8 +1986,8 @@
         <translation>Ela não tem nenhuma das palavras de conteúdo da pergunta, e o seu sentido está longe do da pergunta.</translation>
     </message>
     <message>
-        <source>It was a candidate but fell outside the fused list (RRF rank beyond N).</source>
-        <translation>Ela foi candidata, mas ficou fora da lista combinada (posição RRF além de N).</translation>
+        <source>It was a candidate of a list but fell outside the fused list, which keeps the best of both lists by their combined (RRF) rank.</source>
+        <translation>Foi candidata de uma lista, mas ficou fora da lista fundida, que guarda as melhores das duas listas pela posição combinada (RRF).</translation>
     </message>
     <message>
         <source>Its best chunk is a table row: make sure the table has a header row that names its columns, so each row carries its meaning.</source>

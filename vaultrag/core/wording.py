@@ -478,7 +478,8 @@ UNRELATED_FAR = T("It shares none of the question's content words, and its meani
                   "(best cosine {c:.3f}, vector rank {r}).")
 UNRELATED_FIX = T("Nothing to tune: it does not seem to be about this question. If it should answer it, add the "
                   "question's words to the note (in the text, a heading or an alias).")
-FUSED_OUT = T("It was a candidate but fell outside the fused list (RRF rank beyond N).")
+FUSED_OUT = T("It was a candidate of a list but fell outside the fused list, which keeps the best of both lists "
+              "by their combined (RRF) rank.")
 FUSED_OUT_FIX = T("Raise Keyword candidates and Vector candidates (Settings › Search) so the fused list keeps more "
                   "candidates.")
 BELOW_THRESHOLD = T("Confidence {c:.3f} is below the threshold {t:.3f}.")
