@@ -170,11 +170,11 @@ def _db_error() -> type[Exception]:
 
 def db_failure(e: Exception) -> str:
     """An index read or write that failed, in words that point the right way (a full disk is no damage)."""
-    text = str(e)
-    if "full" in text.lower():
+    text, low = str(e), str(e).lower()
+    if "disk is full" in low or "no space" in low:
         return (f"the disk that holds the index is full ({text}): free some space and run the command again; what "
                 "was written so far stays consistent.")
-    if "readonly" in text.lower() or "read-only" in text.lower():
+    if "readonly" in low or "read-only" in low:
         return (f"the index cannot be written ({text}): its file or folder is read-only (permissions, a read-only "
                 "disk, an immutable file); make it writable, or pick another home with --home.")
     return (f"the index could not be read or written ({text}). If another program is using it, try again; if it is "

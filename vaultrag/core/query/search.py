@@ -64,7 +64,6 @@ def conversation_pipeline(conversation: Conversation | None, generator: Generato
     return check((*head, *base, *tail))
 
 
-
 def start_in_conversation(searcher: Searcher, question: str, conversation: Conversation | None,
                           generator: Generator | None = None, on_delta: Callable[[str], None] | None = None,
                           cancel: threading.Event | None = None, scope: Scope | None = None, k: int | None = None,
@@ -86,6 +85,7 @@ def start_in_conversation(searcher: Searcher, question: str, conversation: Conve
     alone.state.rewrite = Rewrite(r.original, alone.state.question, RewriteMethod.ALONE, r.carried, r.ms,
                                   tried=r.question)
     return alone
+
 
 @dataclass
 class Asked:
