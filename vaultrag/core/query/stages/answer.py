@@ -9,7 +9,7 @@ import time
 
 from vaultrag.core.marks import LINK
 from vaultrag.core.model import Answer, ContextDoc, QueryWarning
-from vaultrag.core.query.features import stem
+from vaultrag.core.query.features import STEM_CHARS
 from vaultrag.core.query.refusal import REFUSAL
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import STOPWORDS, WORD, fold
@@ -35,6 +35,11 @@ def _asks(sentence: str) -> bool:
     return sentence.rstrip(CLOSERS.replace("\\", "")).endswith("?")
 
 
+def _stems(sentence: str) -> set[str]:
+    """The stems of a sentence's words: folded once for the whole sentence (a fold per word doubled the stage)."""
+    return {w[:STEM_CHARS] for w in WORD.findall(fold(sentence.lower()))}
+
+
 def best_sentence(question: str, text: str) -> tuple[str, int]:
     """The sentence of `text` sharing the most (rarer, longer) words with the question, and its offset.
 
@@ -43,7 +48,7 @@ def best_sentence(question: str, text: str) -> tuple[str, int]:
     # by stem (the ranker's: a folded word's first 6 letters): "cancelar" finds "cancelamento", and across
     # languages a cognate ("universidad", "university"); the sentence held the answer's start 0.846 → 0.864 of
     # faquad-pt's gold passages, 0.786 → 0.787 of xquad-en's, 0.478 → 0.565 of xquad-xl's
-    q = {stem(w) for w in WORD.findall(question) if fold(w.lower()) not in STOPWORDS}
+    q = {w[:STEM_CHARS] for w in WORD.findall(fold(question.lower())) if w not in STOPWORDS}
     found: list[tuple[float, str, int, bool]] = []  # score, sentence, offset, shares a word with the question
     for m in SENTENCE.finditer(text):
         s = m.group(0).strip()
@@ -53,10 +58,10 @@ def best_sentence(question: str, text: str) -> tuple[str, int]:
         mark = LIST_MARK.match(s)
         if mark and len(s) - mark.end() >= 3:
             s, at = s[mark.end() :], at + mark.end()
-        shared = q & {stem(w) for w in WORD.findall(s)}
+        shared = q & _stems(s)
         # words only in a link's text count half: "Next, move onto [[Sync a remote vault]]" points at the answer,
         # it does not give it (a fresh-eyes user got such pointers as the answer)
-        said = q & {stem(w) for w in WORD.findall(LINK.sub(" ", s))}
+        said = q & _stems(LINK.sub(" ", s)) if shared else shared
         # longer shared words carry more meaning than short ones; a slight bonus keeps earlier sentences
         weight = sum(math.log(1 + len(w)) * (1.0 if w in said else LINK_WORDS) for w in shared)
         found.append((weight - 0.001 * m.start(), s, at, bool(shared)))
