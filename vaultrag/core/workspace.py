@@ -122,8 +122,10 @@ class Workspace:
 
     def _rebuilt(self, message: str, why: object) -> tuple[IndexStore, Notice]:
         aside = move_aside(self.index_path, "corrupt")
-        message = (f"{message} It was moved to {aside.name} and the index is rebuilt from the notes (the copy is "
-                   "deleted once the rebuild is complete).")
+        # a folder where the index belongs was not vaultrag's to delete: it is kept (`drop_aside_copies`)
+        kept = ("the folder is kept as it was" if aside.is_dir() else
+                "the copy is deleted once the rebuild is complete")
+        message = f"{message} It was moved to {aside.name} and the index is rebuilt from the notes ({kept})."
         log.warning(message)
         store = IndexStore.open(self.index_path)
         with store.transaction():
