@@ -1,5 +1,5 @@
 """Small window parts a fresh-eyes review changed (real widgets): the threshold box, the follow-up's rewrite line,
-the decision's words, the evaluation curve's ceiling."""
+the decision's words, the evaluation curve's ceiling, the health lists' filter."""
 
 from __future__ import annotations
 
@@ -95,3 +95,29 @@ def test_the_evaluation_curve_says_why_it_stops_below_the_top(qtbot):
     assert curve.caption() == "60% have the right note first: the ceiling"
     image = curve.grab().toImage()
     assert not image.isNull() and image.width() == 400
+
+
+def test_the_health_lists_filter_as_one_types_and_keep_it_across_a_refresh(qtbot):
+    from vaultrag.app.widgets.health_panel import HealthPanel
+    from vaultrag.core.health import Health, NoteState
+
+    panel = HealthPanel()
+    qtbot.addWidget(panel)
+    counts = dict.fromkeys(("notes_indexed", "notes_excluded", "notes_failed", "notes_stale", "chunks",
+                            "chunks_embedded", "chunks_truncated"), 1)
+    notes = {"indexed": [NoteState("Editing and formatting/Callouts.md", "indexed"),
+                         NoteState("Obsidian Sync/Introdução à sincronização.md", "indexed"),
+                         NoteState("Plugins/Canvas.md", "indexed")]}
+    h = Health("v", "i.sqlite", counts, "m", "m", [], notes=notes)
+    panel.set_health(h)
+    indexed = panel.lists["indexed"]
+
+    def shown() -> list[str]:
+        return [indexed.item(i).text() for i in range(indexed.count()) if not indexed.item(i).isHidden()]
+
+    qtbot.keyClicks(panel.filter, "INTRODUCAO")  # case and accents aside
+    assert shown() == ["Obsidian Sync/Introdução à sincronização.md"]
+    panel.set_health(h)  # the 5-second refresh while vectors fill
+    assert shown() == ["Obsidian Sync/Introdução à sincronização.md"], "a refresh keeps the filter"
+    panel.filter.clear()
+    assert len(shown()) == 3

@@ -587,6 +587,10 @@
         <translation>Com falha</translation>
     </message>
     <message>
+        <source>Filter the notes…</source>
+        <translation>Filtrar as notas…</translation>
+    </message>
+    <message>
         <source>Flagged</source>
         <translation>Sinalizadas</translation>
     </message>

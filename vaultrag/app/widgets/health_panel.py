@@ -8,6 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -20,6 +21,7 @@ from vaultrag import __version__
 from vaultrag.app.words import note_reason, reason_text, tier_shares
 from vaultrag.core.health import LISTS, Health
 from vaultrag.core.model import Tiers
+from vaultrag.core.query.terms import fold
 from vaultrag.core.vocab import Reason
 
 
@@ -43,16 +45,31 @@ class HealthPanel(QWidget):
             self.tabs.addTab(lw, self._list_title(name))
         self.reindex = QPushButton(self.tr("Re-index"))
         self.check = QPushButton(self.tr("Consistency check"))
+        # a vault's hundreds of notes: the lists filtered as one types (a path's part, a reason's word)
+        self.filter = QLineEdit()
+        self.filter.setObjectName("health-filter")
+        self.filter.setPlaceholderText(self.tr("Filter the notes…"))
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._filter)
         buttons = QHBoxLayout()
         buttons.addWidget(self.reindex)
         buttons.addWidget(self.check)
         buttons.addStretch(1)
+        buttons.addWidget(self.filter, 1)
         col = QVBoxLayout(self)
         col.addWidget(self.summary)
         col.addLayout(buttons)
         col.addWidget(self.tabs)
         self.reindex.clicked.connect(self.reindex_requested.emit)
         self.check.clicked.connect(self.check_requested.emit)
+
+    def _filter(self, text: str = "") -> None:
+        """Hide the notes whose line does not hold `text` (case and accents aside)."""
+        want = fold(text.strip().lower())
+        for lw in self.lists.values():
+            for i in range(lw.count()):
+                item = lw.item(i)
+                item.setHidden(bool(want) and want not in fold(item.text().lower()))
 
     def set_vault_open(self, on: bool) -> None:
         """Re-index and the check work on the open vault's index: without one they are disabled."""
@@ -97,3 +114,4 @@ class HealthPanel(QWidget):
                 lw.addItem(item)
             self.tabs.setTabText(list(LISTS).index(name),
                                  f"{self._list_title(name)} ({len(h.notes.get(name, []))})")
+        self._filter(self.filter.text())  # a refresh keeps what the user filtered by
