@@ -96,8 +96,8 @@ class Chunker:
                     current = _Piece(current.start if current else start, end, (current.tokens if current else 0) + n)
                 heading_only = False
                 continue
-            split = self._split(block, start, end)
-            if BLOB.search(self._text, start, end) and block.kind not in ("table", "code"):
+            split, around_blobs = self._split(block, start, end)
+            if around_blobs:
                 # cut around a base64 run: no piece may reach across it, so none is extended over it either
                 if current is not None and heading_only and split and \
                         not BLOB.search(self._text, current.end, split[0].start):
@@ -118,11 +118,12 @@ class Chunker:
             pieces.append(current)
         return pieces
 
-    def _split(self, block: Block, start: int, end: int) -> list[_Piece]:
-        """An oversized block in pieces ([] when nothing of it is text: a base64 run alone)."""
+    def _split(self, block: Block, start: int, end: int) -> tuple[list[_Piece], bool]:
+        """An oversized block in pieces ([] when nothing of it is text: a base64 run alone), and whether they were
+        cut around base64 runs (then no piece may be extended across one)."""
         blobs = list(BLOB.finditer(self._text, start, end)) if block.kind not in ("table", "code") else []
         if not blobs:
-            return self._split_text(block, start, end)
+            return self._split_text(block, start, end), False
         pieces: list[_Piece] = []
         at = start
         for m in [*blobs, None]:
@@ -135,7 +136,7 @@ class Chunker:
                               self._pack_units(self._sentences(s, e), fallback=None))
             if m is not None:
                 at = m.end()
-        return pieces
+        return pieces, True
 
     def _split_text(self, block: Block, start: int, end: int) -> list[_Piece]:
         if block.kind == "table":
