@@ -3,8 +3,10 @@ cached by content, leak checks, and a loud summary line when the shared eval dat
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -41,6 +43,21 @@ def _no_tqdm_monitor() -> None:
     except ImportError:
         return
     bar.monitor_interval = 0
+
+
+@pytest.fixture(autouse=True)
+def _collector_on_the_gui_thread_only():
+    """After a test that made the window's controller (app/collector.py: automatic collection off, collected on the
+    GUI thread), collect here on the main thread and turn automatic collection back on for the next test; fail the
+    test if a collection ran on another thread meanwhile (what froze the suite)."""
+    yield
+    if "vaultrag.app.collector" not in sys.modules:
+        return
+    from vaultrag.app import collector
+
+    ran = collector.uninstall()
+    gc.collect()
+    assert ran is None or not ran.off_thread, f"garbage collected off the GUI thread: {ran.off_thread}"
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from vaultrag.app.cycles import detached
 from vaultrag.app.tasks import MainThreadBridge, QueryLane, Workers
 from vaultrag.app.words import backend_missing, llm_failure_text, user_message
 from vaultrag.core.query.conversation import Conversation
@@ -115,7 +116,7 @@ class AnswerWriter(QObject):
             try:
                 generator.prepare(state)
             except UserFacingError as e:  # the model cannot start (a missing runtime or file): said in words
-                error = e
+                error = detached(e)  # no frames: they would hold this closure (app/cycles.py)
                 self.bridge.run_on_main(
                     lambda: self.answer_failed.emit(user_message(error)) if self._cancel is cancel else None)
                 return

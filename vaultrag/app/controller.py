@@ -4,6 +4,7 @@ downloads and the evaluation; holds the settings and the threads they share, and
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from vaultrag import settings as settings_mod
+from vaultrag.app import collector
 from vaultrag.app.answers import AnswerWriter
 from vaultrag.app.downloads import Downloads
 from vaultrag.app.evaluation import Evaluation
@@ -32,6 +34,20 @@ from vaultrag.paths import Paths
 from vaultrag.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+class Current:
+    """The settings in force, as the parts read them (`current()`): holds no QObject, so no cycle runs through it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Settings) -> None:
+        self.value = value
+
+    def __call__(self) -> Settings:
+        return self.value
+
+
 SHUTDOWN_S = 30.0  # the longest the app waits for its workers when it closes
 
 
@@ -99,17 +115,19 @@ class AppController(QObject):
         """`embedder_factory` builds the embedding model from the settings (on a worker); None is the real one
         (tests pass a fake); `fast_factory` its fast tier (core/fast_tier.py; tests pass a fake one)."""
         super().__init__()
+        collector.install()  # before any worker starts: Python's collector runs on the GUI thread only
         self.paths = Paths(home)
         self.bridge = MainThreadBridge()
         self.workers = Workers()
         self.queries = QueryLane(self.bridge, self.workers)
-        self.settings: Settings = Settings()
+        # the parts read the settings in force through a plain holder: a lambda over `self` made a reference cycle
+        # through these QObjects, and Python's collector frees a cycle on whichever thread allocates next — a
+        # QObject freed on a worker deadlocks against the GUI thread (app/collector.py)
+        current = self._current = Current(Settings())
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
         except UserFacingError as e:  # a broken settings file: say so once, run on defaults
-            message = user_message(e)
-            self.bridge.run_on_main(lambda: self.failed.emit(message))
-        current = lambda: self.settings  # noqa: E731  (the parts read the settings in force)
+            self.bridge.run_on_main(functools.partial(self.failed.emit, user_message(e)))
         self.session = VaultSession(self.paths, current, self.bridge, self.queries, self.workers,
                                     embedder_factory or real_embedder, fast_factory)
         self.answers = AnswerWriter(current, self.session.searcher, self.bridge, self.queries, self.workers)
@@ -149,6 +167,14 @@ class AppController(QObject):
             tokens.encoding()
 
     # -- what the window reads ---------------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        return self._current.value
+
+    @settings.setter
+    def settings(self, new: Settings) -> None:
+        self._current.value = new
+
     @property
     def ws(self) -> Workspace | None:
         return self.session.ws

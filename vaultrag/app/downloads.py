@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from vaultrag.app.cycles import detached
 from vaultrag.app.tasks import MainThreadBridge, Workers
 from vaultrag.app.words import user_message
 from vaultrag.core.vocab import Phase
@@ -77,7 +78,7 @@ class Downloads(QObject):
             try:
                 path = fetch(progress, cancel.is_set)
             except UserFacingError as e:
-                error = e
+                error = detached(e)  # no frames: they would hold this closure (app/cycles.py)
                 ended.set()
                 self.bridge.run_on_main(lambda: self.model_download_failed.emit(user_message(error)))
                 return

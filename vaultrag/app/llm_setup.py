@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from vaultrag.app.cycles import detached
 from vaultrag.app.tasks import MainThreadBridge, Workers
 from vaultrag.app.words import user_message
 from vaultrag.errors import UserFacingError
@@ -85,7 +86,7 @@ class LlmSetup(QObject):
                                       generator.list_models() if generator else [])
                 result: Callable[[], object] = lambda: listed  # noqa: E731
             except UserFacingError as e:
-                error = e
+                error = detached(e)  # no frames: they would hold this closure (app/cycles.py)
                 result = lambda: ModelsListed(address, error=user_message(error))  # noqa: E731
             self._post(LISTER, ticket, self.llm_models_listed.emit, result)
 
@@ -105,7 +106,7 @@ class LlmSetup(QObject):
                                                                           generator.test_connection())
                 result: Callable[[], object] = lambda: tested  # noqa: E731
             except UserFacingError as e:
-                error = e
+                error = detached(e)  # no frames: they would hold this closure (app/cycles.py)
                 result = lambda: Tested(address, error=user_message(error))  # noqa: E731
             self._post(TESTER, ticket, self.llm_tested.emit, result)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from vaultrag.app.cycles import detached, weak_method
 from vaultrag.app.tasks import MainThreadBridge, QueryLane, Workers
 from vaultrag.app.words import user_message
 from vaultrag.core.embed import Embedder
@@ -114,7 +115,7 @@ class VaultSession(QObject):
             try:
                 model = factory(ws.settings)
             except UserFacingError as e:
-                error = e
+                error = detached(e)  # no frames: they would hold this closure (app/cycles.py)
                 self.bridge.run_on_main(lambda: self._start_lane(ws, None, user_message(error)))
                 return
             self.bridge.run_on_main(lambda: self._start_lane(ws, model, ""))
@@ -135,7 +136,9 @@ class VaultSession(QObject):
             self.model_ready.emit()
         self.embedder = model
         self.fast = self.fast_factory(ws.settings) if model is not None else None
-        self.lane = IndexLane(ws, model, self._on_lane_event, self.fast)
+        # the lane and the watcher hold the listener weakly: their own threads and handlers make cycles, and this
+        # session (a QObject) must be in none of them (app/cycles.py)
+        self.lane = IndexLane(ws, model, weak_method(self._on_lane_event), self.fast)
         self.watcher = VaultWatcher(ws.vault, self.lane.submit)
         self.lane.start()
         self.watcher.start()
@@ -220,14 +223,14 @@ class VaultSession(QObject):
             try:
                 reranker = rerank.from_settings(settings, self.paths.models_dir)
             except ModelUnavailable as e:  # a cross-encoder that cannot load: say why, rank with the built-in one
-                error = e
+                error = detached(e)  # no frames: they would hold this closure (app/cycles.py)
                 self.bridge.run_on_main(lambda: self.failed.emit(
                     self.tr("{why} The built-in ranker is used meanwhile.").format(why=user_message(error))))
                 reranker = rerank.from_settings(settings.replace(reranker="builtin"))
             store, _ = ws.open_store(readonly=True)
             units = {} if self.pipeline is None else {"pipeline": self.pipeline}
             self._searcher = Searcher(store, settings, self.embedder, reranker, **units, fast=self.fast,
-                                      keep=self._keep_vectors)
+                                      keep=weak_method(self._keep_vectors))  # no cycle: app/cycles.py
             self._searcher_key = key
         return self._searcher
 

@@ -69,7 +69,7 @@ class LlmEditor(QWidget):
                  current: Callable[[], Settings] | None = None) -> None:
         super().__init__()
         self.original, self.controller, self.models_dir = settings, controller, models_dir
-        self.current = current or (lambda: self.original)
+        self._current = current  # the dialog hands a weak method (app/cycles.py): no cycle through it
         self.endpoint: str | None = None  # a hub mirror for the download (tests serve a model locally)
         self.downloading: CatalogModel | None = None
         self.gguf = str(getattr(settings, "llm_gguf", "") or "")
@@ -342,7 +342,7 @@ class LlmEditor(QWidget):
     def _settings(self) -> Settings:
         """The dialog's settings with this editor's choice (what Test connection and the model list use)."""
         try:
-            base = self.current()
+            base = self._current() if self._current is not None else self.original
         except UserFacingError:
             base = self.original
         return base.replace(**self.values())

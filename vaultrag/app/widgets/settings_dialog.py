@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app.cycles import weak_method
 from vaultrag.app.widgets.llm_editor import LlmEditor
 from vaultrag.app.widgets.reranker_editor import RerankerEditor
 from vaultrag.app.words import locale
@@ -189,7 +190,8 @@ class SettingsDialog(QDialog):
         if kind == Editor.RERANKER:
             w = self.reranker = RerankerEditor(value, self.downloader, self.models_dir)
         elif kind == Editor.LLM:
-            w = self.llm = LlmEditor(self.original, self.downloader, self.models_dir, self._edited)
+            w = self.llm = LlmEditor(self.original, self.downloader, self.models_dir,
+                                          weak_method(self._edited))
         elif kind == Editor.CHOICE:
             assert rule.choices is not None
             w = QComboBox()

@@ -6,6 +6,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -58,7 +59,9 @@ class IndexLane:
         self._writes: list[tuple[Callable[[IndexStore], Any], Future[Any]]] = []  # see write()
         self._stop = False
         self._cancel = CancelToken()
-        self._cancel.pause_embedding = lambda: self._has_job() or self.paused
+        me = weakref.ref(self)  # the token lives in the lane: a lambda over `self` made a cycle that holds the
+        # listener's object (the window's session, a QObject) until Python's collector frees it on any thread
+        self._cancel.pause_embedding = lambda: (lane := me()) is not None and (lane._has_job() or lane.paused)
         self.paused = False
         self._repair_next = False
         self._awaiting_vectors: list[float] = []
