@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,26 @@ SETS = {"faquad-pt": ("faquad-pt", "faquad-pt"), "xquad-en": ("xquad-en", "xquad
 # notes list every note: the boilerplate and hub marks vary only there (the dev vaults have neither). Training
 # data only: a twin is left out with its set in the leave-one-set-out table, and the goals are read on the sets
 TWINS = {f"{name}+tpl": (f"{vault}+tpl", golden) for name, (vault, golden) in SETS.items()}
+# real notes: the Obsidian help vault in English and in Portuguese, with the questions written for it by reading its
+# notes (eval/obsidian-help-*.jsonl). The two are one vault translated: they are left out together
+NOTE_SETS = {"help-en": ("obsidian-help/en", "help-en"), "help-pt": ("obsidian-help/pt-br", "help-pt")}
+GOLDEN_FILES = {"help-en": ROOT / "eval" / "obsidian-help-en.jsonl",
+                "help-pt": ROOT / "eval" / "obsidian-help-pt.jsonl"}
+GENRE = {"faquad-pt": "qa", "xquad-en": "qa", "xquad-xl": "qa", "help-en": "notes", "help-pt": "notes"}
+
+
+def group(name: str) -> str:
+    """What is left out with a set: its twin, and the other language of the same notes."""
+    base = name.removesuffix("+tpl")
+    return "help" if base in NOTE_SETS else base
+
+
+def genre(name: str) -> str:
+    return GENRE[name.removesuffix("+tpl")]
+
+
+def golden_file(golden_set: str) -> Path:
+    return GOLDEN_FILES.get(golden_set, EVAL / golden_set / "golden.jsonl")
 TEMPLATES = {
     "pt": ("\nRevise esta nota no fim do período e ligue-a às notas relacionadas do [[Índice]]. Marque as dúvidas "
            "para a próxima conversa com o orientador e atualize o resumo quando mudar alguma coisa.\n\n"
@@ -136,11 +157,13 @@ DOC = ROOT / "docs" / "ranker.md"
 
 def vault_of(work: Path, vault_set: str) -> Path:
     twin = vault_set.removesuffix("+tpl")
-    return twin_vault(work, twin) if twin != vault_set else EVAL / vault_set / "vault"
+    if twin != vault_set:
+        return twin_vault(work, twin)
+    return EVAL / vault_set if "/" in vault_set else EVAL / vault_set / "vault"
 
 
 def ensure_index(work: Path, vault_set: str) -> Path:
-    home = work / vault_set
+    home = work / vault_set.replace("/", "-")
     r = subprocess.run([sys.executable, "-m", "vaultrag", "--home", str(home), "index",
                         str(vault_of(work, vault_set))], capture_output=True, text=True)
     if r.returncode != 0:
@@ -155,7 +178,7 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
 
     if cache.exists():
         data = dict(np.load(cache))
-        if list(data.get("names", [])) == list(features.FEATURES):
+        if list(data.get("names", [])) == list(features.FEATURES) and "yn" in data:
             return data  # else computed by an older version of the features: collected again
     from vaultrag.core import embed
     from vaultrag.core.quality import golden
@@ -165,15 +188,17 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
     from vaultrag.core.vocab import StageName
     from vaultrag.core.workspace import Workspace
 
-    vault_set, golden_set = {**SETS, **TWINS}[name]
+    vault_set, golden_set = {**SETS, **TWINS, **NOTE_SETS}[name]
     home = ensure_index(work, vault_set)
     ws = Workspace.load(vault_of(work, vault_set), home)
     ws.settings = dataclasses.replace(ws.settings, bm25_n=n, vector_n=n)
     store, _ = ws.open_store(readonly=True)
-    items, _ = golden.load(EVAL / golden_set / "golden.jsonl")
+    items, _ = golden.load(golden_file(golden_set))
     items = [i for i in items if i.answerable][: limit or None]
     rows: list[np.ndarray] = []
     labels: list[np.ndarray] = []
+    note_labels: list[np.ndarray] = []  # the candidate's note is a gold note (the note-level hit)
+    note_ranks: list[tuple[int, int, int]] = []
     info: list[tuple[int, int, int, str, float]] = []  # bm25 rank, vector rank, fused rank (0 = none), lang, ms
 
     class Capture:
@@ -191,8 +216,13 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
             def first(stage: StageName) -> int:
                 return next((c.rank for c in q.stages[stage].candidates if c.chunk_id in hit), 0)
 
+            def first_note(stage: StageName) -> int:
+                return next((c.rank for c in q.stages[stage].candidates if c.note in item.notes), 0)
+
             rows.append(x)
             labels.append(np.array([i in hit for i in ids], dtype=bool))
+            note_labels.append(np.array([q.chunks[i].note in item.notes for i in ids], dtype=bool))
+            note_ranks.append((first_note(StageName.BM25), first_note(StageName.VECTOR), first_note(StageName.FUSED)))
             info.append((first(StageName.BM25), first(StageName.VECTOR), first(StageName.FUSED), q.language, ms))
 
     units = list(PIPELINE)
@@ -209,11 +239,12 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
     width = max(len(r) for r in rows)
     x = np.zeros((len(rows), width, len(features.FEATURES)))
     y = np.zeros((len(rows), width), dtype=bool)
+    yn = np.zeros((len(rows), width), dtype=bool)
     mask = np.zeros((len(rows), width), dtype=bool)
-    for i, (r, lab) in enumerate(zip(rows, labels, strict=True)):
-        x[i, : len(r)], y[i, : len(r)], mask[i, : len(r)] = r, lab, True
-    data = {"x": x, "y": y, "mask": mask, "names": np.array(features.FEATURES),
-            "ranks": np.array([i[:3] for i in info]),
+    for i, (r, lab, nlab) in enumerate(zip(rows, labels, note_labels, strict=True)):
+        x[i, : len(r)], y[i, : len(r)], yn[i, : len(r)], mask[i, : len(r)] = r, lab, nlab, True
+    data = {"x": x, "y": y, "yn": yn, "mask": mask, "names": np.array(features.FEATURES),
+            "ranks": np.array([i[:3] for i in info]), "note_ranks": np.array(note_ranks),
             "lang": np.array([i[3] for i in info]), "ms": np.array([i[4] for i in info])}
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(cache, **data)
@@ -337,7 +368,9 @@ def main() -> None:
                   f"{metrics.mrr_at(ranks, 20):.3f} |")
     gate = OTHER_LANGUAGE_BM25_WEIGHT
     twins = [] if args.no_twins else list(TWINS)
-    data = {name: collect(work, name, gate, limit=args.limit) for name in [*SETS, *twins]}
+    sets = [*SETS, *NOTE_SETS]
+    every = [*sets, *twins]
+    data = {name: collect(work, name, gate, limit=args.limit) for name in every}
     for d in data.values():
         d["x"] = d["x"][..., columns]
         d.pop("names", None)
@@ -354,25 +387,36 @@ def main() -> None:
             out[key] = np.concatenate(parts)
         return out
 
-    emit("\n## Leave-one-set-out (trained without the set in the row)\n")
-    emit("| test set | fused hit@1 | built-in hit@1 | Δ | wins | losses | sign test p |")
-    emit("|---|---|---|---|---|---|---|")
-    fused_all, ranked_all = [], []
-    for name in [*SETS, *twins]:
-        base = name.removesuffix("+tpl")
-        rest = [n for n in [*SETS, *twins] if n.removesuffix("+tpl") != base]
-        model = train(**pooled(rest))
-        fused_ok = [r == 1 for r in data[name]["ranks"][:, 2]]
-        ranked_ok = [bool(b) for b in top1(model, data[name])]
-        s = metrics.sign_test(fused_ok, ranked_ok)
-        if name in SETS:  # the pooled row: the dev sets themselves
-            fused_all += fused_ok
-            ranked_all += ranked_ok
-        f1, r1 = np.mean(fused_ok), np.mean(ranked_ok)
-        emit(f"| {name} | {f1:.3f} | {r1:.3f} | {r1 - f1:+.3f} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
-    s = metrics.sign_test(fused_all, ranked_all)
-    emit(f"| pooled | {np.mean(fused_all):.3f} | {np.mean(ranked_all):.3f} | "
-          f"{np.mean(ranked_all) - np.mean(fused_all):+.3f} | {s['wins']} | {s['losses']} | {s['p']:.3g} |")
+    def held_out_table(title: str, rest_of: Callable[[str], list[str]]) -> None:
+        """Per set: fused and ranked hit@1, passage and note level, trained on `rest_of(set)` only."""
+        emit(f"\n## {title}\n")
+        emit("| test set | genre | fused hit@1 | built-in hit@1 | Δ | wins | losses | sign test p | note level: best "
+             "single list | fused | built-in |")
+        emit("|---|---|---|---|---|---|---|---|---|---|---|")
+        pool: dict[str, tuple[list[bool], list[bool]]] = {}
+        for name in sets:
+            model = train(**pooled(rest_of(name)))
+            d = data[name]
+            fused_ok = [r == 1 for r in d["ranks"][:, 2]]
+            ranked_ok = [bool(b) for b in top1(model, d)]
+            note_ok = top1(model, {**d, "y": d["yn"]})
+            single = max(np.mean(d["note_ranks"][:, 0] == 1), np.mean(d["note_ranks"][:, 1] == 1))
+            s = metrics.sign_test(fused_ok, ranked_ok)
+            f, r = pool.setdefault(genre(name), ([], []))
+            f += fused_ok
+            r += ranked_ok
+            f1, r1 = np.mean(fused_ok), np.mean(ranked_ok)
+            emit(f"| {name} | {genre(name)} | {f1:.3f} | {r1:.3f} | {r1 - f1:+.3f} | {s['wins']} | {s['losses']} | "
+                 f"{s['p']:.3g} | {single:.3f} | {np.mean(d['note_ranks'][:, 2] == 1):.3f} | {np.mean(note_ok):.3f} |")
+        for g, (f, r) in pool.items():
+            s = metrics.sign_test(f, r)
+            emit(f"| pooled {g} | {g} | {np.mean(f):.3f} | {np.mean(r):.3f} | {np.mean(r) - np.mean(f):+.3f} | "
+                 f"{s['wins']} | {s['losses']} | {s['p']:.3g} | | | |")
+
+    held_out_table("Leave-one-vault-out (trained without the row's set, its twin and its other language)",
+                   lambda name: [n for n in every if group(n) != group(name)])
+    held_out_table("Leave-one-genre-out (trained on the other genre only: QA sets for the notes rows, notes for the "
+                   "QA rows)", lambda name: [n for n in every if genre(n) != genre(name)])
 
     if args.ablation:
         emit("\n## Features added one group at a time (hit@1, leave-one-set-out / in-sample)\n")
@@ -388,16 +432,15 @@ def main() -> None:
             everything = train(**pooled(list(data)))
             cells = []
             for name in data:
-                base = name.removesuffix("+tpl")
-                loso = train(**pooled([n for n in data if n.removesuffix("+tpl") != base]))
+                loso = train(**pooled([n for n in data if group(n) != group(name)]))
                 cells.append(f"{np.mean(top1(loso, data[name])):.3f} / {np.mean(top1(everything, data[name])):.3f}")
             emit(f"| {label} | " + " | ".join(cells) + " |")
         for n in data:
             data[n]["x"] = full[n]
-    model = train(**pooled([*SETS, *twins]))
+    model = train(**pooled(every))
     emit("\n## Per stage (the built-in ranker trained on all sets and twins: in-sample)\n")
     emit("| set | stage | hit@1 | hit@5 | MRR@20 |\n|---|---|---|---|---|")
-    for name in [*SETS, *twins]:
+    for name in every:
         emit("\n".join(stage_rows(name, data[name], model)))
     emit("\n| feature | weight (standardized) |\n|---|---|")
     for f, w in sorted(zip(chosen, model["weights"], strict=True), key=lambda x: -abs(x[1])):
@@ -409,7 +452,7 @@ def main() -> None:
         d40 = collect(work, "xquad-en", gate, n=40, limit=300)
         d40["x"] = d40["x"][..., columns]
         d40.pop("names", None)
-        ranker = LearnedRanker(to_json(model, [*SETS, *twins], gate))
+        ranker = LearnedRanker(to_json(model, every, gate))
         t = time.perf_counter()
         for q in range(len(d40["x"])):
             ranker.explain(d40["x"][q][d40["mask"][q]])
@@ -421,7 +464,7 @@ def main() -> None:
     if args.write:
         if chosen != FEATURES:
             raise SystemExit("--write needs the ranker's own FEATURES (vaultrag/core/query/features.py)")
-        OUT.write_text(json.dumps(to_json(model, [*SETS, *twins], gate), indent=1) + "\n", encoding="utf-8")
+        OUT.write_text(json.dumps(to_json(model, every, gate), indent=1) + "\n", encoding="utf-8")
         DOC.write_text("\n".join(doc) + "\n", encoding="utf-8")
         print(f"\nwrote {OUT.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
 

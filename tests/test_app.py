@@ -357,7 +357,7 @@ def test_evaluation_view_shows_progress_and_the_per_stage_table(qtbot, window: M
     window.c.eval_progress.connect(seen.append)
     with qtbot.waitSignal(window.c.eval_finished, timeout=60_000) as blocker:
         window.evaluation.run.click()
-    ev, cal, _gold, _threshold = blocker.args[0]
+    ev, cal, _gold, _threshold, _decider = blocker.args[0]
     assert cal is None and ev.n_answerable == 2 and [p.done for p in seen] == [1, 2]
     assert window.evaluation.table.item(2, 0).text() == f"{ev.stages['fused']['hit@1']:.3f}"
     assert "2 answerable" in window.evaluation.status.text()
@@ -411,17 +411,20 @@ def golden_file(path: Path, answerable: int, unanswerable: int) -> Path:
     return path
 
 
-def test_calibration_is_stored_through_the_index_lane_only_from_enough_questions(qtbot, window: MainWindow,
+def test_calibration_is_previewed_then_stored_by_the_index_lane_and_can_be_undone(qtbot, window: MainWindow,
                                                                                  demo: Path, tmp_path: Path,
                                                                                  monkeypatch: pytest.MonkeyPatch):
-    """The window calls the core use case: 15 answerable and 15 unanswerable questions at least, the threshold
-    written by the index lane (the one writer, no second connection), then in force for the next question."""
+    """Calibrate shows what the threshold would do and stores nothing; Store writes it through the index lane (the
+    one writer), the ask bar then shows it in force; Settings' Undo and Back to shipped take it back. Fewer than 15
+    answerable and 15 unanswerable questions offer no Store at all."""
     import threading
 
+    from vaultrag.app.widgets.settings_dialog import SettingsDialog
     from vaultrag.core.quality import calibration
     from vaultrag.core.quality.calibration import CalibrationOutcome
 
     open_and_wait(qtbot, window, demo)
+    shipped = ask(qtbot, window, "Qual o prazo do reembolso?").decision.threshold
     writers: list[str] = []
     store_threshold = calibration.store_threshold
 
@@ -432,18 +435,45 @@ def test_calibration_is_stored_through_the_index_lane_only_from_enough_questions
     monkeypatch.setattr(calibration, "store_threshold", on_which_thread)
     view = window.evaluation
     view.max_pass.setValue(0.2)
-    for unanswerable, outcome in ((14, CalibrationOutcome.TOO_FEW_QUESTIONS), (16, CalibrationOutcome.STORED)):
+    for unanswerable, outcome in ((14, CalibrationOutcome.TOO_FEW_QUESTIONS), (16, CalibrationOutcome.PICKED)):
         view.path.setText(str(golden_file(tmp_path / f"g{unanswerable}.jsonl", 20, unanswerable)))
         with qtbot.waitSignal(window.c.eval_finished, timeout=60_000) as blocker:
             view.calibrate.click()
-        ev, cal, _gold, threshold = blocker.args[0]
+        ev, cal, _gold, threshold, _decider = blocker.args[0]
         assert (ev.n_answerable, ev.n_unanswerable) == (20, unanswerable) and cal.outcome == outcome
-        assert (threshold == cal.threshold) == (outcome == CalibrationOutcome.STORED), "the threshold in force"
+        assert threshold == shipped, "a calibration stores nothing by itself"
         assert cal.threshold is not None and cal.validate is not None and cal.validate.kept_correct_margin > 0
-    assert "Not stored" not in view.status.text() and f"{cal.threshold:.3f} stored" in view.status.text()
+        assert view.store.isVisibleTo(view) == (outcome == CalibrationOutcome.PICKED)
+    assert writers == [] and f"{cal.threshold:.3f} picked, not stored yet" in view.status.text()
+    assert view.store.text() == f"Store threshold {cal.threshold:.3f}"
+    with qtbot.waitSignal(window.c.evaluation.threshold_state, timeout=30_000) as stored:
+        view.store.click()
+    assert stored.args[0].calibrated == pytest.approx(cal.threshold) and stored.args[0].undoable
     assert writers == ["vaultrag-index-lane"], "stored once, by the index lane"
+    assert f"{cal.threshold:.3f} stored and in force" in view.status.text()
+    assert f"({cal.threshold:.3f})" in window.threshold.specialValueText(), "the ask bar says the value in force"
     trace = ask(qtbot, window, "Qual o prazo do reembolso?")
     assert trace.decision.threshold_source == "calibrated" and trace.decision.threshold == pytest.approx(cal.threshold)
+    # Settings: the calibrated one in words, Undo puts the shipped one back (it replaced none), and Back to shipped
+    with qtbot.waitSignal(window.c.evaluation.threshold_state, timeout=30_000):
+        dialog = SettingsDialog(window.c.settings, window, window.c, window.c.paths.models_dir)
+    row = dialog.calibration
+    assert row is not None and f"{cal.threshold:.3f}" in row.said.text() and row.undo.isEnabled()
+    with qtbot.waitSignal(window.c.evaluation.threshold_state, timeout=30_000) as reset:
+        row.shipped.click()
+    assert reset.args[0].calibrated is None and row.undo.isEnabled()  # Back to shipped can be undone too
+    with qtbot.waitSignal(window.c.evaluation.threshold_state, timeout=30_000) as again:
+        row.undo.click()
+    assert again.args[0].calibrated == pytest.approx(cal.threshold) and not row.undo.isEnabled()  # one step back
+    with qtbot.waitSignal(window.c.evaluation.threshold_state, timeout=30_000) as undone:
+        row.shipped.click()
+    assert undone.args[0].calibrated is None and undone.args[0].in_force == pytest.approx(shipped)
+    # (the counting fake embedder has no shipped threshold: none is in force, as the row says)
+    assert not row.shipped.isEnabled() and f"{cal.threshold:.3f}" not in row.said.text()
+    assert row.said.text() == ("no threshold is in force (nothing refuses)" if shipped is None else
+                               f"the shipped threshold {shipped:.3f} is in force")
+    assert ask(qtbot, window, "Qual o prazo do reembolso?").decision.threshold == pytest.approx(shipped)
+    dialog.reject()
 
 
 def test_a_question_opened_from_the_evaluation_is_asked_alone_not_as_a_follow_up(qtbot, window: MainWindow,

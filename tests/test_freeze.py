@@ -129,8 +129,11 @@ def test_a_controller_and_a_settings_dialog_once_let_go_leave_no_qobject_to_the_
         c = fake_controller(home)
         with qtbot.waitSignal(c.index_changed, timeout=SLOW_MS, check_params_cb=lambda e: e.kind == "embedded"):
             c.open_vault(wordy_vault(tmp_path / "v", 8))
-        with qtbot.waitSignal(c.search_finished, timeout=30_000):
+        failures: list[str] = []
+        c.failed.connect(failures.append)
+        with qtbot.waitSignals([c.search_finished], timeout=60_000, raising=False) as asked:
             c.ask("Frase 3 da nota 2", Scope(), None, None)  # the query lane's searcher, the answer writer
+        assert asked.signal_triggered, f"no answer in 60 s; the window was told: {failures}"
         c.shutdown()
         dialog = SettingsDialog(c.settings, None, c, c.paths.models_dir)  # every editor, the language model's too
         dialog.reject()

@@ -52,9 +52,10 @@ def test_threshold_row_and_pick():
     assert metrics.threshold_row(t, ans, una).unanswerable_passed == 0.25
 
 
-def _results(n_a: int, n_u: int) -> list[QuestionResult]:
+def _results(n_a: int, n_u: int, low: float = 0.7) -> list[QuestionResult]:
+    """Answerable questions at 0.80–0.89 (a third of them wrong at top-1), unanswerable ones from `low` up 0.19."""
     out = [QuestionResult(i, f"q{i}", True, {}, 0.8 + (i % 10) / 100, i % 3 != 0) for i in range(n_a)]
-    out += [QuestionResult(n_a + i, f"u{i}", False, {}, 0.7 + (i % 20) / 100, False) for i in range(n_u)]
+    out += [QuestionResult(n_a + i, f"u{i}", False, {}, low + (i % 20) / 100, False) for i in range(n_u)]
     return out
 
 
@@ -92,9 +93,15 @@ def test_calibration_stores_through_the_writer_only_from_enough_questions():
     assert v.passed_margin == pytest.approx(max(v.unanswerable_passed - lo, hi - v.unanswerable_passed))
     assert calibrate(_results(n - 1, 100), 0.10, "r", writer).outcome == CalibrationOutcome.TOO_FEW_QUESTIONS
     assert writes == []
-    enough = calibrate(_results(n, n), 0.10, "r", writer)
+    # enough questions, but the unanswerable ones score as high as the answerable: the threshold would refuse more
+    # than half of the right answers (a 31-question file once stored such a one), so it is not stored
+    greedy = calibrate(_results(n, n), 0.10, "r", writer)
+    assert greedy.outcome == CalibrationOutcome.REFUSES_ANSWERS and not greedy.stored and writes == []
+    assert greedy.validate is not None and greedy.validate.answerable_kept_correct < (
+        0.5 * greedy.validate.top1_without_threshold)
+    enough = calibrate(_results(n, n, low=0.6), 0.10, "r", writer)
     assert enough.stored and enough.stored_as == "threshold:m|r" and writes == ["write"]
-    assert enough.threshold == pick(_results(n, n), 0.10).threshold
+    assert enough.threshold == pick(_results(n, n, low=0.6), 0.10).threshold
     assert calibrate(_results(n, 0), 0.10, "r", writer).outcome == CalibrationOutcome.NO_UNANSWERABLE
     assert writes == ["write"]
 
@@ -149,7 +156,7 @@ def test_a_threshold_that_misses_its_goal_on_the_validate_half_is_not_stored():
         writes.append("write")
         return "threshold:m|r"
 
-    base = _results(30, 30)
+    base = _results(30, 30, low=0.6)
     _, validate = split(base)
     checked = {r.line for r in validate}
     # the unanswerable questions of the validate half all look confident: the tune half's threshold lets them pass
@@ -159,3 +166,27 @@ def test_a_threshold_that_misses_its_goal_on_the_validate_half_is_not_stored():
     assert cal.outcome == CalibrationOutcome.MISSES_TARGET and not cal.stored and writes == []
     assert cal.validate is not None and cal.validate.unanswerable_passed == 1.0 and cal.threshold is not None
     assert calibrate(base, 0.10, "r", writer).stored and writes == ["write"], "an even split still stores"
+
+
+def test_a_stored_threshold_can_be_undone_and_reset_to_the_shipped_one(tmp_path):
+    from vaultrag.core.quality.calibration import calibrated, reset_threshold, store_threshold, undo_threshold
+    from vaultrag.core.store.index_store import IndexStore
+
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        assert calibrated(store, "r", "m") == (None, False)
+        store_threshold(store, "r", 0.4, "m")
+        store_threshold(store, "r", 0.9, "m")  # a bad calibration on top of a good one
+        assert calibrated(store, "r", "m") == (0.9, True)
+        assert undo_threshold(store, "r", "m") == 0.4  # the one it replaced
+        assert undo_threshold(store, "r", "m") == 0.4  # nothing more to take back: nothing changes
+        reset_threshold(store, "r", "m")
+        assert calibrated(store, "r", "m") == (None, True)  # the shipped one, and Undo can bring 0.4 back
+        assert undo_threshold(store, "r", "m") == 0.4
+        store_threshold(store, "r", 0.5, "m")
+        undo_threshold(store, "r", "m")
+        undo_threshold(store, "r", "m")
+        assert calibrated(store, "r", "m")[0] == 0.4
+        assert calibrated(store, "r", "cosine") == (None, False)  # per decider
+    finally:
+        store.close()

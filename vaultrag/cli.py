@@ -80,6 +80,7 @@ def _format_report(r: IndexReport, index_file: str) -> str:
 def cmd_status(args: argparse.Namespace) -> int:
     from vaultrag.core import wording
     from vaultrag.core.health import health
+    from vaultrag.core.vocab import Reason
     from vaultrag.core.workspace import Workspace
 
     ws = Workspace.load(args.vault, args.home)
@@ -114,6 +115,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         for name in args.list or []:
             print(f"\n{name} ({len(h.notes.get(name, []))}):")
             for n in h.notes.get(name, []):
+                if n.code in (Reason.UNRESOLVED_LINK, Reason.MISSING_HEADING):
+                    n.reason = f"{n.reason} {wording.reason(n.code)}"
                 extra = f"  — {n.reason}" if n.reason else ""
                 print(f"  {n.path}{extra}")
         if h.problems is not None:
@@ -141,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("vault")
     s.add_argument("--json", action="store_true")
     s.add_argument("--list", action="append", choices=["indexed", "excluded", "failed", "stale", "truncated",
-                                                         "flagged"])
+                                                         "flagged", "unresolved"],
+                   help="list the notes of a kind (unresolved: the links that name no note or heading)")
     s.add_argument("--check", action="store_true", help="also run the consistency check (exit 1 on a problem)")
     s.set_defaults(func=cmd_status)
 

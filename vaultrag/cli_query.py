@@ -221,12 +221,48 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _take_back(args: argparse.Namespace) -> int:
+    """`calibrate --undo` (the threshold the last calibration replaced) or `--shipped` (the shipped one)."""
+    from vaultrag.core.quality import calibration
+    from vaultrag.core.query import answerability
+    from vaultrag.core.query.stages.decide import COSINE
+
+    searcher = open_searcher(args)
+    reranker_id = searcher.reranker_id
+    searcher.store.close()
+    from vaultrag.core.workspace import Workspace
+
+    store, _ = Workspace.load(args.vault, args.home).open_store()
+    try:
+        model = answerability.shipped()
+        for decider in dict.fromkeys([model.model_id if model else COSINE, COSINE]):
+            value, undoable = calibration.calibrated(store, reranker_id, decider)
+            if args.shipped and value is not None:
+                calibration.reset_threshold(store, reranker_id, decider)
+                print(f"threshold ({decider}): back to the shipped one (was {value:.4f}; --undo puts it back)")
+            elif args.undo and undoable:
+                now = calibration.undo_threshold(store, reranker_id, decider)
+                print(f"threshold ({decider}): " + (f"{now:.4f} again" if now is not None else "the shipped one again"))
+            else:
+                continue
+            return 0
+        print("nothing to undo: no calibration changed the threshold" if args.undo else
+              "the threshold is already the shipped one")
+        return 1
+    finally:
+        store.close()
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from vaultrag.core.quality import calibration, report
     from vaultrag.core.workspace import Workspace
 
+    if args.undo or args.shipped:
+        return _take_back(args)
+    if not args.golden:
+        raise UserFacingError("calibrate needs --golden FILE (or --undo, or --shipped)")
     searcher, run = _golden_run(args)
 
     def write(fn: Callable[[IndexStore], str]) -> str:  # the CLI's writer: its own connection, as `index` has
@@ -250,7 +286,7 @@ def register_eval(sub: Any) -> None:
                              ("calibrate", cmd_calibrate, "pick and store the refusal threshold from a golden set")):
         s = sub.add_parser(name, help=desc)
         s.add_argument("vault")
-        s.add_argument("--golden", required=True, help="JSONL golden file (see README)")
+        s.add_argument("--golden", required=name == "eval", help="JSONL golden file (see README)")
         s.add_argument("--limit", type=int, help="evaluate a seeded, stratified sample of N questions")
         s.add_argument("--json", action="store_true")
         if name == "eval":
@@ -258,6 +294,10 @@ def register_eval(sub: Any) -> None:
         else:
             s.add_argument("--max-pass", type=share, default=0.10,
                            help="largest share of unanswerable questions allowed through (default 0.10)")
+            what = s.add_mutually_exclusive_group()
+            what.add_argument("--undo", action="store_true", help="put back the threshold the last calibration "
+                                                                  "replaced")
+            what.add_argument("--shipped", action="store_true", help="go back to the shipped threshold")
         s.set_defaults(func=func)
 
 

@@ -176,6 +176,7 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
     margin = f"margin {wording.Minus(d.margin):+.3f}" if d.margin is not None else ""
     out.append(f"decision: {verdict} — {conf}, {thr} {margin}".rstrip())
     out += textwrap.wrap(wording.decision_reason(d), WIDTH, initial_indent="  ", subsequent_indent="  ")
+    out += textwrap.wrap(wording.judged_not_first(d, trace.final), WIDTH, initial_indent="  ", subsequent_indent="  ")
     if d.by_model and d.contributions:  # each feature's part of the model's logit, biggest first
         # each by its value and its direction, the signed part after it (the parts and the base add up to the logit)
         parts = "; ".join(f"{what} ({wording.Minus(v):+.2f})" for what, v in wording.answerability_parts(d))

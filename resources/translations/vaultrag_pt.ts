@@ -347,6 +347,41 @@
     </message>
 </context>
 <context>
+    <name>CalibrationRow</name>
+    <message>
+        <source>Back to shipped</source>
+        <translation>Voltar ao de fábrica</translation>
+    </message>
+    <message>
+        <source>Forget this vault&apos;s calibrated threshold and use the shipped one</source>
+        <translation>Esquecer o limiar calibrado deste cofre e usar o de fábrica</translation>
+    </message>
+    <message>
+        <source>Put back the threshold the last calibration replaced</source>
+        <translation>Restaurar o limiar que a última calibração substituiu</translation>
+    </message>
+    <message>
+        <source>Undo calibration</source>
+        <translation>Desfazer calibração</translation>
+    </message>
+    <message>
+        <source>no threshold is in force (nothing refuses)</source>
+        <translation>nenhum limiar em vigor (nada é recusado)</translation>
+    </message>
+    <message>
+        <source>the shipped threshold {t:.3f} is in force</source>
+        <translation>o limiar de fábrica {t:.3f} está em vigor</translation>
+    </message>
+    <message>
+        <source>this vault&apos;s calibrated threshold {t:.3f} is in force</source>
+        <translation>o limiar calibrado deste cofre, {t:.3f}, está em vigor</translation>
+    </message>
+    <message>
+        <source>threshold in force: …</source>
+        <translation>limiar em vigor: …</translation>
+    </message>
+</context>
+<context>
     <name>CandidateTable</name>
     <message>
         <source>Note title › last heading (hover a row for the full path). Blue: in the answer&apos;s prompt; grey: only in an earlier list; italics: mostly repeated text or links.</source>
@@ -472,6 +507,10 @@
         <translation>Calibrar</translation>
     </message>
     <message>
+        <source>Calibrated threshold {t:.3f} stored and in force; Settings › Refusal threshold has Undo and Back to shipped.</source>
+        <translation>Limiar calibrado {t:.3f} guardado e em vigor; em Configurações › Limiar de recusa há Desfazer e Voltar ao de fábrica.</translation>
+    </message>
+    <message>
         <source>Calibrated threshold {t:.3f} stored; {r}.</source>
         <translation>Limiar calibrado {t:.3f} salvo; {r}.</translation>
     </message>
@@ -504,12 +543,32 @@
         <translation>Não armazenado: o limiar {t:.3f} não cumpre sua meta na metade de validação (no máximo {g:.0%} das perguntas sem resposta deveriam passar); o limiar em vigor continua. Acrescente perguntas sem resposta como as que passam, ou aceite uma parcela maior; {r}.</translation>
     </message>
     <message>
+        <source>Not stored: the threshold {t:.3f} would refuse more than half of the answers the ranker gets right (on the validate half it keeps {k:.0%} of the questions, of {c:.0%} answered right without it); the threshold in force stays. Add answerable questions, or accept a higher share passing; {r}.</source>
+        <translation>Não guardado: o limiar {t:.3f} recusaria mais da metade das respostas que o ranqueador acerta (na metade de validação mantém {k:.0%} das perguntas, de {c:.0%} respondidas certo sem ele); o limiar em vigor continua. Acrescente perguntas respondíveis ou aceite uma parcela maior passando; {r}.</translation>
+    </message>
+    <message>
         <source>Not stored: {a} answerable and {u} unanswerable questions are too few to move the threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.</source>
         <translation>Não salvo: {a} perguntas respondíveis e {u} sem resposta são poucas para mudar o limiar (são precisas ao menos {n} de cada). Ele seria {t:.3f}; {r}.</translation>
     </message>
     <message>
+        <source>Pick a refusal threshold from this golden set and show what it would do; nothing is stored until you press Store</source>
+        <translation>Escolher um limiar de recusa com este conjunto de referência e mostrar o que ele faria; nada é guardado até você clicar em Guardar</translation>
+    </message>
+    <message>
         <source>Question</source>
         <translation>Pergunta</translation>
+    </message>
+    <message>
+        <source>Store threshold {t:.3f}</source>
+        <translation>Guardar limiar {t:.3f}</translation>
+    </message>
+    <message>
+        <source>The shipped threshold is in force again.</source>
+        <translation>O limiar de fábrica voltou a valer.</translation>
+    </message>
+    <message>
+        <source>Threshold {t:.3f} picked, not stored yet; {r}. Press Store to use it (Undo is in Settings).</source>
+        <translation>Limiar {t:.3f} escolhido, ainda não guardado; {r}. Clique em Guardar para usá-lo (Desfazer fica em Configurações).</translation>
     </message>
     <message>
         <source>What went wrong</source>
@@ -573,7 +632,18 @@
     </message>
 </context>
 <context>
+    <name>Evaluation</name>
+    <message>
+        <source>Open a vault first.</source>
+        <translation>Abra um cofre primeiro.</translation>
+    </message>
+</context>
+<context>
     <name>HealthPanel</name>
+    <message>
+        <source>Broken links</source>
+        <translation>Links quebrados</translation>
+    </message>
     <message>
         <source>Consistency check</source>
         <translation>Verificar consistência</translation>
@@ -1655,6 +1725,10 @@
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Calibrated</source>
+        <translation>Calibrado</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>Configurações</translation>
     </message>
@@ -1768,6 +1842,10 @@
     <message>
         <source>threshold: auto</source>
         <translation>limiar: automático</translation>
+    </message>
+    <message>
+        <source>threshold: auto ({t:.3f})</source>
+        <translation>limiar: automático ({t:.3f})</translation>
     </message>
 </context>
 <context>
@@ -1972,6 +2050,10 @@
     <message>
         <source>Index the vault (or wait for the watcher to pick the file up).</source>
         <translation>Indexe o cofre (ou espere o observador pegar o arquivo).</translation>
+    </message>
+    <message>
+        <source>It judged passage #{r}, not the ranker&apos;s #1 ({note}): the answerability model finds #{r} the likelier to say the answer ({p:.0%} against {p1:.0%} for #1); the answer shown comes from #{r}.</source>
+        <translation>Julgou o trecho nº {r}, não o nº 1 do ranqueador ({note}): o modelo de respondibilidade acha o nº {r} mais provável de dizer a resposta ({p:.0%} contra {p1:.0%} do nº 1); a resposta mostrada vem do nº {r}.</translation>
     </message>
     <message>
         <source>It reached the prompt</source>
@@ -2568,6 +2650,14 @@
     <message>
         <source>lines posing as the system or the assistant</source>
         <translation>linhas que se passam pelo sistema ou pelo assistente</translation>
+    </message>
+    <message>
+        <source>links to a heading its note does not have</source>
+        <translation>aponta para um cabeçalho que a nota não tem</translation>
+    </message>
+    <message>
+        <source>links to a note the vault does not have</source>
+        <translation>aponta para uma nota que o cofre não tem</translation>
     </message>
     <message>
         <source>listed by the fast vectors while full-quality vectors fill ({done} of {total} chunks when asked); the top candidates got their full-quality vector at question time</source>

@@ -1,4 +1,4 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks,0012_vector_changes,0013_fast_vectors
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks,0012_vector_changes,0013_fast_vectors,0014_links
 -- index chunk_lines_key on chunk_lines
 CREATE INDEX chunk_lines_key on chunk_lines(key);
 -- index chunks_fast_pending on chunks
@@ -9,6 +9,10 @@ CREATE INDEX chunks_hash on chunks(content_hash);
 CREATE INDEX chunks_note on chunks(note_id, ordinal);
 -- index chunks_pending on chunks
 CREATE INDEX chunks_pending on chunks(id) where embedded = 0;
+-- index links_pending on links
+CREATE INDEX links_pending on links(note_id) where resolved = 0;
+-- index links_target on links
+CREATE INDEX links_target on links(target_id);
 -- index note_tags_tag on note_tags
 CREATE INDEX note_tags_tag on note_tags(tag collate nocase);
 -- index notes_folder on notes
@@ -88,6 +92,19 @@ CREATE TABLE embed_cache(model_id text not null, content_hash text not null, vec
                                     primary key(model_id, content_hash)) without rowid;
 -- table index_meta on index_meta
 CREATE TABLE index_meta(key text primary key, value text not null);
+-- table links on links
+CREATE TABLE links(
+            note_id integer not null references notes(id) on delete cascade,  -- the note the link is in
+            ordinal integer not null,
+            kind text not null,                 -- wikilink | embed | markdown
+            target text not null,               -- as written, without #heading and |alias ('' = this note)
+            heading text not null default '',   -- after '#' ('^id': a block)
+            alias text not null default '',
+            char_start integer not null, char_end integer not null,
+            target_id integer references notes(id) on delete set null,
+            heading_found integer,              -- 1/0 when a heading is named and the note resolved, else null
+            resolved integer not null default 0,  -- 0: written since the last resolve
+            primary key(note_id, ordinal)) without rowid;
 -- table note_tags on note_tags
 CREATE TABLE note_tags(note_id integer not null references notes(id) on delete cascade,
                                   tag text not null, primary key(note_id, tag)) without rowid;

@@ -86,6 +86,7 @@ class QueryLane:
         self._latest: dict[str, int] = {}
         self._gen = 0
         self._lock = threading.Lock()
+        self._stopped = False
         self._thread = workers.start(QUERY_LANE, self._run)
 
     def submit(self, kind: str, work: Callable[[], Any], done: Callable[[Any], None],
@@ -94,18 +95,28 @@ class QueryLane:
             self._gen += 1
             gen = self._gen
             self._latest[kind] = gen
+            if self._stopped:  # after shutdown nothing runs it: kept, it would hold its closure's objects
+                return gen
         self._queue.put(_Request(gen, kind, work, done, failed))
         return gen
 
     def always(self, kind: str, work: Callable[[], None]) -> None:
         """Queue `work` to run even when more requests follow (closing a store: a superseded close would leave
         its connection and helper threads open)."""
+        if self._stopped:
+            return
         self._queue.put(_Request(0, kind, work, lambda _: None, lambda _: None, supersedable=False))
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Run what is queued, then end the thread."""
+        """Run what is queued, then end the thread; what is asked later is dropped (a request left in the queue
+        keeps its closures, and through them the QObjects that asked: app/cycles.py)."""
+        with self._lock:
+            self._stopped = True
         self._queue.put(None)
         self._thread.join(timeout)
+        if not self._thread.is_alive():
+            while not self._queue.empty():
+                self._queue.get_nowait()
 
     def _run(self) -> None:
         while True:

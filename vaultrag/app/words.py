@@ -99,6 +99,8 @@ def note_reason(n: NoteState) -> str:
         return tr("{n} chunk(s) longer than the model's input limit (cut to fit)").format(n=n.truncated)
     if n.code == Reason.FLAGGED:
         return reason_text(n.code) + ": " + ", ".join(flag_word(f) for f in n.flags)
+    if n.code in (Reason.UNRESOLVED_LINK, Reason.MISSING_HEADING):  # the link as written, in any language
+        return f"{n.reason} {reason_text(n.code)}"
     return reason_text(n.code) if n.code != Reason.NONE else n.reason
 
 

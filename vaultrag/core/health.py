@@ -14,7 +14,7 @@ from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import NoteStatus, Reason
 from vaultrag.settings import Settings
 
-LISTS = ("indexed", "excluded", "failed", "stale", "truncated", "flagged")
+LISTS = ("indexed", "excluded", "failed", "stale", "truncated", "flagged", "unresolved")
 
 
 @dataclass
@@ -23,7 +23,7 @@ class NoteState:
 
     path: str
     state: str
-    reason: str = ""
+    reason: str = ""  # (unresolved) the link as written
     chunks: int = 0
     code: Reason = Reason.NONE  # the reason's code: a window words it in its own language from this
     truncated: int = 0  # (truncated) its chunks over the model's input limit
@@ -78,6 +78,10 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
     for path, codes in store.note_flags().items():
         notes["flagged"].append(NoteState(path, "flagged", "tries to give the language model orders: "
                                           + ", ".join(codes), code=Reason.FLAGGED, flags=list(codes)))
+    for link in store.unresolved_links():
+        written = f"[[{link.target}{'#' + link.heading if link.heading else ''}]]"
+        code = Reason.UNRESOLVED_LINK if link.target_note is None else Reason.MISSING_HEADING
+        notes["unresolved"].append(NoteState(link.source, "unresolved", written, code=code))
     # (mtime, size) of every note row that stands for a file (a skipped folder's row has no mtime)
     known = {r.path: (r.mtime_ns, r.size) for r in rows if r.status != NoteStatus.EXCLUDED or r.mtime_ns}
     scanned = vaultmod.scan(vault, settings.ignore_globs)

@@ -3,7 +3,7 @@ name, built from the registry (vaultrag/engines.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
@@ -37,6 +37,8 @@ class QuestionSoFar(Protocol):
     def chunks(self) -> Mapping[int, StoredChunk]: ...
 
     def note_languages(self, notes: list[str]) -> Mapping[str, str]: ...
+
+    def chunk_links(self, ids: list[int]) -> Mapping[int, Sequence[tuple[str, int]]]: ...
 
 
 @dataclass(frozen=True)

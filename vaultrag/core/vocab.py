@@ -245,6 +245,14 @@ class LaneEventKind(StrEnum):
     STOPPED = "stopped"
 
 
+class LinkKind(StrEnum):
+    """How a note links another (core/index/links.py)."""
+
+    WIKILINK = "wikilink"  # [[target#heading|alias]]
+    EMBED = "embed"  # ![[target]] or ![alt](target)
+    MARKDOWN = "markdown"  # [text](target.md#heading)
+
+
 class NoteStatus(StrEnum):
     INDEXED = "indexed"
     EXCLUDED = "excluded"
@@ -285,6 +293,8 @@ class Reason(StrEnum):
     EMPTY = "empty"
     TRUNCATED = "truncated"  # chunks over the embedder's input limit (index health)
     FLAGGED = "flagged"  # text that tries to give a language model orders (index health)
+    UNRESOLVED_LINK = "unresolved-link"  # a link names a note the vault does not have (index health)
+    MISSING_HEADING = "missing-heading"  # a link names a heading its note does not have (index health)
     # out of date (index health): the note, or the whole index under today's settings
     NEW_SINCE = "new-since-indexing"
     CHANGED_SINCE = "changed-since-indexing"

@@ -243,6 +243,22 @@ def refusal_plain(d: Decision, tr: Translate = english) -> str:
     return ""
 
 
+NOT_FIRST = T("It judged passage #{r}, not the ranker's #1 ({note}): the answerability model finds #{r} the "
+              "likelier to say the answer ({p:.0%} against {p1:.0%} for #1); the answer shown comes from #{r}.")
+
+
+def judged_not_first(d: Decision, final: Sequence[Candidate], tr: Translate = english) -> str:
+    """When the decision judged another passage than the ranker's first, say so and why ("" when it judged #1): the
+    window and `--explain` never contradict the ranking silently."""
+    if not d.by_model or not final or d.supported_by in (None, final[0].chunk_id) or not d.support:
+        return ""
+    best = next((c for c in final if c.chunk_id == d.supported_by), None)
+    first = d.support.get(final[0].chunk_id)
+    if best is None or first is None:
+        return ""
+    return tr(NOT_FIRST).format(r=best.rank, note=final[0].note, p=d.support.get(best.chunk_id, 0.0), p1=first)
+
+
 def model_reason(d: Decision, tr: Translate = english) -> str:
     """The answerability model's decision in words: the note it judged, the probability, what weighed against."""
     p, t, m = d.confidence or 0.0, d.threshold or 0.0, abs(d.margin or 0.0)
@@ -703,6 +719,8 @@ REASON = {
         Reason.EMPTY: T("empty note (no text to index)"),
         Reason.TRUNCATED: T("chunks longer than the model's input limit (cut to fit)"),
         Reason.FLAGGED: T("tries to give the language model orders"),
+        Reason.UNRESOLVED_LINK: T("links to a note the vault does not have"),
+        Reason.MISSING_HEADING: T("links to a heading its note does not have"),
         Reason.NEW_SINCE: T("new since indexing"), Reason.CHANGED_SINCE: T("changed since indexing"),
         Reason.DELETED_SINCE: T("deleted since indexing"),
         Reason.MODEL_CHANGED: T("embedded with another model than the one in Settings: re-index to re-embed"),

@@ -71,6 +71,9 @@ class DecisionView(QTextBrowser):
                              "probability {p:.3f}")).format(
             s=sum(d.contributions.values()), b=d.bias, l=sum(d.contributions.values()) + d.bias,
             p=d.confidence if d.confidence is not None else 0.0)
+        other = wording.judged_not_first(d, trace.final, wording_tr)
+        if other:
+            head += " " + local(other)
         return (f"<br><br>{escape(head)}<table cellspacing='0' cellpadding='1'>{''.join(rows)}</table>"
                 f"<i>{escape(bias)}</i>")
 

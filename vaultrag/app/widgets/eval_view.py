@@ -99,6 +99,7 @@ class EvalView(QWidget):
 
     run_requested = Signal(str, int, float)
     question_opened = Signal(str, str)
+    store_requested = Signal(float, str)  # a previewed calibration's threshold and its decider: store it
 
     def __init__(self) -> None:
         super().__init__()
@@ -115,6 +116,13 @@ class EvalView(QWidget):
         self.max_pass.setValue(0.10)
         self.run = QPushButton(self.tr("Evaluate"))
         self.calibrate = QPushButton(self.tr("Calibrate"))
+        self.calibrate.setToolTip(self.tr("Pick a refusal threshold from this golden set and show what it would do; "
+                                          "nothing is stored until you press Store"))
+        # a calibration is previewed first: stored only by this button, which says the threshold it stores
+        self.store = QPushButton()
+        self.store.setObjectName("eval-store-threshold")
+        self.store.hide()
+        self._pending: tuple[float, str] | None = None
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.table = QTableWidget(0, len(RANK_METRICS))
@@ -147,7 +155,7 @@ class EvalView(QWidget):
         self.curve = TradeoffCurve()
         top = QHBoxLayout()
         for wdg in (self.path, browse, QLabel(self.tr("limit")), self.limit, self.run, QLabel(self.tr("max pass")),
-                    self.max_pass, self.calibrate):
+                    self.max_pass, self.calibrate, self.store):
             top.addWidget(wdg)
         col = QVBoxLayout(self)
         col.addLayout(top)
@@ -168,6 +176,24 @@ class EvalView(QWidget):
         self.run.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(), -1.0))
         self.calibrate.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(),
                                                                        self.max_pass.value()))
+        self.store.clicked.connect(self._store)
+
+    def _store(self) -> None:
+        if self._pending is not None:
+            self.store_requested.emit(*self._pending)
+        self._pending = None
+        self.store.hide()
+
+    def threshold_stored(self, state: Any) -> None:
+        """A ThresholdState after a change: the status says what is in force now and where Undo is."""
+        if not state.changed:
+            return
+        if state.calibrated is not None:
+            said = local(self.tr("Calibrated threshold {t:.3f} stored and in force; Settings › Refusal threshold "
+                                 "has Undo and Back to shipped.")).format(t=state.calibrated)
+        else:
+            said = self.tr("The shipped threshold is in force again.")
+        self.status.setText(self.status.text() + "<br><b>" + said + "</b>")
 
     def clear(self) -> None:
         """Forget the last run's results (another vault was opened: its numbers and questions are not this one's)."""
@@ -201,6 +227,13 @@ class EvalView(QWidget):
         ev, cal = result[0], result[1]
         gold: dict[int, str] = result[2] if len(result) > 2 else {}
         threshold: float | None = result[3] if len(result) > 3 else None
+        decider: str = result[4] if len(result) > 4 else ""
+        self._pending = None
+        self.store.hide()
+        if cal is not None and cal.outcome == CalibrationOutcome.PICKED and cal.threshold is not None:
+            self._pending = (cal.threshold, decider)
+            self.store.setText(local(self.tr("Store threshold {t:.3f}")).format(t=cal.threshold))
+            self.store.show()
         self._rows(list(ev.stages))
         self._questions(ev.results, gold, threshold)
         for r, row in enumerate(ev.stages.values()):
@@ -300,6 +333,15 @@ class EvalView(QWidget):
                 "Not stored: {a} answerable and {u} unanswerable questions are too few to move the "
                 "threshold (at least {n} of each are needed). It would have been {t:.3f}; {r}.")).format(
                 a=cal.n_answerable, u=cal.n_unanswerable, n=cal.min_questions, t=cal.threshold, r=rates) + "</b>"
+        if cal.outcome == CalibrationOutcome.REFUSES_ANSWERS:
+            return "<b style='color:#b71c1c'>" + local(self.tr(
+                "Not stored: the threshold {t:.3f} would refuse more than half of the answers the ranker gets right "
+                "(on the validate half it keeps {k:.0%} of the questions, of {c:.0%} answered right without it); the "
+                "threshold in force stays. Add answerable questions, or accept a higher share passing; {r}.")).format(
+                t=cal.threshold, k=v.answerable_kept_correct, c=v.top1_without_threshold, r=rates) + "</b>"
+        if cal.outcome == CalibrationOutcome.PICKED:
+            return local(self.tr("Threshold {t:.3f} picked, not stored yet; {r}. Press Store to use it (Undo is in "
+                                 "Settings).")).format(t=cal.threshold, r=rates)
         if cal.outcome == CalibrationOutcome.MISSES_TARGET:
             return "<b style='color:#b71c1c'>" + local(self.tr(
                 "Not stored: the threshold {t:.3f} misses its goal on the validate half (at most {g:.0%} of the "

@@ -79,7 +79,7 @@ class HealthPanel(QWidget):
     def _list_title(self, name: str) -> str:
         return {"indexed": self.tr("Indexed"), "excluded": self.tr("Excluded"), "failed": self.tr("Failed"),
                 "stale": self.tr("Stale"), "truncated": self.tr("Truncated"),
-                "flagged": self.tr("Flagged")}.get(name, name)
+                "flagged": self.tr("Flagged"), "unresolved": self.tr("Broken links")}.get(name, name)
 
     def set_health(self, h: Health) -> None:
         c = h.counts

@@ -353,6 +353,10 @@ class MainWindow(QMainWindow):
         self.health.check_requested.connect(lambda: c.refresh_health(check=True))
         self.evaluation.run_requested.connect(
             lambda path, limit, mp: c.run_eval(path, limit or None, mp if mp >= 0 else None))
+        # the calibration's Store, Undo and Back to shipped talk to the evaluation part itself (no relay)
+        self.evaluation.store_requested.connect(c.evaluation.store_threshold)
+        c.evaluation.threshold_state.connect(self.evaluation.threshold_stored)
+        c.evaluation.threshold_state.connect(self._on_threshold_state)
         self.why_dialog.diagnose_requested.connect(self._diagnose)
         self.why_dialog.rerun_requested.connect(self.ask)
 
@@ -456,13 +460,17 @@ class MainWindow(QMainWindow):
             self._asking = None
             self._expected = None
 
+    def _on_threshold_state(self, state: Any) -> None:
+        """A calibration stored, undone or reset: the ask bar's "auto" shows the threshold now in force."""
+        self.threshold.set_in_force(state.in_force)
+
     def _on_search_finished(self, trace: QueryTrace) -> None:
         self.trace = trace
         self._asking = None
         self.error.hide()
         self._search_done()
         if trace.decision.threshold is not None:
-            self.threshold.in_force = trace.decision.threshold
+            self.threshold.set_in_force(trace.decision.threshold)
         self.answer_view.show_answer(trace)
         self.inspector.set_trace(trace)
         if self._expected is not None:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from vaultrag.app.cycles import weak_method
+from vaultrag.app.widgets.calibration_row import CalibrationRow
 from vaultrag.app.widgets.llm_editor import LlmEditor
 from vaultrag.app.widgets.reranker_editor import RerankerEditor
 from vaultrag.app.words import locale
@@ -98,6 +99,12 @@ class SettingsDialog(QDialog):
                 self.fields[f.name] = w
                 self.rows[f.name] = (form, cell)
             sections.addWidget(box)
+        self.calibration: CalibrationRow | None = None
+        if "threshold" in self.rows and getattr(downloader, "evaluation", None) is not None:
+            # the vault's calibrated threshold, under the override: Undo and Back to shipped
+            form, _ = self.rows["threshold"]
+            self.calibration = CalibrationRow(downloader.evaluation)
+            form.addRow(self.tr("Calibrated"), self.calibration)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)

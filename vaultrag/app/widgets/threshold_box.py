@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDoubleSpinBox
 
-from vaultrag.app.words import locale
+from vaultrag.app.words import local, locale
 
 AUTO = -0.01  # the box's minimum, shown as "threshold: auto": one step below 0 (no threshold in force is below 0)
 
@@ -28,6 +28,14 @@ class ThresholdBox(QDoubleSpinBox):
         self.in_force: float | None = None  # the threshold the last decision used (set by the window)
         self.setToolTip(self.tr("Refusal threshold for this question: auto uses the calibrated or shipped one; the "
                                 "arrows start from the one in force, and a step below 0 returns to auto"))
+
+    def set_in_force(self, threshold: float | None) -> None:
+        """The threshold the last decision used: the arrows start from it, and "auto" shows it."""
+        self.in_force = threshold
+        if threshold is None:
+            self.setSpecialValueText(self.tr("threshold: auto"))
+        else:
+            self.setSpecialValueText(local(self.tr("threshold: auto ({t:.3f})")).format(t=threshold))
 
     def override(self) -> float | None:
         """The value to ask with: None for auto."""

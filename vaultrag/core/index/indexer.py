@@ -230,9 +230,11 @@ class Indexer:
                     store.delete_note(r.id)
                     report.notes_deleted += 1
             # boilerplate is decided over the whole vault: the chunks that share a line with one added or removed
-            # in this run are recounted (a cancelled run leaves its lines dirty for the next)
+            # in this run are recounted (a cancelled run leaves its lines dirty for the next); so are links: the
+            # new ones resolved, and all of them when a note came, went or was renamed
             if not cancel.cancelled:
                 store.refresh_marks()
+                store.resolve_links()
             if store.chunks_dropped and not cancel.cancelled:
                 store.prune_vector_cache()
             if not cancel.cancelled and store.path is not None:
@@ -296,6 +298,7 @@ class Indexer:
             else:
                 new.append(chunk)
         store.delete_chunks(i for ids in existing.values() for i in ids)
+        store.write_links(note_id, p.links)
         model = self.embedder
         cached = store.cached_vectors(model.model_id, [c.content_hash for c in new]) if model else {}
         folder = f.folder

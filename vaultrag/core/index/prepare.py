@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vaultrag.core import tokens
+from vaultrag.core import links, tokens
 from vaultrag.core.index import hostile
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import Chunker
 from vaultrag.core.index.markdown import parse
 from vaultrag.core.language import detect_language
 from vaultrag.core.lifeline import die_with_parent
+from vaultrag.core.links import Link
 from vaultrag.core.model import Chunk, NoteFile
 from vaultrag.core.vocab import NoteStatus, Reason
 
@@ -34,6 +35,7 @@ class Prepared:
     digest: str = ""
     fields: dict[str, Any] = field(default_factory=dict)
     chunks: list[Chunk] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
         code, reason = Reason.EMPTY, "empty note (no text to index)"
     else:
         code, reason = Reason.NONE, ""
-    return Prepared(f, NoteStatus.INDEXED, reason, code, digest, fields, chunks)
+    return Prepared(f, NoteStatus.INDEXED, reason, code, digest, fields, chunks, links.extract(text))
 
 
 def _init_worker(tiktoken_cache: str | None, parent: int) -> None:

@@ -16,6 +16,10 @@ from vaultrag.core.store.index_store import IndexStore
 # a threshold is stored only from at least this many answerable and this many unanswerable questions: a tiny
 # golden set would move the threshold on noise
 MIN_CALIBRATION_QUESTIONS = 15
+# nor when, on the validate half, it would refuse more than half of the answers the ranker gets right: one click on a
+# 31-question file once stored a threshold that kept 25 % ± 34 % of them, and correct answers were refused
+MIN_KEPT_SHARE = 0.5
+PREVIOUS = "|previous"  # index_meta: the threshold a calibration replaced ("" none: the shipped one), for Undo
 
 # runs a write on the index's one writer (the app's index lane; the CLI's own store) and returns its result
 IndexWriter = Callable[[Callable[[IndexStore], str]], str]
@@ -30,6 +34,7 @@ class CalibrationOutcome(StrEnum):
     # picked on the tune half, but the validate half lets through more unanswerable questions than the goal beyond
     # chance (an exact binomial test): not stored, the threshold in force stays
     MISSES_TARGET = "misses-target"
+    REFUSES_ANSWERS = "refuses-answers"  # it would refuse more than half the correct answers (MIN_KEPT_SHARE)
     NO_UNANSWERABLE = "no-unanswerable-questions"  # nothing to pick it on (the tune half has none)
 
 
@@ -95,6 +100,8 @@ def pick(results: Sequence[QuestionResult], max_pass: float) -> Calibration:
         outcome = CalibrationOutcome.TOO_FEW_QUESTIONS
     elif metrics.above(check.unanswerable_passed, check.n_unanswerable, max_pass):
         outcome = CalibrationOutcome.MISSES_TARGET
+    elif check.answerable_kept_correct < MIN_KEPT_SHARE * check.top1_without_threshold:
+        outcome = CalibrationOutcome.REFUSES_ANSWERS
     else:
         outcome = CalibrationOutcome.PICKED
     return Calibration(outcome, max_pass, n_a, n_u, t, half_rates(tune, t), check)
@@ -106,12 +113,17 @@ def decider_of(results: Sequence[QuestionResult]) -> str:
     return Counter(r.decider for r in results).most_common(1)[0][0] if results else COSINE
 
 
+def preview(results: Sequence[QuestionResult], max_pass: float) -> tuple[Calibration, str]:
+    """What a calibration would store, and for which decider, without storing it (the window shows it and asks)."""
+    decider = decider_of(results)
+    return pick([r for r in results if r.decider == decider], max_pass), decider
+
+
 def calibrate(results: Sequence[QuestionResult], max_pass: float, reranker_id: str, write: IndexWriter) -> Calibration:
     """Pick the threshold on the probability of the answerability model (the cosine rule's confidence where the
     model cannot run: the questions decided by the commoner of the two) and, from enough questions, store it for
     the index's (embedder, reranker, decider) through `write`, the index's one writer."""
-    decider = decider_of(results)
-    cal = pick([r for r in results if r.decider == decider], max_pass)
+    cal, decider = preview(results, max_pass)
     if cal.outcome != CalibrationOutcome.PICKED or cal.threshold is None:
         return cal
     threshold = cal.threshold
@@ -120,9 +132,41 @@ def calibrate(results: Sequence[QuestionResult], max_pass: float, reranker_id: s
 
 
 def store_threshold(store: IndexStore, reranker_id: str, threshold: float, decider: str = COSINE) -> str:
-    """Keep a calibrated threshold in the index for its (embedder, reranker, decider); returns the key it went
-    under."""
+    """Keep a calibrated threshold in the index for its (embedder, reranker, decider), and the one it replaces for
+    Undo; returns the key it went under."""
     key = threshold_key(store.meta("embed_model") or "", reranker_id, decider)
     with store.transaction():
+        store.set_meta(key + PREVIOUS, store.meta(key) or "")
         store.set_meta(key, repr(threshold))
     return key
+
+
+def calibrated(store: IndexStore, reranker_id: str, decider: str = COSINE) -> tuple[float | None, bool]:
+    """(the calibrated threshold of the index for (embedder, reranker, decider), or None for the shipped one;
+    whether Undo has a change to take back)."""
+    key = threshold_key(store.meta("embed_model") or "", reranker_id, decider)
+    value = store.meta(key)
+    return (float(value) if value else None), store.meta(key + PREVIOUS) is not None
+
+
+def undo_threshold(store: IndexStore, reranker_id: str, decider: str = COSINE) -> float | None:
+    """Put back the threshold the last calibration (or reset) replaced; returns the calibrated one now in force
+    (None: the shipped one). Nothing to undo: nothing changes."""
+    key = threshold_key(store.meta("embed_model") or "", reranker_id, decider)
+    with store.transaction():
+        previous = store.meta(key + PREVIOUS)
+        if previous is not None:
+            store.delete_meta(key + PREVIOUS)
+            store.set_meta(key, previous) if previous else store.delete_meta(key)
+    value = store.meta(key)
+    return float(value) if value else None
+
+
+def reset_threshold(store: IndexStore, reranker_id: str, decider: str = COSINE) -> None:
+    """Back to the shipped threshold (the calibrated one kept for Undo)."""
+    key = threshold_key(store.meta("embed_model") or "", reranker_id, decider)
+    with store.transaction():
+        current = store.meta(key)
+        if current is not None:
+            store.set_meta(key + PREVIOUS, current)
+            store.delete_meta(key)

@@ -13,8 +13,10 @@ from vaultrag.core.model import Decision, Diagnosis, Evidence, Hit, ListHit, Que
 from vaultrag.core.quality.dropped import dropped_at
 from vaultrag.core.query.conversation import QUESTION_WORDS
 from vaultrag.core.query.search import Searcher
+from vaultrag.core.query.stages.bm25 import match_for
 from vaultrag.core.query.stages.decide import BACKGROUND_WEIGHT, rule_threshold
-from vaultrag.core.query.terms import match_expression, query_terms
+from vaultrag.core.query.stems import inflected_match
+from vaultrag.core.query.terms import query_terms
 from vaultrag.core.scope import Scope
 from vaultrag.core.vocab import (
     AnswerKind,
@@ -98,12 +100,13 @@ def _evidence(searcher: Searcher, trace: QueryTrace, question: str, ids: list[in
     missing: list[str] = []
     terms, _ = query_terms(store, question, trace.language)
     if terms:
-        found = store.bm25_best_among(match_expression(terms), ids)
+        found = store.bm25_best_among(match_for(store, terms, trace.language), ids)
         if found:
             bm25 = Hit(*found)
-        # a question's own words ("how much", "quantos") are no words to add to a note
+        # a question's own words ("how much", "quantos") are no words to add to a note; a word the note holds in
+        # another form ("apagar" for "apaguei") is not missing
         missing = [t for t in terms if t.lower() not in QUESTION_WORDS
-                   and not store.any_match_among(match_expression([t]), ids)]
+                   and not store.any_match_among(inflected_match([t], trace.language, {t}), ids)]
     stage = trace.stages[StageName.VECTOR]
     if searcher.embedder is not None and stage.status in (StageStatus.OK, StageStatus.PARTIAL):
         q = searcher.query_vector(question)  # embedded once, by the ask above

@@ -80,8 +80,15 @@ def calibration_lines(calibration: Calibration) -> list[str]:
                       f"unanswerable questions pass, more than the {c.max_pass:.0%} goal beyond chance; the threshold "
                       "in force stays. Add unanswerable questions like the ones that pass, or accept a higher share "
                       "(--max-pass)."]
+    elif c.outcome == CalibrationOutcome.REFUSES_ANSWERS:
+        v = c.validate
+        lines += ["", f"Not stored: on the validate half it keeps {v.answerable_kept_correct:.0%} ± "
+                      f"{v.kept_correct_margin:.0%} of the questions, of {v.top1_without_threshold:.0%} answered right "
+                      "without it: it would refuse more than half of the right answers. Add answerable questions, or "
+                      "accept a higher share of unanswerable ones passing (--max-pass)."]
     elif c.stored:
-        lines += ["", f"Stored in the index as {c.stored_as} (the validate half is the honest number)."]
+        lines += ["", f"Stored in the index as {c.stored_as} (the validate half is the honest number; "
+                      "`vaultrag calibrate VAULT --undo` puts back the one it replaced, `--shipped` the shipped one)."]
     return lines
 
 

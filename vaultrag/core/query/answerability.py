@@ -16,8 +16,9 @@ import numpy as np
 
 from vaultrag.core.language import stop_words
 from vaultrag.core.marks import HEADING, hub_share
-from vaultrag.core.query.features import SENTENCE, stem
-from vaultrag.core.query.terms import WORD, fold
+from vaultrag.core.query.features import stem
+from vaultrag.core.query.stems import stem_prefix
+from vaultrag.core.query.terms import SENTENCE, WORD, fold
 from vaultrag.core.vocab import StageName
 from vaultrag.engines import EMBEDDERS
 
@@ -166,22 +167,26 @@ def read_question(q: QueryState) -> Question:
     numbers = frozenset(numbers_of(q.question))
     named = {stem(x) for x in names} | {stem(x) for x in numbers}
     topic = frozenset(idf) - named
-    unknown = sum(idf[stem(w)] for w, f in zip(words, folded, strict=True) if df[f] == 0)
+    # a word the vault holds in another form ("apagar" for "apaguei") is not unknown (stems.stem_prefix)
+    unknown = sum(idf[stem(w)] for w, f in zip(words, folded, strict=True)
+                  if df[f] == 0 and not q.store.holds_prefix(stem_prefix(w, q.language)))
     return Question(idf, topic, numbers, frozenset(names), frozenset(x for x in names if df.get(x, 0) > 0),
                     unknown / (sum(idf.values()) or 1.0), question_kind(q.question),
                     frozenset(fold(w.lower()) for w in WORD.findall(q.question)))
 
 
 def unknown_words(q: QueryState) -> list[str]:
-    """The question's content words that no chunk of the vault holds, as asked and in its order ([] for a question
-    in none of the vault's languages: there every word would be one)."""
+    """The question's content words that no chunk of the vault holds in any form ("apaguei" is known where a note
+    says "apagar": stems.stem_prefix), as asked and in its order ([] for a question in none of the vault's
+    languages: there every word would be one)."""
     languages = q.store.vault_languages()
     if languages and q.language not in languages:
         return []
     stops = stop_words(q.language)
     words = [w for w in dict.fromkeys(WORD.findall(q.question)) if w.lower() not in stops and not w.isdigit()]
     freqs = q.store.doc_freqs([fold(w.lower()) for w in words]) if words else []
-    return [w for w, f in zip(words, freqs, strict=True) if f == 0]
+    return [w for w, f in zip(words, freqs, strict=True)
+            if f == 0 and not q.store.holds_prefix(stem_prefix(w, q.language))]
 
 
 QUESTION_END = re.compile(r"\?[\s\"'”»)*_]*$")  # a sentence that asks, even in quotes or bold

@@ -7,39 +7,30 @@ import math
 import re
 import unicodedata
 from collections.abc import Set as AbstractSet
-from typing import Any
 
 import numpy as np
 
 from vaultrag.core.language import stop_words
-from vaultrag.core.query.terms import WORD, fold
+from vaultrag.core.query.pointers import pointer_sentences
+from vaultrag.core.query.stems import stemmer as _stemmer
+from vaultrag.core.query.terms import SENTENCE, WORD, fold
 from vaultrag.core.rerank import QuestionSoFar
 from vaultrag.core.vocab import StageName
 
 STEM_CHARS = 6  # light stemming by truncation: "universidade"/"universidades", "defend"/"defense" meet
-SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 # One copy of each lexical feature for every language pair: a copy per same/other language scored 0.018 lower on
 # xquad-xl left out of training (only names and numbers match across languages, and they still help); the
 # fusion gate and `same_language` carry the language (docs/ranker.md).
 # sentence_idf: the best sentence's share of the question's Snowball stems, each weighted by how few candidates
 # hold it; sentence_grams: the best sentence's share of the question's 4-letter pieces (cognates across languages);
 # note_cos_gap: the best cosine among the candidates of the same note, less the top one; boilerplate and hub: the
-# chunk's marks (store/chunk_marks.py). Measured one by one in docs/ranker.md.
+# chunk's marks (store/chunk_marks.py); pointer: the best sentence sends the reader elsewhere ("see [[X]]":
+# query/pointers.py); pointed: a candidate links to this one's note (1 / the fused rank of the best one that does:
+# the credit a pointer passes to its target). Measured one by one in docs/ranker.md.
 FEATURES: tuple[str, ...] = ("bm25_norm", "bm25_rr", "coverage", "sentence_cov", "title_cov", "vector_rr", "cosine",
                              "cosine_gap", "rrf", "log_length", "coverage_x_cosine", "same_language", "sentence_idf",
-                             "sentence_grams", "note_cos_gap", "boilerplate", "hub")
-# the Snowball stemmer of each language PyStemmer has (others: the English Porter stemmer, which mostly trims -s)
-SNOWBALL = {"pt": "portuguese", "en": "english", "es": "spanish", "de": "german", "fr": "french", "it": "italian",
-            "nl": "dutch", "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "ru": "russian",
-            "ro": "romanian", "hu": "hungarian", "tr": "turkish", "ca": "catalan"}
+                             "sentence_grams", "note_cos_gap", "boilerplate", "hub", "pointer", "pointed")
 GRAM = 4
-
-
-@functools.lru_cache(maxsize=32)
-def _stemmer(language: str) -> Any:
-    import Stemmer  # PyStemmer: Snowball in C
-
-    return Stemmer.Stemmer(SNOWBALL.get(language, "porter"))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -139,6 +130,11 @@ def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
     held = [snowball_text(t, lang) for t, lang in zip(texts, stem_language, strict=True)]
     idf = {w: math.log((len(ids) + 1) / (sum(w in h for h in held) + 0.5)) for w in wanted_stems}
     idf_total = sum(idf.values()) or 1.0
+    fused_rank = {c.chunk_id: c.rank for c in q.stages[StageName.FUSED].candidates}
+    pointed: dict[str, float] = {}  # a note → 1 / the fused rank of the best candidate linking to it
+    for cid, found in q.chunk_links(ids).items():
+        for target, _ in found:
+            pointed[target] = max(pointed.get(target, 0.0), 1.0 / fused_rank.get(cid, len(ids) + 1))
     note_cos: dict[str, float] = {}
     for i, cos in zip(ids, cosines, strict=True):
         if cos is not None:
@@ -156,10 +152,15 @@ def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
         # no vector yet (a backlog): the cosine features are unknown, read as their training mean, not as a cosine
         # of 0, which sank the candidate to the bottom with a score near -57 whatever its words said
         c = cos if cos is not None else math.nan
-        best_idf = max((sum(idf[w] for w in wanted_stems & s) for s in stemmed[r]), default=0.0) / idf_total
+        weights = [sum(idf[w] for w in wanted_stems & s) for s in stemmed[r]]
+        best_idf = max(weights, default=0.0) / idf_total
+        pointers = pointer_sentences(text)
+        best_at = int(np.argmax(weights)) if weights and max(weights) > 0 else -1
+        pointer = float(0 <= best_at < len(pointers) and pointers[best_at])
         best_grams = max((_share(wanted_grams, g) for g in sentence_grams(text)), default=0.0)
         rows[r] = (bm25[cid].score / top_bm25 if cid in bm25 else 0.0, 1.0 / bm25[cid].rank if cid in bm25 else 0.0,
                    cov, best_sentence, title, 1.0 / vector[cid].rank if cid in vector else 0.0,
                    c, c - top_cos, fused.get(cid, 0.0) / top_rrf, math.log1p(len(text)), cov * c, float(same),
-                   best_idf, best_grams, note_cos.get(chunk.note, math.nan) - top_cos, chunk.boilerplate, chunk.hub)
+                   best_idf, best_grams, note_cos.get(chunk.note, math.nan) - top_cos, chunk.boilerplate, chunk.hub,
+                   pointer, pointed.get(chunk.note, 0.0))
     return rows

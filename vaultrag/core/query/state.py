@@ -124,6 +124,7 @@ class QueryState:
     chunks: dict[int, StoredChunk] = field(default_factory=dict)  # text and place of every candidate seen
     cosines: dict[int, float] = field(default_factory=dict)
     languages: dict[str, str] = field(default_factory=dict)  # note path → the language detected at index time
+    links: dict[int, list[tuple[str, int]]] = field(default_factory=dict)  # chunk id → (note it links to, offset)
     stages: dict[StageName, Stage] = field(default_factory=dict)
     final_stage: StageName = StageName.FUSED
     decision: Decision | None = None
@@ -167,6 +168,14 @@ class QueryState:
             found = self.store.note_languages(missing)
             self.languages.update({n: found.get(n, "") for n in missing})
         return self.languages
+
+    def chunk_links(self, ids: list[int]) -> dict[int, list[tuple[str, int]]]:
+        """The notes each of the chunks `ids` links to, with the link's offset in it (read once per question)."""
+        missing = [i for i in ids if i not in self.links]
+        if missing:
+            found = self.store.chunk_links(missing)
+            self.links.update({i: found.get(i, []) for i in missing})
+        return self.links
 
     def fill_cosines(self) -> None:
         """Give every candidate listed so far its cosine with the question (BM25-only ones from the cache)."""

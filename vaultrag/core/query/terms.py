@@ -21,6 +21,7 @@ COMMON_MIN_CHUNKS = 10_000  # …but only at scale: on a small index it is fast 
 POSTINGS_BUDGET = 25_000
 STOPWORDS = stop_words("")  # pt and en together: for text whose language is not known
 WORD = re.compile(r"\w+", re.UNICODE)
+SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")  # the sentences the ranker and the decision read a chunk by
 
 
 @lru_cache(maxsize=1 << 16)  # the same words come back in every question, candidate and sentence

@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from vaultrag.core.links import Link
 from vaultrag.core.model import Chunk
-from vaultrag.core.store import ann, chunk_marks, migrations, vectors
+from vaultrag.core.store import ann, chunk_marks, links, migrations, vectors
 from vaultrag.core.store.db import Connection, CorruptIndex, bump_generation, connect
 from vaultrag.core.store.db import Error as DbError
 from vaultrag.core.store.fts import DeferredFts
@@ -239,6 +240,9 @@ class IndexStore(QueryReads):
             (key, value),
         )
 
+    def delete_meta(self, key: str) -> None:
+        self.db.execute("delete from index_meta where key = ?", (key,))
+
     # -- notes ----------------------------------------------------------------------------------
     def note_rows(self) -> dict[str, NoteRow]:
         rows = self.db.execute("select id, path, mtime_ns, size, content_hash, status, reason, reason_code from notes")
@@ -365,6 +369,19 @@ class IndexStore(QueryReads):
         if hub:
             self.db.execute("update chunks set hub = ? where id = ?", (hub, chunk_id))
         return chunk_id
+
+    def write_links(self, note_id: int, found: Sequence[Link]) -> None:
+        """Replace a note's links (store/links.py; resolved by `resolve_links`)."""
+        links.write(self.db, note_id, found)
+
+    def resolve_links(self) -> int:
+        """Resolve the links written since the last call (all of them when notes came, went or were renamed);
+        returns how many changed. Call inside the write transaction."""
+        return links.resolve(self.db)
+
+    def unresolved_links(self) -> list[links.StoredLink]:
+        """The links that name a note (or a heading) the vault does not have, by note (store/links.py)."""
+        return links.unresolved(self.db)
 
     def refresh_marks(self) -> int:
         """Bring the chunks' boilerplate marks in line with the notes now indexed (after inserts and deletes);

