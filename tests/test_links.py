@@ -144,3 +144,17 @@ def test_the_watcher_keeps_links_current(vault: Path, home: Path):
         assert live.until(lambda: target() is None, 20.0)
     finally:
         live.stop()
+
+
+def test_a_note_of_unclosed_brackets_or_separators_is_indexed_in_seconds(tmp_path: Path):
+    """Hostile round 4: 200 kB of "[[" (and 64 kB of \\x1c–\\x1f) took minutes in the note parser's own link pattern."""
+    from vaultrag.core.index.prepare import PrepareOptions, prepare
+    from vaultrag.core.model import NoteFile
+
+    for name, body in (("brackets.md", "[[" * 100_000), ("separators.md", "\x1c\x1d\x1e\x1f" * 16_000),
+                       ("half.md", "[[a|" * 40_000)):
+        p = write(tmp_path, name, "# T\n\n" + body)
+        t = time.perf_counter()
+        done = prepare(NoteFile(name, str(p), p.stat().st_size, p.stat().st_mtime_ns), PrepareOptions(200, 5_000_000,
+                                                                                                       "private"))
+        assert done.chunks and time.perf_counter() - t < 10.0, name

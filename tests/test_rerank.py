@@ -19,16 +19,17 @@ from vaultrag.settings import Settings
 
 
 def test_the_builtin_ranker_puts_the_note_that_answers_above_the_keyword_stuffed_ones(vault: Path, tmp_path: Path):
-    """Two notes repeat the question's words (BM25 and the bag-of-words vectors put one of them first); one note
-    answers in a sentence that has every content word. The shipped ranker's features (sentence coverage, title
-    coverage, cosine gap) move the answer to the top: a reranker whose scores were ignored, or constant, would
-    leave the fused order."""
-    write(vault, "Backup.md", "# Backup run\n\nBackup run. Backup run checklist, backup run log, backup run owners.\n")
+    """Two notes repeat the question's words (BM25 and the bag-of-words vectors put one of them first, and it says
+    "please see [[Ops]]" for the answer); one note answers. The shipped ranker's features (the credit the pointer
+    passes to its target, sentence coverage, the cosine gap) move the answer to the top: a reranker whose scores
+    were ignored, or constant, would leave the fused order."""
+    write(vault, "Backup.md", "# Backups\n\nBackup run checklist, backup run log, backup run owners. For when the "
+                              "backup runs, please see [[Ops]].\n")
     write(vault, "Backup notes.md",
           "# Backup\n\nBackup, backup and more backup: the run book lists every backup run.\n")
     write(vault, "Ops.md", "# Ops\n\nThe nightly backup does run at 2 am, when the server is idle.\n")
     write(vault, "Garden.md", "# Garden\n\nWater the tomatoes when the soil is dry.\n")
-    embedder = CountingEmbedder()
+    embedder = CountingEmbedder(floor=0.8)  # cosines in e5's range, where the ranker was fitted
     store = IndexStore.open(tmp_path / "i.sqlite")
     try:
         run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
@@ -41,6 +42,7 @@ def test_the_builtin_ranker_puts_the_note_that_answers_above_the_keyword_stuffed
     assert fused[0].note == "Backup.md", "the vault is built to fool the fused list"
     assert reranked[0].note == "Ops.md" and trace.final[0].note == "Ops.md"
     assert trace.context[0].note == "Ops.md", "the answer is built from the reranked order"
+    assert reranked[0].contributions is not None and reranked[0].contributions["pointed"] > 0
     scores = [c.score for c in reranked]
     assert scores == sorted(scores, reverse=True) and len(set(scores)) == len(scores)
     for c in reranked:  # each score is the sum of its features' parts: the ranker's own numbers, not the stage's

@@ -356,6 +356,8 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "the note close to the best similarity"),
     QT_TRANSLATE_NOOP("Wording", "repeated text (template, footer)"),
     QT_TRANSLATE_NOOP("Wording", "mostly links (a hub note)"),
+    QT_TRANSLATE_NOOP("Wording", "its best sentence points elsewhere (“see …”)"),
+    QT_TRANSLATE_NOOP("Wording", "a candidate above links to this note"),
     QT_TRANSLATE_NOOP("Wording", "keywords"),
     QT_TRANSLATE_NOOP("Wording", "meaning"),
     QT_TRANSLATE_NOOP("Wording", "keyword"),

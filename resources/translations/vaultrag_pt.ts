@@ -2368,6 +2368,10 @@
         <translation>Sem um modelo de linguagem a resposta mostra um trecho só, o do documento [{shown}]: o desta nota (documento [{doc}]) está no prompt, mas não é lido.</translation>
     </message>
     <message>
+        <source>a candidate above links to this note</source>
+        <translation>um candidato acima aponta para esta nota</translation>
+    </message>
+    <message>
         <source>a list of links</source>
         <translation>uma lista de links</translation>
     </message>
@@ -2554,6 +2558,10 @@
     <message>
         <source>its best chunk is BM25 rank {r} (score {s:.2f})</source>
         <translation>seu melhor trecho está na posição {r} do BM25 (pontuação {s:.2f})</translation>
+    </message>
+    <message>
+        <source>its best sentence points elsewhere (“see …”)</source>
+        <translation>sua melhor frase aponta para outro lugar (“veja …”)</translation>
     </message>
     <message>
         <source>its closeness in meaning beside the other passages is {v:+.3f}</source>

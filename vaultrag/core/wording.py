@@ -796,6 +796,9 @@ FEATURE = {
     "note_cos_gap": T("the note close to the best similarity"),
     # the chunk marks (index time): a feature of that name, or the mark itself
     "boilerplate": T("repeated text (template, footer)"), "hub": T("mostly links (a hub note)"),
+    # the real-notes features (issue 35): the best sentence sends the reader elsewhere; a candidate links to this note
+    "pointer": T("its best sentence points elsewhere (“see …”)"),
+    "pointed": T("a candidate above links to this note"),
     # the fused list's parts: one per retrieval list
     "bm25": T("keywords"), "vector": T("meaning"),
 }

@@ -92,6 +92,23 @@ NEGATIONS = {
     "es": _folded("no nunca ni ninguno ninguna sin jamás tampoco"),
     "de": _folded("nicht kein keine keinen keiner keinem keines nie niemals ohne weder"),
 }
+# phrases whose negation word negates nothing ("apaguei sem querer": deleted by accident); a question holding one is
+# not a negated question (the help vault's "Como recuperar uma nota que apaguei sem querer?" was refused at 0.044)
+NOT_NEGATING = {"pt": ("sem querer", "sem querer querendo", "sem nenhum problema"),
+                "es": ("sin querer", "sin ningún problema"), "en": ("without meaning to", "no matter"),
+                "de": ("ohne absicht",)}
+
+
+@functools.lru_cache(maxsize=1024)
+def negation_words(question: str, language: str) -> frozenset[str]:
+    """The question's words that negate it (folded), its idioms ("sem querer") left out."""
+    text = fold(question.lower())
+    for phrase in NOT_NEGATING.get(language, ()) if language else [p for ps in NOT_NEGATING.values() for p in ps]:
+        text = text.replace(fold(phrase), " ")
+    negations = NEGATIONS.get(language) or NEGATIONS["en"] | NEGATIONS["pt"]
+    return frozenset(w for w in WORD.findall(text) if w in negations)
+
+
 MONTHS = _folded(
     "january february march april may june july august september october november december janeiro fevereiro "
     "março abril maio junho julho agosto setembro outubro novembro dezembro century centuries século séculos")
@@ -183,7 +200,10 @@ def unknown_words(q: QueryState) -> list[str]:
     if languages and q.language not in languages:
         return []
     stops = stop_words(q.language)
-    words = [w for w in dict.fromkeys(WORD.findall(q.question)) if w.lower() not in stops and not w.isdigit()]
+    idioms = {fold(w) for p in NOT_NEGATING.get(q.language, ()) if fold(p) in fold(q.question.lower())
+              for w in WORD.findall(p)}  # "sem querer" says how, not what: its "querer" is no word to look for
+    words = [w for w in dict.fromkeys(WORD.findall(q.question)) if w.lower() not in stops and not w.isdigit()
+             and fold(w.lower()) not in idioms]
     freqs = q.store.doc_freqs([fold(w.lower()) for w in words]) if words else []
     return [w for w, f in zip(words, freqs, strict=True)
             if f == 0 and not q.store.holds_prefix(stem_prefix(w, q.language))]
@@ -270,7 +290,7 @@ def candidate_row(qi: Question, q: QueryState, c: Candidate, probs: dict[int, fl
         sentence_cov = len(wanted & best_stems) / len(wanted) if wanted else 0.0
         missing = [w for s, w in qi.idf.items() if s not in near]
         negations = NEGATIONS.get(q.language) or NEGATIONS["en"] | NEGATIONS["pt"]
-        negation = float(bool(qi.words & negations) and not near_words & negations)
+        negation = float(bool(negation_words(q.question, q.language)) and not near_words & negations)
         lexical = [sentence_cov, rare(near) / total, rare(every) / total,
                    max(missing, default=0.0) / (max(qi.idf.values(), default=0.0) or 1.0), negation,
                    qi.words_unknown]
