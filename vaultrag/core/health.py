@@ -11,7 +11,7 @@ from vaultrag.core import embed
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.store.index_store import IndexStore
-from vaultrag.core.vocab import NoteStatus, Reason
+from vaultrag.core.vocab import LinkKind, NoteStatus, Reason
 from vaultrag.settings import Settings
 
 LISTS = ("indexed", "excluded", "failed", "stale", "truncated", "flagged", "unresolved")
@@ -79,7 +79,8 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         notes["flagged"].append(NoteState(path, "flagged", "tries to give the language model orders: "
                                           + ", ".join(codes), code=Reason.FLAGGED, flags=list(codes)))
     for link in store.unresolved_links():
-        written = f"[[{link.target}{'#' + link.heading if link.heading else ''}]]"
+        place = f"{link.target}{'#' + link.heading if link.heading else ''}"
+        written = f"[{link.alias}]({place})" if link.kind == LinkKind.MARKDOWN else f"[[{place}]]"
         code = Reason.UNRESOLVED_LINK if link.target_note is None else Reason.MISSING_HEADING
         notes["unresolved"].append(NoteState(link.source, "unresolved", written, code=code))
     # (mtime, size) of every note row that stands for a file (a skipped folder's row has no mtime)

@@ -102,9 +102,10 @@ class SettingsDialog(QDialog):
         self.calibration: CalibrationRow | None = None
         if "threshold" in self.rows and getattr(downloader, "evaluation", None) is not None:
             # the vault's calibrated threshold, under the override: Undo and Back to shipped
-            form, _ = self.rows["threshold"]
+            form, cell = self.rows["threshold"]
             self.calibration = CalibrationRow(downloader.evaluation)
-            form.addRow(self.tr("Calibrated"), self.calibration)
+            position: Any = form.getWidgetPosition(cell)  # (row, role)
+            form.insertRow(int(position[0]) + 1, self.tr("Calibrated"), self.calibration)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)

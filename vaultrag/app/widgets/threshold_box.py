@@ -36,6 +36,8 @@ class ThresholdBox(QDoubleSpinBox):
             self.setSpecialValueText(self.tr("threshold: auto"))
         else:
             self.setSpecialValueText(local(self.tr("threshold: auto ({t:.3f})")).format(t=threshold))
+        # wide enough for the words ("threshold: auto (0.337)" was cut to "hold: auto (0.337)")
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance(self.specialValueText()) + 36)
 
     def override(self) -> float | None:
         """The value to ask with: None for auto."""
