@@ -1,7 +1,8 @@
 """Start the real app on the demo vault and save the main states as 1280×800 PNGs under docs/screenshots/; then
 the same window on real vaults with long names (the Obsidian help vault, faquad-pt) under benchmarks/out/.
 
-Run: python benchmarks/screenshot.py [out_dir] [--only=demo|real] [--lang=en,pt]    (default docs/screenshots, all)
+Run: python benchmarks/screenshot.py [out_dir] [--only=demo|real] [--lang=en,pt] [--size=1024x700,1920x1080]
+(default docs/screenshots, all, 1280×800; another size's real-vault shots go to a folder named by it)
 Under Xvfb (`apt-get install xvfb xauth`) the whole 1280×800 screen is grabbed, dialogs included; without it the
 window renders offscreen (dialogs are then saved on their own).
 States: answer, refusal, cross-stage selection, a follow-up with its rewrite, a note flagged as hostile, the
@@ -40,7 +41,8 @@ REAL = {"en": [("obsidian-help", EVAL / "obsidian-help" / "en", "How do I sync m
                ("faquad-pt", EVAL / "faquad-pt" / "vault", "Quais são as atividades complementares do curso?")]}
 # the seeds' injection case: a note that tries to give the language model orders (flagged at index time)
 HOSTILE = (ROOT / "tests" / "data" / "hostile-note.md").read_text(encoding="utf-8")
-W, H = 1280, 800
+# the screen's size: 1280×800 unless a run asks for others (--size; a child reads its own from the environment)
+W, H = (int(x) for x in os.environ.get("_VAULTRAG_SIZE", "1280x800").split("x"))
 GOLDEN = [  # a tiny golden set for the demo vault (the evaluation view warns that it is too small to calibrate)
     {"question": "Qual o prazo do reembolso?", "gold_note": "Casa/Reembolso e cancelamentos.md"},
     {"question": "Como criar um ambiente virtual Python?", "gold_note": "Trabalho/Python venv.md"},
@@ -291,12 +293,13 @@ def shoot_real(out: Path, language: str) -> None:
         w.open_vault(vault)
         wait(app, lambda d=done: "ready" in d, 900)
         print(f"{language} {name}: indexed in {time.monotonic() - t0:.0f} s")
+        stem = f"{language}-{name}"
+        save(app, w, out, f"{stem}-before")  # before the first question: what the empty panes say
         w.question.setText(question)
         w.ask()
         wait(app, lambda d=done: "trace" in d)
         trace = done["trace"]
         stages = w.inspector.panes["candidates"]
-        stem = f"{language}-{name}"
         save(app, w, out, f"{stem}-answer")
         report_chars(f"{stem} table", name_chars(w))
         lower = trace.final[min(3, len(trace.final) - 1)]  # a row below others: why not one higher
@@ -335,24 +338,26 @@ def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     only = next((a.partition("=")[2] for a in sys.argv[1:] if a.startswith("--only=")), "")
     languages = next((a.partition("=")[2].split(",") for a in sys.argv[1:] if a.startswith("--lang=")), ["en", "pt"])
+    sizes = next((a.partition("=")[2].split(",") for a in sys.argv[1:] if a.startswith("--size=")), [f"{W}x{H}"])
     if os.environ.get("_VAULTRAG_SHOT"):  # a child: its kind's folder is its argument
         kind, _, language = os.environ["_VAULTRAG_SHOT"].partition(":")
         (shoot_real if kind == "real" else shoot)(Path(args[0]), language)
         return
     outs = out_dirs(args)
-    for kind in ("demo", "real"):
-        if only and only != kind:
-            continue
-        out = outs[kind]
-        for language in languages:
-            env = {**os.environ, "_VAULTRAG_SHOT": f"{kind}:{language}"}
-            if shutil.which("xvfb-run"):
-                env.pop("QT_QPA_PLATFORM", None)
-                cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {W}x{H}x24", sys.executable, __file__, str(out)]
-            else:
-                env["QT_QPA_PLATFORM"] = "offscreen"
-                cmd = [sys.executable, __file__, str(out)]
-            subprocess.run(cmd, env=env, check=True)
+    for size in sizes:
+        for kind in ("demo", "real"):
+            if only and only != kind:
+                continue
+            out = outs[kind] if size == "1280x800" or args else outs[kind] / size
+            for language in languages:
+                env = {**os.environ, "_VAULTRAG_SHOT": f"{kind}:{language}", "_VAULTRAG_SIZE": size}
+                if shutil.which("xvfb-run"):
+                    env.pop("QT_QPA_PLATFORM", None)
+                    cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {size}x24", sys.executable, __file__, str(out)]
+                else:
+                    env["QT_QPA_PLATFORM"] = "offscreen"
+                    cmd = [sys.executable, __file__, str(out)]
+                subprocess.run(cmd, env=env, check=True)
 
 
 if __name__ == "__main__":

@@ -206,6 +206,32 @@ def test_why_not_this_note_on_an_excluded_note(qtbot, window: MainWindow, demo: 
         window.why_dialog.rerun.click()  # one click re-runs the question
 
 
+def test_a_vault_switch_leaves_no_old_health_or_why_not_and_health_reads_when_its_tab_is_clicked(
+        qtbot, window: MainWindow, demo: Path, tmp_path: Path):
+    open_and_wait(qtbot, window, demo)
+    window.question.setText("O que diz o diário?")
+    window.show_why()
+    window.why_dialog.picker.setEditText("Diário secreto.md")
+    with qtbot.waitSignal(window.c.health_ready, timeout=30_000):
+        window._tab(1, refresh=True)
+    assert "Diário" in "".join(lw.item(i).text() for lw in window.health.lists.values() for i in range(lw.count()))
+    window._tab(0)
+    other = tmp_path / "other"
+    write(other, "x.md", "# X\n\nAnother vault entirely.\n")
+    open_and_wait(qtbot, window, other)
+    # the why-not window holds nothing of the last vault (its question, its notes, its expected note)
+    assert window.why_dialog.question.text() == ""
+    assert window.why_dialog.picker.currentText() == ""
+    assert "Diário secreto.md" not in [window.why_dialog.picker.itemText(i)
+                                       for i in range(window.why_dialog.picker.count())]
+    # a click on the Index health tab (not the menu) reads this vault's health
+    with qtbot.waitSignal(window.c.health_ready, timeout=30_000) as blocker:
+        window.tabs.setCurrentWidget(window.health)
+    assert [n.path for n in blocker.args[0].notes["indexed"]] == ["x.md"]
+    items = [lw.item(i).text() for lw in window.health.lists.values() for i in range(lw.count())]
+    assert any("x.md" in t for t in items) and not any("Diário" in t for t in items)
+
+
 def test_a_changed_note_changes_the_answer(qtbot, window: MainWindow, demo: Path):
     open_and_wait(qtbot, window, demo)
     note = demo / "Casa" / "Reembolso e cancelamentos.md"

@@ -476,6 +476,26 @@ def test_a_calibration_without_a_threshold_says_how_many_questions_it_needs_and_
     assert "at least 15 answerable and 15 unanswerable" in said and "has 2 and 1" in said
 
 
+def test_the_evaluation_shares_its_width_between_the_question_and_what_went_wrong_and_says_the_format(qtbot):
+    """At 1920 wide "What went wrong" was cut while "Question" took all the room; the golden format was nowhere."""
+    from vaultrag.app.widgets.eval_view import EvalView
+
+    view = EvalView()
+    qtbot.addWidget(view)
+    for width in (1024, 1920):
+        view.resize(width, 700)
+        view.show()
+        qtbot.waitExposed(view)
+        head = view.questions.horizontalHeader()
+        # the four columns fill the table (at 1024 each keeps a readable width, the table may scroll sideways)
+        qtbot.waitUntil(lambda h=head: sum(h.sectionSize(i) for i in range(4))
+                        >= view.questions.viewport().width() - 2)
+        assert head.sectionSize(3) >= head.sectionSize(0) >= 120, width
+    assert head.sectionSize(3) > head.sectionSize(0) > 300, "at 1920 the question and what went wrong share the room"
+    hint = view.format_hint.text()
+    assert '"answerable": false' in hint and '"note": "Folder/Note.md"' in hint and "Golden sets" in hint
+
+
 def test_a_path_leaves_out_the_first_heading_only_when_it_is_the_notes_title():
     """"Set up Obsidian Sync" as the H1 of "Configurar o Obsidian Sync.md" is a heading of its own: the decision pane
     and the tooltips dropped every chunk's first heading, and a chunk under the H1 alone showed no heading at all."""

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from tests.test_app import ask, fake_controller, open_and_wait
 from tests.test_app import demo as demo  # the fixture: a copy of the demo vault
 from vaultrag.app.main import _install_translator
-from vaultrag.app.widgets.main_window import ANSWER_GROWS_TO, PASSAGE_GROWS_TO, MainWindow
+from vaultrag.app.widgets.main_window import MainWindow, answer_height
 
 # words of the window's English that Portuguese never uses: one of them in the Portuguese window is a leftover
 ENGLISH = set(re.findall(r"[a-z]+", """
@@ -183,10 +183,10 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
             if table.isVisibleTo(w):
                 rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
                 assert rows >= 8, f"{name}: only {rows} rows visible at 1280×800"
-        # an answer grown to its most (a long passage, a streamed answer) still leaves the table 8 rows (fresh eyes)
-        w.answer_view._fit(10_000, max(ANSWER_GROWS_TO, PASSAGE_GROWS_TO))
+        # a long answer (a long passage, a streamed answer) keeps the pane's height and the table 8 rows
+        w.answer_view._fit(10_000)
         deliver_posted_events()
-        assert w.answer_view.height() == max(ANSWER_GROWS_TO, PASSAGE_GROWS_TO)
+        assert w.answer_view.height() == answer_height(w.height())
         rows = stages.table.viewport().height() // stages.table.verticalHeader().defaultSectionSize()
         assert rows >= 8, f"only {rows} rows visible under the grown answer"
         w.answer_view._fit(0)

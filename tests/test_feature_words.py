@@ -25,11 +25,11 @@ def test_rank_gap_names_what_made_the_gap():
     above = {"cosine": 4.5, "title_cov": 1.2, "bm25_rr": 0.1}
     below = {"cosine": 4.5, "title_cov": 0.0, "bm25_rr": 0.3}
     assert wording.rank_gap(2, 1, below, above) == (
-        "#2 is below #1 by 1.00; compared with #1: against it question words in the title −1.20; "
-        "for it keyword rank +0.20")
+        "#2 is below #1 by 1.00; compared with #1: against it question words in the title −1.20 (0 here, +1.20 in "
+        "#1); for it keyword rank +0.20 (+0.30 here, +0.10 in #1)")
     assert wording.rank_gap(1, 2, above, below) == (
-        "#1 is above #2 by 1.00; compared with #2: for it question words in the title +1.20; "
-        "against it keyword rank −0.20")
+        "#1 is above #2 by 1.00; compared with #2: for it question words in the title +1.20 (+1.20 here, 0 in "
+        "#2); against it keyword rank −0.20 (+0.10 here, +0.30 in #2)")
     assert wording.rank_gap(1, 2, above, above) == "#1 is above #2 by 0.00; compared with #2: the same parts, to " \
                                                    "the precision shown"
 
@@ -40,8 +40,10 @@ def test_rank_gap_says_both_sides_and_its_parts_add_up_to_the_gap():
             "vector_rr": 0.01}
     text = wording.rank_gap(10, 9, mine, {})
     assert text.startswith("#10 is below #9 by 0.17; compared with #9: against it question words in the title "
-                           "−1.51, keyword score −1.30; for it meaning similarity +2.60"), text
-    named = [float(x.replace("−", "-")) for x in re.findall(r"[+−]\d+\.\d+", text)]
+                           "−1.51 (−1.51 here, 0 in #9), keyword score −1.30 (−1.30 here, 0 in #9); for it meaning "
+                           "similarity +2.60"), text
+    # the gap's parts (the rows' own parts in brackets aside) add up to the gap
+    named = [float(x.replace("−", "-")) for x in re.findall(r"[+−]\d+\.\d+", re.sub(r"\([^)]*\)", "", text))]
     assert abs(sum(named) - (-0.17)) < 0.006, text
     assert "other parts" in text
 

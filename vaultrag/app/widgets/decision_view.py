@@ -24,6 +24,9 @@ class DecisionView(QTextBrowser):
         super().__init__()
         self.setObjectName("decision")
         self.setMinimumHeight(60)
+        # before the first question each pane says what it will show (empty boxes without titles told nothing)
+        self.setPlaceholderText(self.tr("Decision: after a question, answered or refused, the probability that "
+                                        "the notes answer against the threshold, and why."))
 
     def set_trace(self, trace: QueryTrace) -> None:
         d = trace.decision
@@ -67,8 +70,9 @@ class DecisionView(QTextBrowser):
             rows.append(f"<tr><td>{escape(what)}</td>"
                         f"<td align='right'>{local('{v:+.2f}').format(v=v)}</td>"
                         f"<td style='color:{colour}'>{'█' * cells}</td></tr>")
-        bias = local(self.tr("the parts {s:+.2f} and the model's starting point {b:+.2f} add up to {l:+.2f}, the "
-                             "probability {p:.3f}")).format(
+        # said for a reader without the maths: what the bias is, and that the sum is what became the probability
+        bias = local(self.tr("Together these parts give {s:+.2f}; the model starts every question at {b:+.2f}, so "
+                             "the total is {l:+.2f}: a probability of {p:.3f}.")).format(
             s=sum(d.contributions.values()), b=d.bias, l=sum(d.contributions.values()) + d.bias,
             p=d.confidence if d.confidence is not None else 0.0)
         other = wording.judged_not_first(d, trace.final, wording_tr)

@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -91,6 +91,8 @@ class TradeoffCurve(QWidget):
 QUESTION_ROLE = Qt.ItemDataRole.UserRole  # on a row's question cell: (question, the note expected or "")
 FAILURE_COLOUR = QColor("#ffd6d6")
 NOTE_COLUMN = 160  # the "Expected note" column's width (pixels)
+MIN_COLUMN = 120  # pixels: a column narrower shows a word or two
+QUESTION_SHARE, NOTE_SHARE = 0.36, 0.2  # of the questions table's width, the question's and the expected note's
 
 
 class EvalView(QWidget):
@@ -141,9 +143,9 @@ class EvalView(QWidget):
         self.questions.setWordWrap(False)  # one line per question: its whole text on hover
         self.questions.setTextElideMode(Qt.TextElideMode.ElideRight)  # a question reads from its start
         head = self.questions.horizontalHeader()
-        # the question gets the room; the other columns keep a fixed share and cut their text ("…", whole on hover)
-        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((1, NOTE_COLUMN), (2, 110), (3, 170)):
+        # the columns share the room (`_share_widths`: the question had it all, and "What went wrong" was cut even at
+        # 1920 wide); a cut text ends in "…" and is whole on hover
+        for column, width in ((0, 200), (1, NOTE_COLUMN), (2, 110), (3, 170)):
             head.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             # never narrower than its header ("Posição no prompt" was cut to "osição no prompt")
             label = self.questions.horizontalHeaderItem(column)
@@ -152,6 +154,15 @@ class EvalView(QWidget):
         self.questions.setToolTip(self.tr("Each question of the golden set, failures first: double-click (or Enter) "
                                           "asks it again in the inspector and says why its note was lost"))
         self.questions.activated.connect(self._open_row)
+        self.questions.viewport().installEventFilter(self)
+        # the golden file's format said where it is picked, with the README's section for the rest
+        self.format_hint = QLabel(self.tr(
+            "A golden file holds one question per line: <code>{\"question\": \"How do I share a note?\", "
+            "\"note\": \"Folder/Note.md\"}</code>, and for a question no note answers <code>{\"question\": "
+            "\"…\", \"answerable\": false}</code> (the README's Golden sets section has the full format)."))
+        self.format_hint.setObjectName("eval-format-hint")
+        self.format_hint.setWordWrap(True)
+        self.format_hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.curve = TradeoffCurve()
         top = QHBoxLayout()
         for wdg in (self.path, browse, QLabel(self.tr("limit")), self.limit, self.run, QLabel(self.tr("max pass")),
@@ -159,6 +170,7 @@ class EvalView(QWidget):
             top.addWidget(wdg)
         col = QVBoxLayout(self)
         col.addLayout(top)
+        col.addWidget(self.format_hint)
         col.addWidget(self.status)
         # the numbers (the per-stage table over the trade-off curve) on the left, the questions on the right
         numbers = QWidget()
@@ -177,6 +189,22 @@ class EvalView(QWidget):
         self.calibrate.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(),
                                                                        self.max_pass.value()))
         self.store.clicked.connect(self._store)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.questions.viewport() and event.type() == QEvent.Type.Resize:
+            self._share_widths()
+        return super().eventFilter(watched, event)
+
+    def _share_widths(self) -> None:
+        """The columns share the table's width (QUESTION_SHARE and NOTE_SHARE of what "In the prompt at" leaves,
+        "What went wrong" the rest), so none is cut while another has room to spare."""
+        head = self.questions.horizontalHeader()
+        rest = self.questions.viewport().width() - head.sectionSize(2)
+        if rest > 0:  # below a readable minimum each (a narrow window) the table scrolls sideways instead
+            head.resizeSection(0, max(MIN_COLUMN, int(rest * QUESTION_SHARE)))
+            head.resizeSection(1, max(MIN_COLUMN, int(rest * NOTE_SHARE)))
+            head.resizeSection(3, max(MIN_COLUMN, rest - head.sectionSize(0) - head.sectionSize(1)))
+            self._elide_notes()
 
     def _store(self) -> None:
         if self._pending is not None:
@@ -293,7 +321,6 @@ class EvalView(QWidget):
         lost = {id(r): self._went_wrong(r, threshold) for r in results}
         rows = sorted(results, key=lambda r: not lost[id(r)])  # stable: the failures first, each in file order
         self.questions.setRowCount(len(rows))
-        names = self.fontMetrics()
         for n, r in enumerate(rows):
             note = gold.get(r.line, "")
             at = r.ranks.get(CONTEXT)
@@ -307,10 +334,17 @@ class EvalView(QWidget):
                 if lost[id(r)]:
                     cell.setBackground(FAILURE_COLOUR)
                 self.questions.setItem(n, c, cell)
-            # the note by its title (its file name: folder and ".md" cut a long path to "Editing an…allouts.md" at
-            # 1280 px), cut at its end to the column; the whole path in the tooltip
-            title = note.rpartition("/")[2].removesuffix(".md")
-            cells[1].setText(names.elidedText(title, Qt.TextElideMode.ElideRight, NOTE_COLUMN - 12))
+        self._elide_notes()
+
+    def _elide_notes(self) -> None:
+        """Each expected note by its title (its file name: folder and ".md" cut a long path to "Editing
+        an…allouts.md" at 1280 px), cut at its end to the column as wide as it is now; the whole path on hover."""
+        names, width = self.fontMetrics(), self.questions.horizontalHeader().sectionSize(1) - 12
+        for row in range(self.questions.rowCount()):
+            cell = self.questions.item(row, 1)
+            if cell is not None:
+                title = cell.toolTip().rpartition("/")[2].removesuffix(".md")
+                cell.setText(names.elidedText(title, Qt.TextElideMode.ElideRight, width))
 
     def _open_row(self, index: Any) -> None:
         item = self.questions.item(index.row(), 0)

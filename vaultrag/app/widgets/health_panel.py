@@ -71,6 +71,12 @@ class HealthPanel(QWidget):
                 item = lw.item(i)
                 item.setHidden(bool(want) and want not in fold(item.text().lower()))
 
+    def reset(self) -> None:
+        """Another vault opens: the last one's counts and lists go until this one's are read."""
+        self.summary.setText(self.tr("Reading this vault's index…"))
+        for lw in self.lists.values():
+            lw.clear()
+
     def set_vault_open(self, on: bool) -> None:
         """Re-index and the check work on the open vault's index: without one they are disabled."""
         self.reindex.setEnabled(on)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -47,9 +47,16 @@ MAX_RECENT = 8
 STATUS_MS = 8000  # a passing status message (copied, nothing opened…) goes after this long
 SCOPE_BOXES = ("folder-scope", "tag-scope")
 LIST_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End)
-ANSWER_HEIGHT, ANSWER_GROWS_TO = 150, 185  # px at 1280×800: an answer grows this far, the table keeps 8 rows
+# the answer pane's one height (px at 1280×800; `answer_height` scales it with the window): it grew from 150 to 185
+# with a long answer and its height jumped between questions; at this height the table keeps 8 rows
+ANSWER_HEIGHT = 185
+ANSWER_SHARE, ANSWER_MIN, ANSWER_MAX = ANSWER_HEIGHT / 800, 120, 300
 HEALTH_REFRESH_S = 5.0  # while vectors fill, an open Index health tab is read again this often (its tier shares)
-PASSAGE_GROWS_TO = 185  # an extractive answer's long passage grows the pane this far (then it scrolls to its sentence)
+
+
+def answer_height(window_height: int) -> int:
+    """The answer pane's height in a window this tall: the same for every answer (a long one scrolls)."""
+    return max(ANSWER_MIN, min(ANSWER_MAX, round(window_height * ANSWER_SHARE)))
 
 
 def _str_list(value: object) -> list[str]:
@@ -186,9 +193,15 @@ class MainWindow(QMainWindow):
 
     def _build_answer(self) -> AnswerView:
         self.answer_view = AnswerView()
-        self.answer_view.set_heights(ANSWER_HEIGHT, ANSWER_GROWS_TO, PASSAGE_GROWS_TO)
+        self.answer_view.set_heights(ANSWER_HEIGHT, ANSWER_HEIGHT, ANSWER_HEIGHT)
         self.answer = self.answer_view.browser
         return self.answer_view
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        h = answer_height(self.height())
+        if h != self.answer_view.base_height:
+            self.answer_view.set_heights(h, h, h)
 
     def _build_tabs(self) -> QTabWidget:
         self.inspector = Inspector()
@@ -210,6 +223,7 @@ class MainWindow(QMainWindow):
         self.progress.setFormat("%v/%m")  # the phase is the label beside it: the bar's text stays one short line
         self.progress.hide()
         self.eta = QLabel()
+        self._health_stale = True  # the Index health tab's lists may be older than the index (read when shown)
         self._health_at = 0.0  # when the filling vectors last refreshed the Index health tab (time.monotonic)
         self.pause = QPushButton(self.tr("Pause"))
         self.pause.setCheckable(True)
@@ -330,6 +344,8 @@ class MainWindow(QMainWindow):
         c.failed.connect(self._search_done)
         c.failed.connect(self._on_failed)
         self.tabs.currentChanged.connect(lambda _i: self.error.hide())
+        # Index health read when it is shown (a click on its tab, not only the menu): never an old vault's lists
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.evaluation.question_opened.connect(self.open_eval_question)
         for pane in self.inspector.panes.values():  # a pane that opens files elsewhere says when nothing opened
             failed = getattr(pane, "open_failed", None)
@@ -376,6 +392,10 @@ class MainWindow(QMainWindow):
         # the last vault's folders, tags and question mean nothing here (a folder kept failed every question)
         self.clear_scope()
         self.question.clear()
+        # nor do the last vault's health lists and why-not question and note
+        self.health.reset()
+        self._health_stale = True
+        self.why_dialog.reset()
         self.c.open_vault(folder)
         if self.c.ws is None:
             return
@@ -657,6 +677,8 @@ class MainWindow(QMainWindow):
             self.c.list_notes()
             if self.tabs.currentWidget() is self.health:
                 self.c.refresh_health()
+            else:
+                self._health_stale = True  # read when its tab is shown next
         if e.kind == LaneEventKind.EMBEDDED:
             self._index_idle()
             self.status.setText(self.tr("ready: every chunk has its vector"))
@@ -709,6 +731,11 @@ class MainWindow(QMainWindow):
         """Show one inspector pane alone (full size), or all of them again."""
         self.inspector.show_only(name)
         self._tab(0)
+
+    def _on_tab_changed(self, _index: int) -> None:
+        if self.tabs.currentWidget() is self.health and self.c.ws is not None and self._health_stale:
+            self._health_stale = False
+            self.c.refresh_health()
 
     def _tab(self, index: int, refresh: bool = False) -> None:
         self.tabs.setCurrentIndex(index)

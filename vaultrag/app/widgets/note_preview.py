@@ -43,6 +43,7 @@ class NotePreview(QWidget):
         self.problem.hide()
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
+        self.text.setPlaceholderText(self.tr("Note preview: the note of the selected chunk, its passage marked."))
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
         top.addWidget(self.open_editor)

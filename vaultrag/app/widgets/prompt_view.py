@@ -42,6 +42,7 @@ class PromptView(QWidget):
         col.addLayout(top)
         col.addWidget(self.tree)
         self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self._prompt))
+        self.clear()
 
     def text(self) -> str:
         """The prompt exactly as assembled."""
@@ -83,7 +84,9 @@ class PromptView(QWidget):
         self.tree.addTopLevelItem(whole)
 
     def clear(self) -> None:
-        self.counts.setText("")
+        # what the pane will show, said until a question fills it
+        self.counts.setText(self.tr("Prompt: after a question, the exact prompt a language model gets, its "
+                                    "sources numbered, with its token counts."))
         self._prompt = ""
         self._doc_chunks = []
         self.tree.clear()

@@ -78,14 +78,13 @@ class RerankChart(QWidget):
         return [b.value for b in self.bars if b.value is not None]
 
     def value_range(self) -> tuple[float, float]:
-        """The values the plot spans, bottom to top: 0, every bar and the threshold, with a tenth of headroom, which
-        stops at 1 for a probability (its axis ends at 1.00, never at 1.04)."""
+        """The values the plot spans, bottom to top: one scale, 0 to 1, for every question (a 0.41 bar rescaled to
+        the top looked like a 0.97 one), wider only for a value outside it (a negative confidence, a threshold
+        set above 1)."""
         shown = self.values() + ([self.threshold] if self.threshold is not None else [])
-        lo, hi = min(0.0, *shown), max(0.0, *shown)
-        pad = (hi - lo) * 0.1 or 0.1
-        lo, hi = (lo - pad if lo < 0 else lo), hi + pad
-        if self.by_model:
-            hi = min(hi, max(1.0, *shown))  # nothing is cut: a threshold set above 1 stays in view
+        lo, hi = min(0.0, *shown), max(1.0, *shown)
+        if lo < 0:
+            lo -= (hi - lo) * 0.1  # a negative bar's end stays off the frame
         return lo, hi
 
     def ticks(self) -> list[float]:
@@ -101,7 +100,9 @@ class RerankChart(QWidget):
         p.drawText(QRectF(0, 0, w, lh), Qt.AlignmentFlag.AlignLeft, self.title)
         self._rects = []
         if not self.bars:
-            p.drawText(QRectF(0, 0, w, h), Qt.AlignmentFlag.AlignCenter, self.tr("ask a question"))
+            p.drawText(QRectF(0, 0, w, h), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                       self.tr("Confidence chart: after a question, how likely each passage is to answer it, "
+                               "against the threshold."))
             return
         values = self.values()
         if not values:
@@ -125,7 +126,10 @@ class RerankChart(QWidget):
         for tick in self.ticks():
             p.drawText(QRectF(0, y_of(tick) - lh / 2, left - 4, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, number(tick, 2))
-        p.drawText(QRectF(left, h - lh, plot_w, lh), Qt.AlignmentFlag.AlignCenter, self.legend())
+        # the legend whole when it fits, else its short form, cut at its end: never clipped at both ends
+        legend = self.legend() if fm.horizontalAdvance(self.legend()) <= w else self.legend(short=True)
+        p.drawText(QRectF(0, h - lh, w, lh), Qt.AlignmentFlag.AlignCenter,
+                   fm.elidedText(legend, Qt.TextElideMode.ElideRight, w))
         slot = plot_w / len(self.bars)
         bw = max(3.0, slot - 3)
         for i, b in enumerate(self.bars):
@@ -157,9 +161,11 @@ class RerankChart(QWidget):
             p.drawText(QRectF(w - 6 - fm.horizontalAdvance(label) - 4, y - lh - 1, fm.horizontalAdvance(label) + 4,
                               lh), Qt.AlignmentFlag.AlignRight, label)
 
-    def legend(self) -> str:
+    def legend(self, short: bool = False) -> str:
         """What the colours and the outline mean (several blue bars: neighbouring chunks merged into one document
-        of the prompt each count)."""
+        of the prompt each count); `short`, for a narrow chart."""
+        if short:
+            return self.tr("blue: in the prompt · outlined: the decision's · hover: the note")
         return self.tr("rank · blue: in the prompt (merged neighbours too) · outlined: what the decision used · "
                        "hover for the note")
 

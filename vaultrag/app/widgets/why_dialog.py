@@ -88,6 +88,14 @@ class WhyDialog(QDialog):
         self.picker.addItems(notes)
         self.picker.setEditText(current)
 
+    def reset(self) -> None:
+        """Another vault opens: the last vault's question, notes and verdict mean nothing there."""
+        self.question.clear()
+        self.picker.clear()
+        self.picker.setEditText("")
+        self.heading.clear()
+        self.clear_result()
+
     def clear_result(self) -> None:
         """The note, heading or question changed: an old diagnosis must not stand for the new one."""
         hint = self.tr("Pick a note and press Diagnose.")
