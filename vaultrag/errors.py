@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 
 class Problem(StrEnum):
@@ -24,6 +25,7 @@ class Problem(StrEnum):
     INDEX_RETRYING = "index-retrying"  # why, delay: a write failed (disk full, read-only, a lock)
     INDEX_BUSY = "index-busy"  # holder
     INDEX_LOCK_FAILED = "index-lock-failed"  # path, why: the writer's lock or its note cannot be made (no space…)
+    INDEX_READ_ONLY = "index-read-only"  # path, kind (folder|file), why: nothing damaged, the index cannot be written
     INDEX_CLOSED = "index-closed"  # a write waited on an index lane that stopped (the vault was closed)
     MODEL_NEEDS_PACKAGE = "model-needs-package"  # what (the model), install (the pip command)
     MODEL_CANNOT_LOAD = "model-cannot-load"  # model, why
@@ -98,6 +100,19 @@ class ScopeError(UserFacingError):
 
 class IndexOutdated(UserFacingError):
     """The index needs migrations that a read-only open cannot apply (a writable open applies them)."""
+
+
+class IndexReadOnly(UserFacingError):
+    """The index's folder or one of its files cannot be written (permissions, a read-only disk): nothing is damaged,
+    so nothing is rebuilt."""
+
+
+def index_read_only(part: Path, why: object) -> IndexReadOnly:
+    """The error for `part` (the index's folder, its file, or a file SQLite keeps beside it) being read-only."""
+    kind = "folder" if part.is_dir() else "file"
+    return IndexReadOnly(f"The index {kind} {part} is read-only ({why}). Nothing is damaged: make the {kind} "
+                         "writable, or choose another home with --home or VAULTRAG_HOME.", Problem.INDEX_READ_ONLY,
+                         path=part, kind=kind, why=why)
 
 
 class IndexBusy(UserFacingError):

@@ -143,6 +143,11 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
         Problem.INDEX_LOCK_FAILED: lambda: tr("Cannot take the index's writer lock {path} ({why}): check that the "
                                               "app's folder is writable and has free space.").format(
             path=g("path"), why=g("why")),
+        Problem.INDEX_READ_ONLY: lambda: (
+            tr("The index folder {path} is read-only ({why}). Nothing is damaged: make the folder writable, or start "
+               "vaultrag with another home (--home or VAULTRAG_HOME).") if g("kind") == "folder" else
+            tr("The index file {path} is read-only ({why}). Nothing is damaged: make the file writable, or start "
+               "vaultrag with another home (--home or VAULTRAG_HOME).")).format(path=g("path"), why=g("why")),
         Problem.MODEL_NEEDS_PACKAGE: lambda: tr("The model {what} needs a package that is not installed: "
                                                 "{install}").format(what=g("what"), install=g("install")),
         Problem.MODEL_CANNOT_LOAD: lambda: tr("Cannot load the model {model}: {why}").format(model=g("model"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -12,8 +13,9 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from vaultrag.core.store.db import read_only_part
 from vaultrag.core.vocab import Problem
-from vaultrag.errors import IndexBusy, UserFacingError
+from vaultrag.errors import IndexBusy, UserFacingError, index_read_only
 
 
 def running_command(argv: list[str]) -> str:
@@ -36,6 +38,7 @@ class WriterLock:
 
     def __init__(self, index_path: str | os.PathLike[str]) -> None:
         p = Path(index_path)
+        self._index = p
         self._lock = FileLock(str(p.with_name(p.name + ".lock")))
         self.owner_file = p.with_name(p.name + ".writer")
         self.unclean = False  # set by acquire: the previous writer died while writing
@@ -74,9 +77,12 @@ class WriterLock:
             self._lock.release()
             raise self._failed(str(self.owner_file), e) from e
 
-    @staticmethod
-    def _failed(path: str, e: OSError) -> UserFacingError:
+    def _failed(self, path: str, e: OSError) -> UserFacingError:
         why = f"{type(e).__name__}: {e.strerror or e}"
+        if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and (part := read_only_part(path)) is not None:
+            # the folder, or the lock file itself: said as read-only, not as a lock that someone else holds
+            return index_read_only(part, f"vaultrag cannot write {Path(path).name} there, which a writer of "
+                                         f"{self._index.name} needs" if part.is_dir() else why)
         return UserFacingError(f"Cannot take the index's writer lock {path} ({why}): check that the app's folder is "
                                "writable and has free space (a folder in the lock's place can be removed).",
                                Problem.INDEX_LOCK_FAILED, path=path, why=why)
