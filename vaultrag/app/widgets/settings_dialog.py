@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QScrollArea,
     QSpinBox,
+    QTabBar,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +36,10 @@ from vaultrag.errors import UserFacingError
 from vaultrag.settings import Editor, Group, Settings, editor_of, rule_of
 
 SPIN_MAX = 1_000_000_000
+# the sentence-transformers backend's own fields: shown only while it is the embedder chosen (noise under e5)
+ST_FIELDS = ("st_model", "query_prefix", "passage_prefix")
+ST_EMBEDDER = "st"
+SCREEN_SHARE = 0.85  # of the screen's height, at most, the dialog takes (a 1920×1080 screen shows most sections)
 
 
 def tr(text: str) -> str:
@@ -64,16 +69,19 @@ class SettingsDialog(QDialog):
         self.fields: dict[str, QWidget] = {}
         self.rows: dict[str, tuple[QFormLayout, QWidget]] = {}  # a field's form and its editor (to show or hide)
         self.llm: LlmEditor | None = None
+        self._following = False  # the section list is being set from the scrolling (not a click to go there)
         body = QWidget()
         sections = QVBoxLayout(body)
         groups = type(settings).groups()  # a Settings subclass (a test's) brings its own fields
         # the language model's editor edits its companion fields with the choice: they get no rows of their own
         owned = set(LlmEditor.EDITS) if any(editor_of(f, type(settings)) == Editor.LLM
                                             for fs in groups.values() for f in fs) else set()
+        self.boxes: list[QGroupBox] = []  # the sections, in order (the list on the left goes to each)
         for group in (g for g in Group if g in groups):  # the enum's order: Vault, Search, Models, …
             fields = groups[group]
             box = QGroupBox(tr(str(group)))
             box.setObjectName(f"settings-group-{group.name.lower()}")
+            self.boxes.append(box)
             form = QFormLayout(box)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             for f in fields:
@@ -118,7 +126,18 @@ class SettingsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
+        # the sections by name above the page (a bar of tabs, no width taken from the fields): a click shows a
+        # section, the bar follows the scrolling
+        self.sections = QTabBar()
+        self.sections.setObjectName("settings-sections")
+        self.sections.setExpanding(False)
+        self.sections.setDrawBase(False)
+        for box in self.boxes:
+            self.sections.addTab(box.title())
+        self.sections.currentChanged.connect(self._go_to_section)
+        scroll.verticalScrollBar().valueChanged.connect(self._follow_section)
         col = QVBoxLayout(self)
+        col.addWidget(self.sections)
         col.addWidget(scroll, 1)
         col.addWidget(self.problem)
         col.addWidget(buttons)
@@ -136,11 +155,48 @@ class SettingsDialog(QDialog):
         if self.llm is not None:
             self.llm.mode.currentIndexChanged.connect(self._show_llm_rows)
             self._show_llm_rows()
+        embedder = self.fields.get("embedder")
+        if isinstance(embedder, QComboBox):
+            embedder.currentIndexChanged.connect(self._show_embedder_rows)
+            self._show_embedder_rows()
+
+    def _show_embedder_rows(self) -> None:
+        """The sentence-transformers fields only while it is the embedder chosen; a hidden row keeps its value."""
+        embedder = self.fields.get("embedder")
+        chosen = embedder.currentData() if isinstance(embedder, QComboBox) else None
+        for name in ST_FIELDS:
+            form, cell = self.rows.get(name, (None, None))
+            if form is not None and cell is not None:
+                form.setRowVisible(cell, chosen == ST_EMBEDDER)
+
+    def _go_to_section(self, row: int) -> None:
+        if 0 <= row < len(self.boxes) and not self._following:
+            self._scroll.verticalScrollBar().setValue(self.boxes[row].y())
+
+    def _follow_section(self, value: int) -> None:
+        """The list marks the section at the top of the page (scrolled by hand or by the wheel)."""
+        at = max((i for i, box in enumerate(self.boxes) if box.y() <= value + 8), default=0)
+        bar = self._scroll.verticalScrollBar()
+        if value >= bar.maximum() > 0:
+            at = max(at, self.sections.currentIndex())  # the last sections never reach the top: keep the one chosen
+        self._following = True
+        try:
+            self.sections.setCurrentIndex(at)
+        finally:
+            self._following = False
+
+    def _fit_height(self) -> None:
+        """As tall as the sections need, up to SCREEN_SHARE of the screen (it was 620 px even at 1920×1080)."""
+        screen = self.screen().availableGeometry().height() if self.screen() is not None else 0
+        need = self._body.sizeHint().height() + 120  # the buttons, the problem line, margins
+        if screen:
+            self.resize(self.width(), max(self.height(), min(need, int(screen * SCREEN_SHARE))))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._wheel_to_the_page()  # fields an editor made since (a page of the language model's)
         self._fit_width()  # the size hints are real once shown (hidden pages are laid out by then)
+        self._fit_height()
 
     def _wheel_to_the_page(self) -> None:
         """The scroll wheel over a number or a choice the user has not clicked scrolls the page, never the value
