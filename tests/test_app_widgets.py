@@ -341,6 +341,29 @@ def test_settings_are_grouped_named_in_words_and_keep_auto_threads(qtbot):
     assert bad.result_settings is None and "st_model" in bad.problem.text() and not bad.problem.isHidden()
 
 
+def test_settings_go_to_a_section_from_the_bar_and_hide_the_fields_of_an_embedder_not_chosen(qtbot):
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.resize(700, 400)  # shorter than its sections: it scrolls
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert [dialog.sections.tabText(i) for i in range(dialog.sections.count())] == \
+        [box.title() for box in dialog.boxes]
+    st = dialog.fields["st_model"]
+    assert not st.isVisibleTo(dialog), "a sentence-transformers field while e5 is chosen"
+    embedder = dialog.fields["embedder"]
+    embedder.setCurrentIndex(embedder.findData("st"))
+    assert st.isVisibleTo(dialog)
+    embedder.setCurrentIndex(embedder.findData(Settings().embedder))
+    assert not st.isVisibleTo(dialog)
+    bar = dialog._scroll.verticalScrollBar()
+    second = dialog.boxes[1]
+    dialog.sections.setCurrentIndex(1)  # a click on the second section's name
+    assert bar.value() == min(second.y(), bar.maximum()) > 0
+    bar.setValue(0)  # scrolled back by hand: the bar follows
+    assert dialog.sections.currentIndex() == 0
+
+
 def test_why_not_shows_code_spans_as_code_not_backticks(qtbot):
     from vaultrag.app.widgets.why_dialog import WhyDialog
     from vaultrag.core.quality.diagnose import Diagnosis, Evidence
