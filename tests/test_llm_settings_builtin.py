@@ -113,8 +113,14 @@ def test_a_missing_runtime_is_said_on_the_built_in_page(qtbot, controller: AppCo
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # the runtime cannot be imported
     dialog, editor = dialog_for(qtbot, controller, llm_backend="local", llm_gguf=str(GGUF))
     assert editor.chosen() == Mode.LOCAL and editor.local_state.isVisibleTo(dialog)
+    # said as on this page: its fix is a choice above, not "in Settings"
     assert editor.local_state.text() == wording.llm_failure(LLMFailure.NO_RUNTIME, {"detail": "pip install "
-                                                                                          "'vaultrag[local]'"})
+                                                                                          "'vaultrag[local]'"},
+                                                            in_settings=True)
+    assert "in Settings" not in editor.local_state.text()
+    # a model file is of no use without the runtime: Download is disabled and says why
+    editor.catalog.setCurrentItem(editor.catalog.topLevelItem(0))
+    assert not editor.download.isEnabled() and "llama.cpp runtime" in editor.download.toolTip()
 
 
 @pytest.mark.skipif(bool(server_missing()), reason=server_missing() or "-")

@@ -196,6 +196,9 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "loading the model {model}…"),
     QT_TRANSLATE_NOOP("Wording", "the model {model} is ready"),
     QT_TRANSLATE_NOOP("Wording", "the model {model} had stopped: starting it again…"),
+    QT_TRANSLATE_NOOP("Wording", "Cannot reach a language model server at {where}: is it running? (Ollama: `ollama serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check the Address above."),
+    QT_TRANSLATE_NOOP("Wording", "The built-in model needs the llama.cpp runtime (llama-cpp-python and its server), which is not installed: {detail} — or choose My server above."),
+    QT_TRANSLATE_NOOP("Wording", "The model file {where} cannot be used ({detail}): choose or download another model in the list above."),
     QT_TRANSLATE_NOOP("Wording", "no searchable words in the question"),
     QT_TRANSLATE_NOOP("Wording", "no chunk matched"),
     QT_TRANSLATE_NOOP("Wording", "no vectors for this model yet: keyword search only"),
@@ -375,4 +378,5 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "other parts"),
     QT_TRANSLATE_NOOP("Wording", "the same parts, to the precision shown"),
     QT_TRANSLATE_NOOP("Wording", "{what} {sign}{amount}"),
+    QT_TRANSLATE_NOOP("Wording", "{what} {sign}{amount} ({ms}{mine} here, {ts}{theirs} in #{other})"),
 )

@@ -100,8 +100,16 @@
         <translation>O arquivo de índice {path} está danificado ({why}). Abra o cofre de novo para reconstruí-lo a partir das notas.</translation>
     </message>
     <message>
+        <source>The index file {path} is read-only ({why}). Nothing is damaged: make the file writable, or start vaultrag with another home (--home or VAULTRAG_HOME).</source>
+        <translation>O arquivo de índice {path} é somente leitura ({why}). Nada está danificado: permita a escrita no arquivo ou abra o vaultrag com outra pasta do aplicativo (--home ou VAULTRAG_HOME).</translation>
+    </message>
+    <message>
         <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes.</source>
         <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas.</translation>
+    </message>
+    <message>
+        <source>The index folder {path} is read-only ({why}). Nothing is damaged: make the folder writable, or start vaultrag with another home (--home or VAULTRAG_HOME).</source>
+        <translation>A pasta do índice {path} é somente leitura ({why}). Nada está danificado: permita a escrita na pasta ou abra o vaultrag com outra pasta do aplicativo (--home ou VAULTRAG_HOME).</translation>
     </message>
     <message>
         <source>The index is being written by {who}; try again when it is done.</source>
@@ -457,8 +465,16 @@
         <translation>Decidido pela regra do cosseno no primeiro trecho: cosseno {c:.3f} − {w} × o fundo do cofre {b:.3f}.</translation>
     </message>
     <message>
+        <source>Decision: after a question, answered or refused, the probability that the notes answer against the threshold, and why.</source>
+        <translation>Decisão: depois de uma pergunta, respondida ou recusada, a probabilidade de as notas responderem comparada ao limiar, e por quê.</translation>
+    </message>
+    <message>
         <source>REFUSED</source>
         <translation>RECUSADA</translation>
+    </message>
+    <message>
+        <source>Together these parts give {s:+.2f}; the model starts every question at {b:+.2f}, so the total is {l:+.2f}: a probability of {p:.3f}.</source>
+        <translation>Juntas, estas partes dão {s:+.2f}; o modelo começa toda pergunta em {b:+.2f}, então o total é {l:+.2f}: uma probabilidade de {p:.3f}.</translation>
     </message>
     <message>
         <source>confidence {c:.3f}</source>
@@ -471,10 +487,6 @@
     <message>
         <source>probability {p:.3f} that the notes answer this</source>
         <translation>probabilidade {p:.3f} de que as notas respondam a isto</translation>
-    </message>
-    <message>
-        <source>the parts {s:+.2f} and the model&apos;s starting point {b:+.2f} add up to {l:+.2f}, the probability {p:.3f}</source>
-        <translation>as partes {s:+.2f} e o ponto de partida do modelo {b:+.2f} somam {l:+.2f}, a probabilidade {p:.3f}</translation>
     </message>
     <message>
         <source>threshold {t:.3f} ({s})</source>
@@ -497,6 +509,10 @@
     <message>
         <source>; AUROC {x:.3f} (how well the confidence tells answerable from unanswerable)</source>
         <translation>; AUROC {x:.3f} (quão bem a confiança separa as respondíveis das não respondíveis)</translation>
+    </message>
+    <message>
+        <source>A golden file holds one question per line: &lt;code&gt;{&quot;question&quot;: &quot;How do I share a note?&quot;, &quot;note&quot;: &quot;Folder/Note.md&quot;}&lt;/code&gt;, and for a question no note answers &lt;code&gt;{&quot;question&quot;: &quot;…&quot;, &quot;answerable&quot;: false}&lt;/code&gt; (the README&apos;s Golden sets section has the full format).</source>
+        <translation>Um arquivo de referência tem uma pergunta por linha: &lt;code&gt;{&quot;question&quot;: &quot;Como compartilho uma nota?&quot;, &quot;note&quot;: &quot;Pasta/Nota.md&quot;}&lt;/code&gt; e, para uma pergunta que nenhuma nota responde, &lt;code&gt;{&quot;question&quot;: &quot;…&quot;, &quot;answerable&quot;: false}&lt;/code&gt; (a seção Golden sets do README traz o formato completo).</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -677,6 +693,10 @@
         <translation>Reindexar</translation>
     </message>
     <message>
+        <source>Reading this vault&apos;s index…</source>
+        <translation>Lendo o índice deste cofre…</translation>
+    </message>
+    <message>
         <source>Stale</source>
         <translation>Desatualizadas</translation>
     </message>
@@ -777,6 +797,10 @@
     <message>
         <source>Download a model of the list or choose a GGUF file you have, or pick another choice for the language model.</source>
         <translation>Baixe um modelo da lista ou escolha um arquivo GGUF que você tenha, ou faça outra escolha para o modelo de linguagem.</translation>
+    </message>
+    <message>
+        <source>Download the model picked in the list (once; it then runs offline)</source>
+        <translation>Baixar o modelo escolhido na lista (uma vez; depois ele roda sem internet)</translation>
     </message>
     <message>
         <source>Downloading {model} into the app&apos;s models folder…</source>
@@ -1227,6 +1251,10 @@
         <translation> (alterada desde a indexação)</translation>
     </message>
     <message>
+        <source>Note preview: the note of the selected chunk, its passage marked.</source>
+        <translation>Prévia da nota: a nota do trecho selecionado, com a passagem marcada.</translation>
+    </message>
+    <message>
         <source>Nothing opened the note in Obsidian: is Obsidian installed on this computer?</source>
         <translation>Nada abriu a nota no Obsidian: o Obsidian está instalado neste computador?</translation>
     </message>
@@ -1270,6 +1298,10 @@
         <translation>Copiar o prompt</translation>
     </message>
     <message>
+        <source>Prompt: after a question, the exact prompt a language model gets, its sources numbered, with its token counts.</source>
+        <translation>Prompt: depois de uma pergunta, o prompt exato que um modelo de linguagem recebe, com as fontes numeradas e a contagem de tokens.</translation>
+    </message>
+    <message>
         <source>The whole prompt as sent</source>
         <translation>O prompt inteiro, como enviado</translation>
     </message>
@@ -1292,6 +1324,10 @@
 <context>
     <name>RerankChart</name>
     <message>
+        <source>Confidence chart: after a question, how likely each passage is to answer it, against the threshold.</source>
+        <translation>Gráfico de confiança: depois de uma pergunta, a chance de cada passagem respondê-la, comparada ao limiar.</translation>
+    </message>
+    <message>
         <source>Confidence of the fused list (no reranker)</source>
         <translation>Confiança da lista fundida (sem reordenador)</translation>
     </message>
@@ -1308,8 +1344,8 @@
         <translation>Probabilidade de que cada trecho lido pela decisão responda à pergunta</translation>
     </message>
     <message>
-        <source>ask a question</source>
-        <translation>faça uma pergunta</translation>
+        <source>blue: in the prompt · outlined: the decision&apos;s · hover: the note</source>
+        <translation>azul: no prompt · contorno: o da decisão · passe o mouse: a nota</translation>
     </message>
     <message>
         <source>confidence {c:.3f}</source>
@@ -1976,6 +2012,10 @@
         <translation>Não foi possível contatar um servidor de modelo de linguagem em {where}: ele está em execução? (Ollama: `ollama serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: inicie o servidor dele.) Verifique llm_base_url.</translation>
     </message>
     <message>
+        <source>Cannot reach a language model server at {where}: is it running? (Ollama: `ollama serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check the Address above.</source>
+        <translation>Não foi possível contatar um servidor de modelo de linguagem em {where}: ele está em execução? (Ollama: `ollama serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: inicie o servidor dele.) Verifique o Endereço acima.</translation>
+    </message>
+    <message>
         <source>Changed since it was indexed</source>
         <translation>Alterada desde a indexação</translation>
     </message>
@@ -2236,6 +2276,10 @@
         <translation>A resposta de {where} foi interrompida no meio ({detail}): pode estar incompleta; a parte recebida é mantida. Tente de novo.</translation>
     </message>
     <message>
+        <source>The built-in model needs the llama.cpp runtime (llama-cpp-python and its server), which is not installed: {detail} — or choose My server above.</source>
+        <translation>O modelo embutido precisa do runtime do llama.cpp (llama-cpp-python e seu servidor), que não está instalado: {detail} — ou escolha Meu servidor acima.</translation>
+    </message>
+    <message>
         <source>The built-in model needs the llama.cpp runtime (llama-cpp-python and its server), which is not installed: {detail} — or choose your own server in Settings.</source>
         <translation>O modelo embutido precisa do runtime do llama.cpp (llama-cpp-python e seu servidor), que não está instalado: {detail} — ou escolha seu próprio servidor nas Configurações.</translation>
     </message>
@@ -2258,6 +2302,10 @@
     <message>
         <source>The model file {where} cannot be used ({detail}): choose or download another model in Settings.</source>
         <translation>O arquivo de modelo {where} não pode ser usado ({detail}): escolha ou baixe outro modelo nas Configurações.</translation>
+    </message>
+    <message>
+        <source>The model file {where} cannot be used ({detail}): choose or download another model in the list above.</source>
+        <translation>O arquivo de modelo {where} não pode ser usado ({detail}): escolha ou baixe outro modelo na lista acima.</translation>
     </message>
     <message>
         <source>The model {model} ({where}) did not start: {detail}</source>
@@ -3098,6 +3146,10 @@
     <message>
         <source>{what} {sign}{amount}</source>
         <translation>{what} {sign}{amount}</translation>
+    </message>
+    <message>
+        <source>{what} {sign}{amount} ({ms}{mine} here, {ts}{theirs} in #{other})</source>
+        <translation>{what} {sign}{amount} ({ms}{mine} aqui, {ts}{theirs} em #{other})</translation>
     </message>
     <message>
         <source>{what}, usually {usual}</source>

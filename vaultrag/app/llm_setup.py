@@ -87,7 +87,7 @@ class LlmSetup(QObject):
                 result: Callable[[], object] = lambda: listed  # noqa: E731
             except UserFacingError as e:
                 error = detached(e)  # no frames: they would hold this closure (app/cycles.py)
-                result = lambda: ModelsListed(address, error=user_message(error))  # noqa: E731
+                result = lambda: ModelsListed(address, error=user_message(error, in_settings=True))  # noqa: E731
             self._post(LISTER, ticket, self.llm_models_listed.emit, result)
 
         self.workers.start(LISTER, work)
@@ -107,7 +107,7 @@ class LlmSetup(QObject):
                 result: Callable[[], object] = lambda: tested  # noqa: E731
             except UserFacingError as e:
                 error = detached(e)  # no frames: they would hold this closure (app/cycles.py)
-                result = lambda: Tested(address, error=user_message(error))  # noqa: E731
+                result = lambda: Tested(address, error=user_message(error, in_settings=True))  # noqa: E731
             self._post(TESTER, ticket, self.llm_tested.emit, result)
 
         self.workers.start(TESTER, work)

@@ -37,7 +37,11 @@ def _install_translator(app: object, language: str) -> object | None:
             own = super().translate(context, source, disambiguation, n)
             # None, not "": Qt takes an empty string for the translation itself, and a label would go blank; None
             # is Qt's "not translated here", so the source text shows (lrelease drops translations equal to it)
-            return own or self.qt.translate(context, source, disambiguation, n) or None
+            qt = self.qt.translate(context, source, disambiguation, n)
+            if not qt and "&" in source:
+                # Qt 6 gave some labels a shortcut ("&Look in:") that its Portuguese still has without one
+                qt = self.qt.translate(context, source.replace("&", ""), disambiguation, n)
+            return own or qt or None
 
     translator = Translations(app)
     folder = Path(__file__).resolve().parents[2] / "resources" / "translations"

@@ -196,7 +196,7 @@ def problem_text(problem: Problem, d: dict[str, str]) -> str:
 MISSING_BACKEND = {"openai": LLMFailure.NOT_INSTALLED, "local": LLMFailure.NO_RUNTIME}
 
 
-def backend_missing(backend: str) -> str:
+def backend_missing(backend: str, in_settings: bool = False) -> str:
     """Why a generation backend cannot run here, in words: a package it imports is not installed ("" when they all
     are). Found before a question is asked, so the answer pane and Settings say it, not only `ask --json`."""
     import importlib.util
@@ -208,22 +208,24 @@ def backend_missing(backend: str) -> str:
         return ""
     code = MISSING_BACKEND.get(engine.name)
     if code is not None:
-        return llm_failure_text(code, {"detail": engine.install})
+        return llm_failure_text(code, {"detail": engine.install}, in_settings)
     return problem_text(Problem.MODEL_NEEDS_PACKAGE, {"what": engine.name, "install": engine.install})
 
 
-def llm_failure_text(kind: LLMFailure, details: dict[str, str]) -> str:
-    """A language model failure in the window's language, from its code and details (the core's templates)."""
-    return wording.llm_failure(kind, details, wording_tr)
+def llm_failure_text(kind: LLMFailure, details: dict[str, str], in_settings: bool = False) -> str:
+    """A language model failure in the window's language, from its code and details (the core's templates);
+    `in_settings`: on Settings' language model page, its fixes named as that page's fields."""
+    return wording.llm_failure(kind, details, wording_tr, in_settings)
 
 
-def user_message(error: UserFacingError | Notice | str) -> str:
+def user_message(error: UserFacingError | Notice | str, in_settings: bool = False) -> str:
     """What the window says about a core error or notice: worded by its code in the window's language; the
-    core's English when it has no code (or is already text)."""
+    core's English when it has no code (or is already text). `in_settings`: a language model's failure said on
+    Settings' language model page."""
     if isinstance(error, str):
         return error
     if isinstance(error, LLMError):
-        return llm_failure_text(error.kind, error.details)
+        return llm_failure_text(error.kind, error.details, in_settings)
     problem = error.problem
     return problem_text(problem, error.details) if problem is not None else str(error)
 

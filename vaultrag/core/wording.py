@@ -383,12 +383,28 @@ def model_state(state: ModelState, model: str, tr: Translate = english) -> str:
     return tr(MODEL_STATE[state]).format(model=model)
 
 
-def llm_failure(kind: LLMFailure, details: Mapping[str, str], tr: Translate = english) -> str:
-    """A language model failure in words, from its code and details (where, model, timeout, status, detail)."""
+# said inside Settings › Language model, where the fix is a field of the page the user is on: the field by its
+# label, not its settings.toml key (llm_base_url), and never "choose … in Settings" while in Settings
+LLM_FAILURE_IN_SETTINGS = {
+    LLMFailure.SERVER_DOWN: T("Cannot reach a language model server at {where}: is it running? (Ollama: `ollama "
+                              "serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: start its server.) Check "
+                              "the Address above."),
+    LLMFailure.NO_RUNTIME: T("The built-in model needs the llama.cpp runtime (llama-cpp-python and its server), "
+                             "which is not installed: {detail} — or choose My server above."),
+    LLMFailure.MODEL_FILE: T("The model file {where} cannot be used ({detail}): choose or download another model "
+                             "in the list above."),
+}
+
+
+def llm_failure(kind: LLMFailure, details: Mapping[str, str], tr: Translate = english,
+                in_settings: bool = False) -> str:
+    """A language model failure in words, from its code and details (where, model, timeout, status, detail);
+    `in_settings`: said on Settings' language model page (its fixes are fields of that page)."""
     d = {k: details.get(k, "") for k in ("where", "model", "timeout", "status", "detail")}
     if d["detail"] in LLM_DETAILS:
         d["detail"] = tr(d["detail"]).format(status=d["status"])
-    return tr(LLM_FAILURE[kind]).format(**d)
+    template = LLM_FAILURE_IN_SETTINGS.get(kind) if in_settings else None
+    return tr(template or LLM_FAILURE[kind]).format(**d)
 
 
 # -- stages ------------------------------------------------------------------------------------------------------
@@ -842,6 +858,9 @@ def signed(v: float) -> str:
 
 
 PART = T("{what} {sign}{amount}")  # "length +0.30": a feature in words and its part, signed
+# a gap's part with both rows' own parts: the bars draw those two, the words their difference (a user saw a bar
+# at −1.74 and the words −1.90 for one part and could not tell which was right)
+GAP_PART = T("{what} {sign}{amount} ({ms}{mine} here, {ts}{theirs} in #{other})")
 
 
 def part(name: str, value: float, tr: Translate = english) -> str:
@@ -870,8 +889,19 @@ def rank_gap(rank: int, other: int, mine: Mapping[str, float], theirs: Mapping[s
     while len(named) < min(len(gaps), 2 * n) and named and \
             abs(total - sum(d for _, d in named)) > max(min(abs(d) for _, d in named), 0.05):
         named = gaps[: len(named) + 1]
-    pro = ", ".join(part(f, d, tr) for f, d in named if d > 0)
-    con = ", ".join(part(f, d, tr) for f, d in named if d < 0)
+    def said(f: str, d: float) -> str:
+        # each number plain, its sign apart: the window writes plain numbers with its language's decimal separator
+        (ms, m), (ts, t) = own(mine.get(f, 0.0)), own(theirs.get(f, 0.0))
+        return tr(GAP_PART).format(what=feature(f, tr), sign="+" if d >= 0 else "−", amount=amount(abs(d)),
+                                   ms=ms, mine=m, ts=ts, theirs=t, other=other)
+
+    def own(v: float) -> tuple[str, str]:
+        if abs(v) < 5e-4:
+            return "", "0"  # a part the row has not
+        return "+" if v >= 0 else "−", amount(abs(v))
+
+    pro = ", ".join(said(f, d) for f, d in named if d > 0)
+    con = ", ".join(said(f, d) for f, d in named if d < 0)
     sides = [tr(FOR_IT).format(parts=pro) if pro else "", tr(AGAINST_IT).format(parts=con) if con else ""]
     if not above:  # the side that made the gap first
         sides.reverse()

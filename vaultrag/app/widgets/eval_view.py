@@ -113,7 +113,7 @@ class EvalView(QWidget):
         self.limit.setSpecialValueText(self.tr("all"))
         self.max_pass = QDoubleSpinBox()
         self.max_pass.setLocale(locale())
-        self.max_pass.setRange(0.0, 1.0)
+        self.max_pass.setRange(0.01, 0.99)  # 0 or 1 make no goal (core/quality/calibration.check_max_pass)
         self.max_pass.setSingleStep(0.05)
         self.max_pass.setValue(0.10)
         self.run = QPushButton(self.tr("Evaluate"))

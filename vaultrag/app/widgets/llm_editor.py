@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from vaultrag.app.words import backend_missing, llm_failure_text, user_message
-from vaultrag.core.llm.catalog import CATALOG, CatalogModel, approx_gb
+from vaultrag.app.words import backend_missing, llm_failure_text, number, user_message
+from vaultrag.core.llm.catalog import CATALOG, CatalogModel
 from vaultrag.core.model import Progress
 from vaultrag.engines import GENERATORS
 from vaultrag.errors import UserFacingError
@@ -49,7 +49,8 @@ class Mode(StrEnum):
 
 
 def _gb(n: float) -> str:
-    return approx_gb(n) if n >= 1e9 else f"≈ {n / 1e6:,.0f} MB"
+    """A size in the window's language ("≈ 1,1 GB" in Portuguese: the core's approx_gb writes a point)."""
+    return f"≈ {number(n / 1e9, 1)} GB" if n >= 1e9 else f"≈ {number(n / 1e6, 0)} MB"
 
 
 class LlmEditor(QWidget):
@@ -124,6 +125,7 @@ class LlmEditor(QWidget):
     # -- the pages -----------------------------------------------------------------------------------
     def _server_page(self) -> QWidget:
         page = QWidget()
+        self._list_failed = False  # the model list shows the server's failure (a failed test then replaces it)
         self.address = QLineEdit(self.original.llm_base_url)
         self.address.setObjectName("llm-address")
         self.address.setPlaceholderText("http://localhost:11434/v1")
@@ -145,6 +147,8 @@ class LlmEditor(QWidget):
         self.models_state = QLabel()
         self.models_state.setObjectName("llm-models-state")
         self.models_state.setWordWrap(True)
+        # its lines are kept free: a model list's error that appeared pushed Test connection down under the cursor
+        self.models_state.setMinimumHeight(3 * self.models_state.fontMetrics().height())
         self.client_state = QLabel()
         self.client_state.setObjectName("llm-client-state")
         self.client_state.setWordWrap(True)
@@ -184,7 +188,8 @@ class LlmEditor(QWidget):
         self.catalog.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.models = list(CATALOG)
         for m in self.models:
-            item = QTreeWidgetItem([m.title, _gb(m.size_bytes), f"≈ {m.ram_gb:g} GB", ""])
+            ram = f"≈ {number(m.ram_gb, 0 if float(m.ram_gb).is_integer() else 1)} GB"
+            item = QTreeWidgetItem([m.title, _gb(m.size_bytes), ram, ""])
             item.setToolTip(0, self._details(m))
             self.catalog.addTopLevelItem(item)
         # as wide as the whole titles and figures need ("Qwen2.5 1.5B" and "3B" told apart without a hover): the
@@ -294,7 +299,7 @@ class LlmEditor(QWidget):
                                  "OpenAI-compatible API writes the answers."),
         }[mode])
         if mode == Mode.SERVER:
-            missing = backend_missing(SERVER)
+            missing = backend_missing(SERVER, in_settings=True)
             self.client_state.setText(missing)
             self.client_state.setVisible(bool(missing))
             if self.address.text().strip() and self.listed_for != self.address.text().strip():
@@ -320,6 +325,7 @@ class LlmEditor(QWidget):
     def _on_listed(self, listed: ModelsListed) -> None:
         if listed.address.rstrip("/") != self.address.text().strip().rstrip("/"):
             return  # the address changed meanwhile
+        self._list_failed = bool(listed.error)
         if listed.error:
             self.models_state.setStyleSheet(f"color: {BAD_COLOUR};")
             self.models_state.setText(listed.error)
@@ -373,9 +379,13 @@ class LlmEditor(QWidget):
                 model=t.model, ms=f"{t.latency_ms or 0:,.0f}", sample=t.sample))
         else:
             assert t.failure is not None
-            self._show_test(False, llm_failure_text(t.failure, t.details))
+            self._show_test(False, llm_failure_text(t.failure, t.details, in_settings=True))
 
     def _show_test(self, ok: bool, text: str) -> None:
+        if not ok and self._list_failed:
+            # the test's words stand for the model list's failure too: the same problem was said twice
+            self._list_failed = False
+            self.models_state.clear()
         self.tested.setStyleSheet(f"color: {OK_COLOUR if ok else BAD_COLOUR};")
         self.tested.setText(("✓ " if ok else "✗ ") + text)
 
@@ -487,8 +497,12 @@ class LlmEditor(QWidget):
         self.details.setText(self._details(picked) if picked is not None else "")
         self.details.setVisible(picked is not None)
         can_download = self.controller is not None and picked is not None and self._downloaded(picked) is None
+        # a model file is of no use without the runtime that runs it: Download waits for it, and says why
+        no_runtime = backend_missing(LOCAL, in_settings=True)
         self.download.setVisible(not busy)
-        self.download.setEnabled(can_download)
+        self.download.setEnabled(can_download and not no_runtime)
+        self.download.setToolTip(no_runtime or self.tr("Download the model picked in the list (once; it then "
+                                                       "runs offline)"))
         self.cancel.setVisible(busy)
         self.use_own.setEnabled(not busy)
         self.catalog.setEnabled(not busy)
@@ -499,7 +513,7 @@ class LlmEditor(QWidget):
                                   "offline), or use a GGUF file you have."))
         if busy:
             return
-        self._say(backend_missing(LOCAL), bad=True)
+        self._say(backend_missing(LOCAL, in_settings=True), bad=True)
 
     def _say(self, text: str, bad: bool = False) -> None:
         """The built-in page's state line (hidden when there is nothing to say)."""
