@@ -30,6 +30,19 @@ def test_missing_vault_gets_a_clear_message(home: Path, tmp_path: Path):
     assert r.returncode == 2 and "has not been indexed yet" in r.stderr
 
 
+def test_ask_on_a_vault_never_indexed_indexes_its_text_and_answers(home: Path, tmp_path: Path, cli):
+    vault = tmp_path / "v"
+    write(vault, "Plants.md", "# Watering\n\nThe fern is watered every Tuesday with rain water.\n")
+    write(vault, "Bikes.md", "# Tyres\n\nThe bike tyres are pumped to four bar.\n")
+    r = cli(home, "ask", str(vault), "When is the fern watered?", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "has no index yet: indexing" in r.stderr and "Traceback" not in r.stderr
+    trace = json.loads(r.stdout)
+    assert trace["final"] and trace["final"][0]["note"] == "Plants.md"
+    again = cli(home, "ask", str(vault), "When is the fern watered?")
+    assert again.returncode == 0 and "has no index yet" not in again.stderr  # indexed once, not per question
+
+
 def test_index_and_status_on_the_demo_vault_with_the_default_model(home: Path, tmp_path: Path, cli):
     vault = tmp_path / "demo"
     shutil.copytree(DEMO_VAULT, vault)

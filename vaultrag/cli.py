@@ -11,7 +11,7 @@ import sys
 from vaultrag import __version__, cli_llm, cli_query, cli_watch
 from vaultrag.core.model import IndexReport, to_dict
 from vaultrag.errors import UserFacingError
-from vaultrag.termui import progress_printer
+from vaultrag.termui import one_line, progress_printer
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -110,17 +110,17 @@ def cmd_status(args: argparse.Namespace) -> int:
             print("languages: " + ", ".join(f"{lang or 'unknown'} {n}" for lang, n in h.languages.items()))
         for reason in h.stale_reasons:
             print(f"stale: {reason}")
-        for warning in h.warnings:
-            print(f"warning: {warning}")
+        for warning in h.warnings:  # an ignore file's line, an aside copy's path
+            print(f"warning: {one_line(warning)}")
         for name in args.list or []:
             print(f"\n{name} ({len(h.notes.get(name, []))}):")
             for n in h.notes.get(name, []):
                 if n.code in (Reason.UNRESOLVED_LINK, Reason.MISSING_HEADING):
                     n.reason = f"{n.reason} {wording.reason(n.code)}"
-                extra = f"  — {n.reason}" if n.reason else ""
-                print(f"  {n.path}{extra}")
+                extra = f"  — {one_line(n.reason)}" if n.reason else ""  # a broken link's target, as written
+                print(f"  {one_line(n.path)}{extra}")
         if h.problems is not None:
-            print("check: ok" if not h.problems else "check FAILED:\n  " + "\n  ".join(h.problems))
+            print("check: ok" if not h.problems else "check FAILED:\n  " + "\n  ".join(map(one_line, h.problems)))
     return 1 if h.problems else 0
 
 

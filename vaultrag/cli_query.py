@@ -18,6 +18,7 @@ from vaultrag.core.model import Progress, to_dict
 from vaultrag.core.vocab import Phase
 from vaultrag.errors import BadQuestion, UserFacingError
 from vaultrag.paths import outside_vault
+from vaultrag.termui import one_line
 
 if TYPE_CHECKING:
     from vaultrag.core.quality.diagnose import Diagnosis
@@ -69,16 +70,19 @@ def finite_float(value: str) -> float:
     return number
 
 
-def share(value: str) -> float:
-    """argparse type for a share such as --max-pass: a number from 0 to 1 (7 for 0.07 stored a threshold that let
-    every unanswerable question through)."""
+def max_pass_share(value: str) -> float:
+    """argparse type for --max-pass: a share calibration can aim at, from 0 to 1 both excluded (7 for 0.07, and 1,
+    stored a threshold that let every unanswerable question through): the core's own rule."""
+    from vaultrag.core.quality.calibration import check_max_pass
+
     try:
         number = float(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
-    if not 0.0 <= number <= 1.0:  # NaN fails this too
-        raise argparse.ArgumentTypeError(f"must be a share from 0 to 1, e.g. 0.10 for 10% (got {value})")
-    return number
+    try:
+        return check_max_pass(number)
+    except UserFacingError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def positive_int(value: str) -> int:
@@ -135,10 +139,38 @@ class HintingParser(argparse.ArgumentParser):
         return action
 
 
+def index_for_first_question(vault: str, home: str | None) -> None:
+    """A vault never indexed is indexed for its first question as the window does it: text, keyword search and the
+    fast vectors in seconds (progress on stderr); the model's vectors are left to `vaultrag index`."""
+    from vaultrag.core import fast_tier
+    from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions, run_to_end
+    from vaultrag.core.workspace import Workspace
+    from vaultrag.termui import progress_printer
+
+    ws = Workspace.load(vault, home)
+    if ws.index_path.exists():
+        return
+    print(f"{ws.vault} has no index yet: indexing its text for this question (keyword search and fast vectors; "
+          "`vaultrag index` adds the model's vectors)", file=sys.stderr)
+    lock = ws.writer_lock()
+    lock.acquire(on_wait=lambda who: print(f"waiting: this index is being written by {who}", file=sys.stderr))
+    try:
+        store, _ = ws.open_store(repair=True)
+        try:
+            options = IndexOptions.from_settings(ws.settings)
+            run_to_end(Indexer(ws.vault, store, options, None, fast_tier.for_settings(ws.settings)).run(CancelToken()),
+                       progress_printer(sys.stderr))
+        finally:
+            store.close()
+    finally:
+        lock.release()
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     from vaultrag.core.scope import Scope
 
     check_question(args.question)
+    index_for_first_question(args.vault, args.home)
     searcher = open_searcher(args, one_question=True)
     scope = Scope(args.folder or [], args.tag or [], args.note or [])
     try:
@@ -277,8 +309,19 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(json.dumps({"calibration": asdict(cal), "skipped_lines": run.skipped_lines}, indent=2,
                          ensure_ascii=False))
     else:
-        print("\n".join(report.calibration_lines(cal)))
+        print("\n".join([*left_out_lines(run.skipped_lines, cal.duplicates), *report.calibration_lines(cal)]))
     return 0 if cal.stored else 1
+
+
+def left_out_lines(skipped: list[str], duplicates: tuple[int, ...]) -> list[str]:
+    """The golden lines a calibration did not count, each with why ("line 3: not valid JSON"), and its repeated
+    questions: the count it reports is of the rest."""
+    out = ["Lines not used:", *(f"- {one_line(s)}" for s in skipped)] if skipped else []
+    if duplicates:
+        where = ", ".join(map(str, duplicates))
+        out.append(f"Duplicate questions dropped: {len(duplicates)} (line(s) {where}), each an earlier line's question "
+                   "but for case, accents or spacing.")
+    return [*out, ""] if out else out
 
 
 def register_eval(sub: Any) -> None:
@@ -292,8 +335,9 @@ def register_eval(sub: Any) -> None:
         if name == "eval":
             s.add_argument("--out", help="folder for eval.json, report.md and PNG plots")
         else:
-            s.add_argument("--max-pass", type=share, default=0.10,
-                           help="largest share of unanswerable questions allowed through (default 0.10)")
+            s.add_argument("--max-pass", type=max_pass_share, default=0.10,
+                           help="largest share of unanswerable questions allowed through, above 0 and below 1 "
+                                "(default 0.10)")
             what = s.add_mutually_exclusive_group()
             what.add_argument("--undo", action="store_true", help="put back the threshold the last calibration "
                                                                   "replaced")
@@ -325,9 +369,10 @@ def why_text(d: Diagnosis) -> str:
     """A diagnosis in words: the verdict, what happened, what to do, and the evidence as labelled lines."""
     words = wording.diagnosis(d)
     where = f", stage {'+'.join(d.stages)}" if d.stages else ""
-    out = [f"{d.note}: {words.title} (layer {d.layer}{where})", textwrap.fill(words.message, WIDTH),
-           textwrap.fill("What to do: " + words.advice, WIDTH)]
-    out += [f"  {label}: {value}" for label, value in wording.evidence_lines(d.evidence)]
+    # the note asked about, the notes it may have meant ("Did you mean …") and the question's words: one line each
+    out = [f"{one_line(d.note)}: {words.title} (layer {d.layer}{where})", textwrap.fill(one_line(words.message), WIDTH),
+           textwrap.fill("What to do: " + one_line(words.advice), WIDTH)]
+    out += [f"  {label}: {one_line(value)}" for label, value in wording.evidence_lines(d.evidence)]
     return "\n".join(out)
 
 

@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape
 from vaultrag.core import wording
 from vaultrag.core.model import Candidate, QueryTrace, SentenceCheck, Stage
 from vaultrag.core.vocab import AnswerKind, RewriteMethod, StageStatus, SupportVerdict
+from vaultrag.termui import one_line
 
 WIDTH = 120  # when the output is no terminal
 SEP = " › "
@@ -31,7 +32,7 @@ def line_span(start: int, end: int) -> str:
 def flag_lines(trace: QueryTrace) -> list[str]:
     """A warning for each note in the prompt that tries to give the language model orders."""
     notes = dict.fromkeys(d.note for d in trace.context if trace.flagged.get(d.note))
-    return [f"warning: {wording.flagged_note(n, trace.flagged[n])}" for n in notes]
+    return [f"warning: {wording.flagged_note(one_line(n), trace.flagged[n])}" for n in notes]
 
 
 def format_answer(trace: QueryTrace) -> str:
@@ -43,8 +44,10 @@ def format_answer(trace: QueryTrace) -> str:
         lines += [a.text, *filter(None, [wording.refusal_plain(d)]), f"({reason})"]
     else:
         # shown as the prompt shows documents: a note's own "</document>" must not pass for structure
-        lines += [escape(a.sentence or a.text), f"— {a.source}, line {a.line}", ""]
-        lines += [f"[{doc.index}] {doc.source} ({line_span(doc.line_start, doc.line_end)})" for doc in trace.context]
+        # a note's name and heading on one line each (one_line): a name's newline would print a source line of its own
+        lines += [escape(a.sentence or a.text), f"— {one_line(a.source)}, line {a.line}", ""]
+        lines += [f"[{doc.index}] {one_line(doc.source)} ({line_span(doc.line_start, doc.line_end)})"
+                  for doc in trace.context]
         lines.append(f"({reason})")
     return "\n".join(lines)
 
@@ -82,7 +85,7 @@ def elide_label(text: str, width: int) -> str:
 
 def where(c: Candidate) -> str:
     """'note › last heading' (the heading tells apart the chunks of one note)."""
-    return SEP.join([c.note.removesuffix(".md"), *c.heading_path[-1:]])
+    return SEP.join(map(one_line, [c.note.removesuffix(".md"), *c.heading_path[-1:]]))
 
 
 def labels(cands: Iterable[Candidate]) -> dict[int, str]:
@@ -180,7 +183,7 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
     if d.by_model and d.contributions:  # each feature's part of the model's logit, biggest first
         # each by its value and its direction, the signed part after it (the parts and the base add up to the logit)
         parts = "; ".join(f"{what} ({wording.Minus(v):+.2f})" for what, v in wording.answerability_parts(d))
-        out += textwrap.wrap(f"used: {d.supported_note} (chunk {d.supported_by}); {parts}; "
+        out += textwrap.wrap(f"used: {one_line(d.supported_note)} (chunk {d.supported_by}); {parts}; "
                              f"base {wording.Minus(d.bias):+.2f}", WIDTH, initial_indent="  ", subsequent_indent="  ")
     out.append("")
     names = labels(c for s in trace.stages.values() for c in s.candidates)
@@ -250,7 +253,7 @@ def format_generated(trace: QueryTrace, streamed: bool) -> str:
                      + (f", {attached} by a document attached by the check ({ATTACHED})" if attached else ""))
         if attached:
             lines.append(LEGEND)
-    lines += [f"[{d.index}] {d.source} ({line_span(d.line_start, d.line_end)})" for d in trace.context]
+    lines += [f"[{d.index}] {one_line(d.source)} ({line_span(d.line_start, d.line_end)})" for d in trace.context]
     ttft = f"{g.ttft_ms / 1000:.2f} s" if g.ttft_ms is not None else "—"
     rate = f"{g.tokens_per_s:.1f} tokens/s" if g.tokens_per_s is not None else "— tokens/s"
     lines.append(f"({g.model}: first token {ttft}, total {g.total_ms / 1000:.2f} s, {g.completion_tokens} tokens, "

@@ -10,6 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from vaultrag.core.vocab import LaneEventKind
+from vaultrag.termui import one_line
 
 if TYPE_CHECKING:  # the lane (indexer, parser, embedder) loads only when `watch` runs, not for every command
     from vaultrag.core.index.lane import LaneEvent
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # the lane (indexer, parser, embedder) loads only when `watch
 def _printer(out: Any) -> Any:
     def show(e: LaneEvent) -> None:
         stamp = time.strftime("%H:%M:%S")
-        paths = ", ".join(e.paths[:3]) + (f" (+{len(e.paths) - 3})" if len(e.paths) > 3 else "")
+        paths = ", ".join(map(one_line, e.paths[:3])) + (f" (+{len(e.paths) - 3})" if len(e.paths) > 3 else "")
         if e.kind == LaneEventKind.APPLIED:
             print(f"{stamp} text+BM25 updated in {e.text_latency_s:.2f}s: {paths or 'full reconcile'}",
                   file=out, flush=True)

@@ -11,7 +11,9 @@ from enum import StrEnum
 from vaultrag.core.quality import metrics
 from vaultrag.core.quality.evaluate import SPLIT_SEED, QuestionResult, split
 from vaultrag.core.query.stages.decide import COSINE, threshold_key
+from vaultrag.core.query.terms import fold
 from vaultrag.core.store.index_store import IndexStore
+from vaultrag.errors import UserFacingError
 
 # a threshold is stored only from at least this many answerable and this many unanswerable questions: a tiny
 # golden set would move the threshold on noise
@@ -68,6 +70,7 @@ class Calibration:
     seed: int = SPLIT_SEED
     min_questions: int = MIN_CALIBRATION_QUESTIONS
     stored_as: str = ""
+    duplicates: tuple[int, ...] = ()  # the golden lines dropped as a question asked on an earlier line
 
     @property
     def stored(self) -> bool:
@@ -85,15 +88,49 @@ def half_rates(half: Sequence[QuestionResult], t: float) -> HalfRates:
                      metrics.margin95(row.unanswerable_passed, len(u)))
 
 
+def check_max_pass(max_pass: float) -> float:
+    """`max_pass`, or a UserFacingError when it is no goal a threshold can be picked for."""
+    # 1 picks the lowest unanswerable confidence and calls every validate half a success: a threshold that lets every
+    # unanswerable question through was stored; 0 is missed by any one unanswerable question that passes
+    if not 0.0 < max_pass < 1.0:  # NaN fails this too
+        raise UserFacingError(f"The most unanswerable questions let through must be a share from 0 to 1, both "
+                              f"excluded, e.g. 0.10 for 10% (got {max_pass:g}): 1 lets every one of them through, "
+                              "and 0 is missed as soon as one passes.")
+    return max_pass
+
+
+def question_key(question: str) -> str:
+    """What makes two golden questions the same one: case, accents and spacing aside."""
+    return " ".join(fold(question.casefold()).split())
+
+
+def distinct(results: Sequence[QuestionResult]) -> tuple[list[QuestionResult], tuple[int, ...]]:
+    """Each question once, on its first line, and the lines of its repeats: a repeated question counted twice
+    towards the minimum and could land in both halves, validating the threshold on the questions it was picked on."""
+    seen: set[str] = set()
+    kept: list[QuestionResult] = []
+    dropped: list[int] = []
+    for r in sorted(results, key=lambda r: r.line):
+        key = question_key(r.question)
+        if key in seen:
+            dropped.append(r.line)
+        else:
+            seen.add(key)
+            kept.append(r)
+    return kept, tuple(dropped)
+
+
 def pick(results: Sequence[QuestionResult], max_pass: float) -> Calibration:
     """Pick on the tune half the threshold letting at most `max_pass` unanswerable through and report both halves;
-    nothing is stored."""
+    each question counts once (`distinct`); nothing is stored."""
+    check_max_pass(max_pass)
+    results, duplicates = distinct(results)
     n_a = sum(1 for r in results if r.answerable)
     n_u = len(results) - n_a
-    tune, validate = split(list(results))
+    tune, validate = split(results)
     una = [r.confidence for r in tune if not r.answerable and r.confidence is not None]
     if not una:
-        return Calibration(CalibrationOutcome.NO_UNANSWERABLE, max_pass, n_a, n_u)
+        return Calibration(CalibrationOutcome.NO_UNANSWERABLE, max_pass, n_a, n_u, duplicates=duplicates)
     t = metrics.pick_threshold(una, max_pass)
     check = half_rates(validate, t)
     if min(n_a, n_u) < MIN_CALIBRATION_QUESTIONS:
@@ -104,7 +141,7 @@ def pick(results: Sequence[QuestionResult], max_pass: float) -> Calibration:
         outcome = CalibrationOutcome.REFUSES_ANSWERS
     else:
         outcome = CalibrationOutcome.PICKED
-    return Calibration(outcome, max_pass, n_a, n_u, t, half_rates(tune, t), check)
+    return Calibration(outcome, max_pass, n_a, n_u, t, half_rates(tune, t), check, duplicates=duplicates)
 
 
 def decider_of(results: Sequence[QuestionResult]) -> str:
