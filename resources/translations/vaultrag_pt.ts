@@ -465,8 +465,8 @@
         <translation>Decidido pela regra do cosseno no primeiro trecho: cosseno {c:.3f} − {w} × o fundo do cofre {b:.3f}.</translation>
     </message>
     <message>
-        <source>Decision: after a question, answered or refused, the probability that the notes answer against the threshold, and why.</source>
-        <translation>Decisão: depois de uma pergunta, respondida ou recusada, a probabilidade de as notas responderem comparada ao limiar, e por quê.</translation>
+        <source>Decision: answered or refused, and why</source>
+        <translation>Decisão: respondida ou recusada, e por quê</translation>
     </message>
     <message>
         <source>REFUSED</source>

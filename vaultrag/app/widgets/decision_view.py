@@ -25,8 +25,7 @@ class DecisionView(QTextBrowser):
         self.setObjectName("decision")
         self.setMinimumHeight(60)
         # before the first question each pane says what it will show (empty boxes without titles told nothing)
-        self.setPlaceholderText(self.tr("Decision: after a question, answered or refused, the probability that "
-                                        "the notes answer against the threshold, and why."))
+        self.setPlaceholderText(self.tr("Decision: answered or refused, and why"))  # a placeholder never wraps
 
     def set_trace(self, trace: QueryTrace) -> None:
         d = trace.decision

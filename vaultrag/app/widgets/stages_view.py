@@ -20,10 +20,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
+    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QStyle,
@@ -63,6 +65,7 @@ SHIPPED_LISTS = ranked_lists(PIPELINE)
 SHIPPED_FIRST = retrieval_lists(PIPELINE)
 CELL_MARGINS = 6  # px the style keeps left and right of a cell's text
 NUMBER_PADDING = 8  # px around a rank or a score (the cell's margins)
+DETAILS_SHARE = 0.4  # of the candidates pane's height, at most, for the words that explain the selected row
 TABLE_ROWS = 8  # the candidate table keeps this many rows in view: the explanation's bars give way first
 MIN_BARS = 3  # the fewest bars the explanation shows (the words beside them name the rest)
 
@@ -185,7 +188,14 @@ class StagesView(QWidget):
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.details.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        explained.addWidget(self.details, 1)
+        # the words scroll past DETAILS_SHARE of the pane's height: at 1024×700 they took the candidate table's rows
+        self.details_box = QScrollArea()
+        self.details_box.setObjectName("candidate-details-box")
+        self.details_box.setWidgetResizable(True)
+        self.details_box.setFrameShape(QFrame.Shape.NoFrame)
+        self.details_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.details_box.setWidget(self.details)
+        explained.addWidget(self.details_box, 1)
         explained.addWidget(self.bars, 1)
         outer.addLayout(explained)
 
@@ -439,12 +449,26 @@ class StagesView(QWidget):
             self.headers[name].setText(f"<b>{stage_title(name)}</b><br><small> </small>")
         self.bars.set_parts(None, None, None)
         self.details.setText(self.tr("Select a row: its scores and why it moved appear here."))
+        self._fit_details()
 
     def select_chunk(self, cand: Candidate) -> None:
         self.table.select_chunk(cand.chunk_id)
         self.highlight(cand.chunk_id)
         self.details.setText(self.explain(cand.chunk_id))
+        self._fit_details()
         self._show_parts(cand.chunk_id)
+
+    def _fit_details(self) -> None:
+        """The words as tall as they need, up to what the table's rows leave (then they scroll; they were cut
+        mid-line with no scroll bar)."""
+        box = self.details_box
+        width = max(1, box.viewport().width() - (box.verticalScrollBar().sizeHint().width()
+                                                 if box.verticalScrollBar().isVisible() else 0))
+        want = self.details.heightForWidth(width)
+        lines = self.details.fontMetrics().height()
+        # the room the table's TABLE_ROWS rows leave (as the bars get), never under three lines (then it scrolls)
+        cap = max(3 * lines, min(self._bars_room(), int(self.height() * DETAILS_SHARE)))
+        box.setFixedHeight(max(lines, min(want, cap)) + 2)
 
     def _compared(self, chunk_id: int) -> tuple[Candidate, Candidate | None] | None:
         """The chunk in the final list and the row it is compared with: the one above it (the first row: the one
@@ -484,6 +508,7 @@ class StagesView(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._fit_details()
         if self._selected is not None and not self.lists_shown():
             self._show_parts(self._selected)
 
