@@ -108,6 +108,7 @@ def test_an_index_from_before_links_gets_them_without_re_embedding(vault: Path, 
 
     db = connect(path)
     db.execute("drop table links")
+    db.execute("drop table headings")
     db.execute("delete from _migrations where name = '0014_links'")
     db.close()
     store = IndexStore.open(path)
@@ -158,3 +159,103 @@ def test_a_note_of_unclosed_brackets_or_separators_is_indexed_in_seconds(tmp_pat
         done = prepare(NoteFile(name, str(p), p.stat().st_size, p.stat().st_mtime_ns), PrepareOptions(200, 5_000_000,
                                                                                                        "private"))
         assert done.chunks and time.perf_counter() - t < 10.0, name
+
+
+def test_excluded_failed_and_ignored_notes_are_no_link_targets(vault: Path, tmp_path: Path, home: Path):
+    """Hostile round: the resolver knew every note row, so a link to a private note counted as resolved and its
+    missing heading told that the note exists."""
+    write(vault, "Secret.md", "---\ntags: [private]\naliases: [Hidden]\n---\n# Secret\n\n## Plans\n\nTop secret.\n")
+    write(vault, "Ignored.md", "# Ignored\n\n## Part\n\nText.\n")
+    write(vault, ".vaultragignore", "Ignored.md\n")
+    (vault / "Broken.md").write_bytes(b"# Broken\n\n\x80\x81 not UTF-8\n")
+    write(vault, "Later.md", "# Later\n\n## Soon\n\nPublic for now.\n")
+    write(vault, "Open.md", "# Open\n\nSee [[Secret]], [[Secret#Plans]], [[Hidden]], [[Ignored#Part]], [[Broken]] "
+                            "and [[Later#Soon]].\n")
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        _index(vault, store)
+        assert [(k.target, k.target_note, k.heading_found) for k in unresolved(store.db)] == [
+            ("Secret", None, None), ("Secret", None, None), ("Hidden", None, None), ("Ignored", None, None),
+            ("Broken", None, None)]
+        codes = {n.code for n in health(store, str(vault), Settings()).notes["unresolved"]}
+        assert codes == {Reason.UNRESOLVED_LINK}  # never "missing heading": that would tell the note exists
+        # a note that turns private stops being a target at the next run
+        write(vault, "Later.md", "---\ntags: [private]\n---\n# Later\n\n## Soon\n\nPrivate now.\n")
+        _index(vault, store)
+        assert [(k.target, k.target_note, k.heading_found) for k in unresolved(store.db)][-1] == ("Later", None, None)
+    finally:
+        store.close()
+
+
+def test_a_heading_check_follows_the_target_notes_new_headings(vault: Path, tmp_path: Path):
+    """Hostile round: only paths and aliases decided a full re-resolve, so a heading added to or removed from the
+    target note left its links' heading checks as they were."""
+    write(vault, "Sync.md", "# Sync\n\n## Old\n\nText.\n")
+    write(vault, "a.md", "# A\n\nSee [[Sync#New]] and [[Sync#Old]].\n")
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        _index(vault, store)
+        assert [k.heading for k in unresolved(store.db)] == ["New"]
+        write(vault, "Sync.md", "# Sync\n\n## New\n\nThe text, rewritten.\n")
+        _index(vault, store)
+        assert [k.heading for k in unresolved(store.db)] == ["Old"]
+    finally:
+        store.close()
+
+
+def test_a_heading_without_text_under_it_is_a_heading(vault: Path, tmp_path: Path):
+    """Hostile round: headings were read from the chunks' heading paths, which hold no heading without text."""
+    write(vault, "N.md", "# N\n\n## Empty\n## Full\n\nText.\n\n## Last\n")
+    write(vault, "a.md", "# A\n\nSee [[N#Empty]], [[N#Full]], [[N#Last]] and [[N#Absent]].\n")
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        _index(vault, store)
+        assert [(k.heading, k.heading_found) for k in of_notes(store.db, ["a.md"])] == [
+            ("Empty", True), ("Full", True), ("Last", True), ("Absent", False)]
+    finally:
+        store.close()
+
+
+CODE_NOTE = ("# T\n\nA ``a ` [[in double span]]`` and ``[[double]]`` here, ` `` [[single]] `` ` too.\n\n"
+             "> ```\n> [[quoted fence]]\n> ```\n\n"
+             "    [[indented code]]\n\n"
+             "- item\n\n      [[code in a list]]\n\n"
+             "- item\n\n  [[paragraph in a list]]\n\n"
+             "A paragraph\n    [[its continuation]] and an unclosed `` [[after a lone run]].\n")
+
+
+def test_links_in_any_kind_of_code_are_no_links(vault: Path, tmp_path: Path):
+    """Hostile round: a double-backtick span holding a backtick, a fence in a blockquote and an indented code block
+    hid their links from nothing."""
+    assert [k.target for k in extract(CODE_NOTE)] == ["paragraph in a list", "its continuation", "after a lone run"]
+    assert [k.target for k in extract(CODE_NOTE.replace("\n", "\r\n"))] == [
+        "paragraph in a list", "its continuation", "after a lone run"]
+    write(vault, "code.md", CODE_NOTE)
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        _index(vault, store)
+        found = of_notes(store.db, ["code.md"])
+        assert [(k.target, CODE_NOTE[k.char_start:k.char_end]) for k in found] == [
+            ("paragraph in a list", "[[paragraph in a list]]"), ("its continuation", "[[its continuation]]"),
+            ("after a lone run", "[[after a lone run]]")]
+    finally:
+        store.close()
+
+
+def test_frontmatter_aliases_are_names_as_written(vault: Path, tmp_path: Path):
+    """Hostile round: `alias: My Name` became the aliases "My" and "Name"; numbers, mappings and nested lists were
+    kept as Python reprs."""
+    write(vault, "Person.md", "---\nalias: My Name\n---\n# Person\n\nText.\n")
+    write(vault, "Book.md", "---\naliases: [1984, {a: b}, [x, y], null, true, ' Big Brother ']\n---\n# Book\n\nText.\n")
+    write(vault, "a.md", "# A\n\n[[My Name]], [[My]], [[Name]], [[1984]], [[Big Brother]], [[{'a': 'b'}]], "
+                         "[[True]].\n")
+    store = IndexStore.open(tmp_path / "i.sqlite")
+    try:
+        _index(vault, store)
+        assert {k.target: k.target_note for k in of_notes(store.db, ["a.md"])} == {
+            "My Name": "Person.md", "My": None, "Name": None, "1984": "Book.md", "Big Brother": "Book.md",
+            "{'a': 'b'}": None, "True": None}
+        stored = dict(store.db.execute("select path, aliases from notes where path in ('Person.md', 'Book.md')"))
+        assert stored == {"Person.md": '["My Name"]', "Book.md": '["1984", "Big Brother"]'}
+    finally:
+        store.close()

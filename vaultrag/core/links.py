@@ -5,10 +5,16 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.front_matter import front_matter_plugin
 
 from vaultrag.core.vocab import LinkKind
 
@@ -18,8 +24,9 @@ WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]{1,1000})\]\]")
 MDLINK = re.compile(r"(!?)\[([^\[\]\n]{0,1000})\]\(\s*(<[^<>\n]{1,2000}>|[^\s()<>]{1,2000})"
                     r"(?:\s+\"[^\"\n]{0,500}\")?\s*\)")
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")  # http:, obsidian:, mailto:, file: … — not a note of this vault
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-CODE_SPAN = re.compile(r"`[^`\n]{1,2000}`")
+BACKTICKS = re.compile(r"`+")
+LINE_END = re.compile(r"\r\n?|\n")
+MAY_HOLD_CODE = re.compile(r"[`~]|^[ \t>]*(?:\t| {4})", re.M)  # a fence, a span or an indented block can start
 COMMENT = re.compile(r"%%.*?%%", re.S)  # Obsidian's comments: hidden in reading view, their links are not links
 NOTE_SUFFIX = ".md"
 # the files Obsidian links and embeds besides notes (its accepted formats): a link to one names no note
@@ -48,30 +55,66 @@ class Link:
         return posixpath.splitext(self.target)[1].lower() not in ATTACHMENTS
 
 
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    # the block structure only (as index/markdown.py parses it): where code blocks and paragraphs are
+    md = MarkdownIt("commonmark").enable(["table"]).use(front_matter_plugin)
+    md.disable(["inline", "text_join"])
+    return md
+
+
+def _code_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The code spans of one block's inline text, by CommonMark's rule: a run of n backticks opens a span the next
+    run of exactly n closes; a run nothing closes is text. Linear in the runs (each closer found by bisection)."""
+    runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text, start, end)]
+    by_length: dict[int, list[int]] = defaultdict(list)
+    for i, (a, b) in enumerate(runs):
+        by_length[b - a].append(i)
+    spans, i = [], 0
+    while i < len(runs):
+        a, b = runs[i]
+        closers = by_length[b - a]
+        k = bisect_right(closers, i)
+        if k < len(closers):
+            spans.append((a, runs[closers[k]][1]))
+            i = closers[k] + 1
+        else:
+            i += 1
+    return spans
+
+
 def _masked(text: str) -> str:
-    """`text` with code (fenced blocks, code spans) and %% comments blanked, offsets kept."""
+    """`text` with code (fenced and indented blocks at any depth: in quotes and lists too; code spans) and %%
+    comments blanked, offsets kept."""
     out = list(text)
 
     def blank(a: int, b: int) -> None:
         out[a:b] = " " * (b - a)
 
-    pos, fence = 0, ""
-    for line in text.splitlines(keepends=True):
-        m = FENCE.match(line)
-        if fence:
-            blank(pos, pos + len(line))
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = ""
-        elif m:
-            fence = m.group(1)
-            blank(pos, pos + len(line))
-        pos += len(line)
+    # markdown-it counts lines as these line ends do (it reads \r\n as one); str.splitlines would also split at
+    # \x1c, \x85, \u2028 … and shift every line after them
+    starts = [0] + [m.end() for m in LINE_END.finditer(text)] + [len(text)]
+
+    def offset(line: int) -> int:
+        return starts[min(line, len(starts) - 1)]
+
+    inline: set[tuple[int, int]] = set()
+    # a text without backticks, tildes or an indented line holds no code: most notes skip the second parse
+    for tok in _parser().parse(text) if MAY_HOLD_CODE.search(text) else ():
+        if tok.map is None:
+            continue
+        if tok.type in ("fence", "code_block"):
+            blank(offset(tok.map[0]), offset(tok.map[1]))
+        elif tok.type == "inline":
+            inline.add((offset(tok.map[0]), offset(tok.map[1])))
     masked = "".join(out)
-    for pattern in (CODE_SPAN, COMMENT):
-        for m in pattern.finditer(masked):
-            blank(m.start(), m.end())
-        masked = "".join(out)
-    return masked
+    for a, b in sorted(inline):  # a span never leaves its paragraph (or heading, or table row)
+        for x, y in _code_spans(masked, a, b):
+            blank(x, y)
+    masked = "".join(out)
+    for m in COMMENT.finditer(masked):
+        blank(m.start(), m.end())
+    return "".join(out)
 
 
 def _split(inner: str) -> tuple[str, str, str]:
@@ -83,6 +126,8 @@ def _split(inner: str) -> tuple[str, str, str]:
 
 def extract(text: str) -> list[Link]:
     """The links of a note's text, in order (code and comments left out), at most MAX_LINKS."""
+    if "[[" not in text and "](" not in text:
+        return []
     masked = _masked(text)
     found: list[Link] = []
     for m in WIKILINK.finditer(masked):
@@ -101,6 +146,21 @@ def extract(text: str) -> list[Link]:
                               m.group(2).strip(), m.start(), m.end()))
     found.sort(key=lambda link: link.start)
     return found[:MAX_LINKS]
+
+
+def aliases(frontmatter: Mapping[str, Any]) -> list[str]:
+    """A note's other names, from its frontmatter's `aliases` (or `alias`): a string is one name (spaces and all),
+    a number its text; any other value (a mapping, a nested list, a date, true/false) names nothing."""
+    keys = {str(k).lower(): v for k, v in reversed(list(frontmatter.items()))}  # "Aliases:" too (the first wins)
+    value = keys.get("aliases") or keys.get("alias")
+    names: list[str] = []
+    for v in value if isinstance(value, list | tuple) else [value]:
+        if isinstance(v, bool) or not isinstance(v, str | int | float):
+            continue
+        name = str(v).strip()
+        if name and name not in names:
+            names.append(name)
+    return names
 
 
 def _key(text: str) -> str:

@@ -1,9 +1,12 @@
 """The notes' links in the index: written with each note, resolved to the notes and headings they name.
 
-Every link of an indexed note is a row of `links` (what it names as written, its offsets). `resolve` finds each
-row's note by Obsidian's rules (core/links.py): the rows written since the last resolve, and every row when
-the vault's names changed (a note came, went or was renamed, or its aliases changed), since a link's target can
-then be another note. A link whose target note is deleted falls back to unresolved (`on delete set null`).
+Every link of an indexed note is a row of `links` (what it names as written, its offsets), every heading of it a
+row of `headings`. `resolve` finds each row's note by Obsidian's rules (core/links.py), among the indexed notes
+only (an excluded or failed note is no target: a link must not tell that a private note exists): the rows written
+since the last resolve, and every row when the vault's names changed (a note came, went, was renamed, excluded,
+or its aliases changed), since a link's target can then be another note. A link whose target note is deleted falls
+back to unresolved (`on delete set null`); the links naming a heading of a note whose headings changed are
+checked again.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from vaultrag.core.links import Link, Resolver, heading_key
 from vaultrag.core.store.db import Connection
 from vaultrag.core.vocab import LinkKind
 
-NAMES_KEY = "links_names"  # index_meta: a digest of the paths and aliases the links were last resolved against
+NAMES_KEY = "links_names"  # index_meta: a digest of the notes (path, status, aliases) links were last resolved against
 
 
 def migrate(db: Connection) -> None:
@@ -38,6 +41,14 @@ def migrate(db: Connection) -> None:
     )
     db.execute("create index links_target on links(target_id)")
     db.execute("create index links_pending on links(note_id) where resolved = 0")
+    # every heading of a note as a link names it (heading_key), with text under it or not: the chunks' heading
+    # paths hold only the headings that have text
+    db.execute(
+        """create table headings(
+            note_id integer not null references notes(id) on delete cascade,
+            key text not null,
+            primary key(note_id, key)) without rowid"""
+    )
     # every indexed note is read again on the next run to fill its links (its chunks are diffed by hash: no
     # re-embedding)
     db.execute("update notes set mtime_ns = 0, content_hash = '' where status = 'indexed'")
@@ -52,34 +63,49 @@ def write(db: Connection, note_id: int, links: Sequence[Link]) -> None:
         [(note_id, i, str(k.kind), k.target, k.heading, k.alias, k.start, k.end) for i, k in enumerate(links)])
 
 
-def _names(db: Connection) -> tuple[dict[int, str], dict[str, list[str]], str]:
-    """(id → path of every note row, path → aliases of the indexed notes, a digest of both)."""
+def write_headings(db: Connection, note_id: int, headings: Sequence[str]) -> None:
+    """Replace the headings of a note; when they changed, the links naming one of its headings are checked again at
+    the next `resolve` (the vault's names are the same: nothing else would look at them)."""
+    keys = sorted({heading_key(h) for h in headings} - {""})
+    old = [k for (k,) in db.execute("select key from headings where note_id = ? order by key", (note_id,))]
+    if old == keys:
+        return
+    db.execute("delete from headings where note_id = ?", (note_id,))
+    db.executemany("insert into headings(note_id, key) values (?, ?)", [(note_id, k) for k in keys])
+    db.execute("update links set resolved = 0 where target_id = ? and heading != '' and heading not like '^%'",
+               (note_id,))
+
+
+def _names(db: Connection) -> tuple[dict[int, str], dict[str, int], dict[str, list[str]], str]:
+    """(id → path of every note row, path → id of the indexed notes, path → their aliases, a digest of all)."""
     paths: dict[int, str] = {}
+    indexed: dict[str, int] = {}
     aliases: dict[str, list[str]] = {}
     digest = hashlib.sha256()
     for note_id, path, raw, status in db.execute("select id, path, aliases, status from notes order by id"):
         paths[note_id] = path
-        if status == "indexed" and raw not in ("", "[]"):
+        if status != "indexed":  # not a target, nor its aliases: it is private, ignored or unreadable
+            digest.update(f"{note_id}\0{path}\0{status}\n".encode())
+            continue
+        indexed[path] = note_id
+        if raw not in ("", "[]"):
             try:
                 aliases[path] = [str(a) for a in json.loads(raw)]
             except ValueError:
                 aliases[path] = []
-        digest.update(f"{note_id}\0{path}\0{raw if status == 'indexed' else ''}\n".encode())
-    return paths, aliases, digest.hexdigest()
+        digest.update(f"{note_id}\0{path}\0{status}\0{raw}\n".encode())
+    return paths, indexed, aliases, digest.hexdigest()
 
 
 def _headings(db: Connection, note_id: int) -> set[str]:
-    """The heading keys a note's chunks sit under (every heading with text beneath it)."""
-    found: set[str] = set()
-    for (raw,) in db.execute("select distinct heading_path from chunks where note_id = ?", (note_id,)):
-        found.update(heading_key(h) for h in json.loads(raw))
-    return found
+    """The heading keys of a note (every heading, with text under it or not)."""
+    return {k for (k,) in db.execute("select key from headings where note_id = ?", (note_id,))}
 
 
 def resolve(db: Connection) -> int:
     """Resolve the links written since the last call, or every link when the vault's names changed; returns how
     many rows changed. Call inside the write transaction."""
-    paths, aliases, digest = _names(db)
+    paths, ids, aliases, digest = _names(db)
     row = db.execute("select value from index_meta where key = ?", (NAMES_KEY,)).fetchone()
     every = row is None or row[0] != digest
     where = "" if every else "where resolved = 0"
@@ -87,8 +113,7 @@ def resolve(db: Connection) -> int:
                       f"from links {where}").fetchall()
     if not rows and not every:
         return 0
-    ids = {p: i for i, p in paths.items()}
-    resolver = Resolver(paths.values(), aliases)
+    resolver = Resolver(ids, aliases)
     headings: dict[int, set[str]] = {}
     changed = []
     for note_id, ordinal, kind, target, heading, old_target, old_found, was_resolved in rows:
