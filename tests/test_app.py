@@ -232,6 +232,28 @@ def test_a_vault_switch_leaves_no_old_health_or_why_not_and_health_reads_when_it
     assert any("x.md" in t for t in items) and not any("Diário" in t for t in items)
 
 
+def test_an_unreadable_settings_file_indexes_no_vault_on_the_defaults_until_it_is_saved(qtbot, home: Path,
+                                                                                        demo: Path):
+    """A dangling link as settings.toml: its private tag and ignore patterns are unknown; indexing on the defaults
+    would index the notes they leave out."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "settings.toml").symlink_to(home / "gone.toml")
+    c = fake_controller(home)
+    said: list[str] = []
+    c.failed.connect(said.append)
+    try:
+        assert "gone.toml" in c.settings_problem  # said at the start (before this test could listen)
+        c.open_vault(demo)
+        assert c.ws is None and "No vault is indexed while the settings file cannot be read" in said[-1]
+        c.save_settings(c.settings)  # Settings saved: the file is the user's again
+        assert (home / "settings.toml").is_file() and not (home / "settings.toml").is_symlink()
+        with qtbot.waitSignal(c.index_changed, timeout=SLOW_MS, check_params_cb=lambda e: e.kind == "embedded"):
+            c.open_vault(demo)
+        assert c.ws is not None
+    finally:
+        c.shutdown()
+
+
 def test_a_changed_note_changes_the_answer(qtbot, window: MainWindow, demo: Path):
     open_and_wait(qtbot, window, demo)
     note = demo / "Casa" / "Reembolso e cancelamentos.md"

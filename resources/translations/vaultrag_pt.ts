@@ -348,6 +348,13 @@
     </message>
 </context>
 <context>
+    <name>AppController</name>
+    <message>
+        <source>No vault is indexed while the settings file cannot be read: its private tag and ignore patterns are unknown. Fix the file, or save Settings to replace it. ({problem})</source>
+        <translation>Nenhum cofre é indexado enquanto o arquivo de configurações não puder ser lido: a tag privada e os padrões de exclusão dele são desconhecidos. Corrija o arquivo ou salve as Configurações para substituí-lo. ({problem})</translation>
+    </message>
+</context>
+<context>
     <name>Banner</name>
     <message>
         <source>Dismiss</source>

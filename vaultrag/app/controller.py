@@ -124,10 +124,14 @@ class AppController(QObject):
         # through these QObjects, and Python's collector frees a cycle on whichever thread allocates next — a
         # QObject freed on a worker deadlocks against the GUI thread (app/collector.py)
         current = self._current = Current(Settings())
+        # a settings file that cannot be read: its privacy rules (private tag, ignore patterns) are unknown, so no
+        # vault is indexed on the defaults (that would index the notes they leave out) until it is fixed or saved
+        self.settings_problem = ""
         try:
             self.settings = settings_mod.load(self.paths.settings_file)
-        except UserFacingError as e:  # a broken settings file: say so once, run on defaults
-            self.bridge.run_on_main(functools.partial(self.failed.emit, user_message(e)))
+        except UserFacingError as e:
+            self.settings_problem = user_message(e)
+            self.bridge.run_on_main(functools.partial(self.failed.emit, self.settings_problem))
         self.session = VaultSession(self.paths, current, self.bridge, self.queries, self.workers,
                                     embedder_factory or real_embedder, fast_factory)
         self.answers = AnswerWriter(current, self.session.searcher, self.bridge, self.queries, self.workers)
@@ -203,6 +207,11 @@ class AppController(QObject):
     # -- the vault ---------------------------------------------------------------------------------
     def open_vault(self, vault: str | Path) -> None:
         """Check the vault at once; load the model, then index and watch in the background."""
+        if self.settings_problem:
+            self.failed.emit(self.tr("No vault is indexed while the settings file cannot be read: its private tag "
+                                     "and ignore patterns are unknown. Fix the file, or save Settings to replace "
+                                     "it. ({problem})").format(problem=self.settings_problem))
+            return
         self.session.open(vault)
 
     def close_vault(self) -> None:
@@ -278,6 +287,7 @@ class AppController(QObject):
         old = self.settings
         settings_mod.save(new, self.paths.settings_file)
         self.settings = new
+        self.settings_problem = ""  # the file is the user's settings again
         self.session.settings_changed(old, new)
 
     # -- the end -----------------------------------------------------------------------------------

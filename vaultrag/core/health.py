@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from vaultrag import __version__
 from vaultrag.core import embed
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import CHUNKER_VERSION
+from vaultrag.core.index.indexer import holds_back, mass_deletion
 from vaultrag.core.store.index_store import IndexStore
 from vaultrag.core.vocab import LinkKind, NoteStatus, Reason
 from vaultrag.settings import Settings
@@ -90,11 +92,32 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
         if f.path not in known:
             notes["stale"].append(NoteState(f.path, "stale", "new since indexing", code=Reason.NEW_SINCE))
         elif known[f.path] != (f.mtime_ns, f.size):
-            notes["stale"].append(NoteState(f.path, "stale", "changed since indexing", code=Reason.CHANGED_SINCE))
+            if not os.access(f.abspath, os.R_OK):  # the indexer keeps what it had and reads it again next run
+                notes["stale"].append(NoteState(f.path, "stale", "cannot be read now (permission denied): read "
+                                                "again on the next run", code=Reason.PERMISSION))
+            else:
+                notes["stale"].append(NoteState(f.path, "stale", "changed since indexing",
+                                                code=Reason.CHANGED_SINCE))
+    indexed = {r.path for r in rows if r.status == NoteStatus.INDEXED}
+    for s in scanned.skipped:
+        if s.code == Reason.CANNOT_STAT and s.path in indexed:
+            notes["stale"].append(NoteState(s.path, "stale", f"{s.detail}: the indexed version is kept",
+                                            code=Reason.CANNOT_STAT))
     on_disk = {f.path for f in scanned.notes} | {s.path for s in scanned.skipped}
+    gone = []
     for r in rows:
-        if r.path not in on_disk:
-            notes["stale"].append(NoteState(r.path, "stale", "deleted since indexing", code=Reason.DELETED_SINCE))
+        if r.path in on_disk:
+            continue
+        if scanned.unseen(r.path):  # the indexer keeps them: whether they are still there is unknown
+            notes["stale"].append(NoteState(r.path, "stale", "under a folder that cannot be read: the indexed "
+                                            "version is kept", code=Reason.UNREADABLE_FOLDER))
+            continue
+        notes["stale"].append(NoteState(r.path, "stale", "deleted since indexing", code=Reason.DELETED_SINCE))
+        if r.status == NoteStatus.INDEXED:
+            gone.append(r.path)
+    warnings = list(scanned.problems)
+    if holds_back(len(gone), len(indexed)):  # what the next run would keep, unless told otherwise
+        warnings.append(mass_deletion(Path(vault), len(gone), len(indexed), gone[0]))
     counts = {**counts, "notes_stale": len(notes["stale"]), "notes_on_disk": len(scanned.notes)}
     return Health(
         languages=store.language_counts(),
@@ -109,7 +132,7 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
                   "app": __version__},
         notes=notes,
         problems=[*store.check()] if check else None,
-        warnings=[*scanned.problems, *_aside_copies(store.path)],
+        warnings=[*warnings, *_aside_copies(store.path)],
     )
 
 

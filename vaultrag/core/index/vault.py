@@ -7,8 +7,10 @@ import contextlib
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import pathspec
@@ -32,9 +34,30 @@ class ScanResult:
     skipped: list[Skip]
     problems: list[str] = field(default_factory=list)  # ignore-pattern lines that were skipped
 
+    @cached_property
+    def unlisted(self) -> tuple[str, ...]:
+        """The folders the walk could not list, vault-relative with their '/' ('' for the vault itself)."""
+        return tuple("" if s.path in ("/", "./") else s.path for s in self.skipped
+                     if s.code == Reason.UNREADABLE_FOLDER)
+
+    def unseen(self, path: str) -> bool:
+        """Whether `path` lies under a folder the walk could not list: what it holds is unknown, not gone."""
+        return any(path.startswith(folder) for folder in self.unlisted)
+
+
+def _fold(text: str) -> str:
+    """A rule or a path as ignore rules compare them: one Unicode form (NFC) and lower case."""
+    return unicodedata.normalize("NFC", text.lower())
+
 
 class IgnoreRules:
-    """Which vault-relative paths are left out, and by which rule (settings globs, .vaultragignore)."""
+    """Which vault-relative paths are left out, and by which rule (settings globs, .vaultragignore).
+
+    Rules and paths are compared in one Unicode form and without regard to case: macOS writes names decomposed
+    (NFD) where an editor types them composed (NFC), and Obsidian vaults live on disks where `Diary/` and `diary/`
+    are one folder, so a rule in another form or case is meant for it. Leaving out too much is the safe side of
+    a privacy rule (git does the same with core.ignorecase, the default on those disks).
+    """
 
     def __init__(self, vault: Path, globs: Iterable[str] = ()) -> None:
         self.globs = list(globs)
@@ -42,7 +65,8 @@ class IgnoreRules:
         self._settings = self._spec(self.globs, "ignore_globs setting, entry")
         self.file_lines: list[str] = []
         with contextlib.suppress(OSError):  # no ignore file is the common case
-            self.file_lines = (vault / IGNORE_FILE).read_text(encoding="utf-8", errors="replace").splitlines()
+            # utf-8-sig: a BOM (Windows editors write one) made the first rule "\ufeffsecret/", which matched nothing
+            self.file_lines = (vault / IGNORE_FILE).read_text(encoding="utf-8-sig", errors="replace").splitlines()
         self._file = self._spec(self.file_lines, f"{IGNORE_FILE}, line")
 
     def _spec(self, lines: list[str], where: str) -> pathspec.GitIgnoreSpec:
@@ -50,11 +74,11 @@ class IgnoreRules:
         good = []
         for n, line in enumerate(lines, 1):
             try:
-                pathspec.GitIgnoreSpec.from_lines([line])
+                pathspec.GitIgnoreSpec.from_lines([_fold(line)])  # folded as it is used ("[Z-a]" is "[z-a]")
             except Exception as e:  # pathspec raises several types for a bad pattern
                 self.problems.append(f"{where} {n}: {line!r} is not a valid pattern ({e}); skipped")
                 continue
-            good.append(line)
+            good.append(_fold(line))
         return pathspec.GitIgnoreSpec.from_lines(good)
 
     def real_rule(self, rel: str, is_dir: bool) -> Rule | None:
@@ -78,6 +102,7 @@ class IgnoreRules:
 
     def file_rule(self, rel: str) -> Rule | None:
         """The rule that skips path `rel`, or None."""
+        rel = _fold(rel)
         if self._file.match_file(rel):
             return Reason.IGNORE_FILE, f"{IGNORE_FILE} pattern"
         if self._settings.match_file(rel):
@@ -245,9 +270,10 @@ def exclusion_rule(parsed: ParsedNote, private_tag: str) -> Rule | None:
     if any(f.strip().lower() == "exclude" for f in parsed.flags):
         return Reason.FRONTMATTER_EXCLUDE, "frontmatter vaultrag: exclude"
     if private_tag:
-        wanted = private_tag.lstrip("#").lower()
-        for tag in parsed.tags:
-            if tag.lower() == wanted or tag.lower().startswith(wanted + "/"):
+        wanted = _fold(private_tag.strip().lstrip("#"))  # settings.py normalizes it; a caller may not have
+        # the text's tags too: the parser's (frontmatter, paragraphs) miss one where the chunks still hold it
+        for tag in map(_fold, (*parsed.tags, *parsed.text_tags)):  # "diário" typed NFC, pasted NFD
+            if tag == wanted or tag.startswith(wanted + "/"):
                 return Reason.PRIVATE_TAG, f"private tag #{wanted}"
     return None
 
