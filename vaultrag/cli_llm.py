@@ -188,6 +188,7 @@ def get_model(args: argparse.Namespace, models_dir: Path, settings_file: Path) -
         return 130
     print(path)
     if args.use:
+        gguf.check_gguf(path)  # only a model file is made the one that answers (never a stray under its name)
         s = settings_mod.load(settings_file).replace(llm_backend="local", llm_gguf=str(path))
         settings_mod.save(s, settings_file)
         print(f"answers now come from {model.title} (llm_backend = \"local\" in {settings_file})", file=sys.stderr)

@@ -10,8 +10,11 @@ the sha256 the hub reports for it, then renamed to its `.gguf` name: a `.gguf` u
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
+import stat
+import struct
 import time
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
@@ -28,7 +31,13 @@ from vaultrag.errors import ModelUnavailable, UserFacingError
 if TYPE_CHECKING:
     from huggingface_hub import HfFileMetadata
 
+log = logging.getLogger(__name__)
+
 MAGIC = b"GGUF"  # the first four bytes of every GGUF file
+VERSIONS = (1, 2, 3)  # the GGUF format's versions: the uint32 after the magic
+# the smallest file taken for a model: the smallest language model llama.cpp runs is megabytes; a file of a few
+# bytes that starts with GGUF (a stray, a test's, a download cut short and renamed by hand) is no model
+MIN_BYTES = 1 << 20
 PART = ".part"  # the bytes received so far
 PART_OF = ".part-sha256"  # beside the .part: the hub's sha256 of the file those bytes belong to
 LOCK = ".lock"  # held while a process downloads the file
@@ -47,42 +56,90 @@ def gguf_path(models_dir: Path, repo_id: str, filename: str) -> Path:
 
 
 def downloaded(models_dir: Path, model: CatalogModel) -> Path | None:
-    """The file of a catalog model downloaded completely (checked), or None."""
+    """The file of a catalog model downloaded completely (a GGUF model file: `is_gguf`), or None."""
     path = gguf_path(models_dir, model.repo_id, model.filename)
-    return path if path.is_file() else None
+    return path if is_gguf(path) else None
 
 
 def downloaded_models(models_dir: Path) -> list[Path]:
     """Every finished model file under the models folder (a download in progress is a `.part`, not listed)."""
     folder = llm_dir(models_dir)
-    return sorted(p for p in folder.rglob("*.gguf") if p.is_file()) if folder.is_dir() else []
+    return sorted(p for p in folder.rglob("*.gguf") if is_gguf(p)) if folder.is_dir() else []
+
+
+def regular_file(path: Path) -> bool:
+    """Whether `path` is a regular file (or a link to one), told by its status: opening a FIFO to look at its
+    first bytes would wait for a writer for ever, and a device has no end."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _fault(path: Path) -> UserFacingError | None:
+    """What keeps `path` from being a GGUF model file (None: it is one as far as its header and size tell)."""
+    if not regular_file(path):
+        if path.exists():  # a folder, a FIFO, a device: no model file, and never opened
+            return UserFacingError(f"{path} is not a file, so no GGUF model file.", Problem.GGUF_INVALID, path=path)
+        return UserFacingError(f"The language model file {path} does not exist.", Problem.GGUF_MISSING, path=path)
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(MAGIC) + 4)
+            size = os.fstat(f.fileno()).st_size
+    except OSError as e:
+        return UserFacingError(f"Cannot read the language model file {path}: {e.strerror or e}.",
+                               Problem.GGUF_UNREADABLE, path=path, why=e.strerror or e)
+    version = struct.unpack("<I", head[len(MAGIC):])[0] if len(head) == len(MAGIC) + 4 else 0
+    if head[: len(MAGIC)] != MAGIC or version not in VERSIONS:
+        return UserFacingError(f"{path} is not a GGUF model file (a language model file for llama.cpp ends in "
+                               ".gguf and starts with GGUF).", Problem.GGUF_INVALID, path=path)
+    if size < MIN_BYTES:
+        return UserFacingError(f"{path} starts as a GGUF model file does but holds only {size} bytes: no model is "
+                               "that small (a damaged or cut-short file).", Problem.GGUF_INVALID, path=path)
+    return None
 
 
 def is_gguf(path: Path) -> bool:
-    """Whether `path` is a readable file that starts as a GGUF model does."""
-    try:
-        with path.open("rb") as f:
-            return f.read(len(MAGIC)) == MAGIC
-    except OSError:
-        return False
+    """Whether `path` is a readable regular file with a GGUF header (magic and version) and a model's size."""
+    return _fault(path) is None
 
 
 def check_gguf(path: Path) -> Path:
     """`path`, resolved, when it is a GGUF model file; a UserFacingError with a Problem code saying what is wrong
-    otherwise (missing, unreadable, not a GGUF)."""
+    otherwise (missing, unreadable, not a GGUF: not a regular file, another header, too small for a model)."""
     path = Path(path).expanduser()
-    if not path.is_file():
-        raise UserFacingError(f"The language model file {path} does not exist.", Problem.GGUF_MISSING, path=path)
-    try:
-        with path.open("rb") as f:
-            head = f.read(len(MAGIC))
-    except OSError as e:
-        raise UserFacingError(f"Cannot read the language model file {path}: {e.strerror or e}.",
-                              Problem.GGUF_UNREADABLE, path=path, why=e.strerror or e) from e
-    if head != MAGIC:
-        raise UserFacingError(f"{path} is not a GGUF model file (a language model file for llama.cpp ends in "
-                              ".gguf and starts with GGUF).", Problem.GGUF_INVALID, path=path)
+    fault = _fault(path)
+    if fault is not None:
+        raise fault
     return path.resolve()
+
+
+def _make_way(path: Path) -> None:
+    """Remove what is at `path` and is no regular file (an empty folder, a FIFO, a dangling link), so the download
+    can write its file there; a folder with files in it is not vaultrag's to delete: a UserFacingError says so."""
+    if regular_file(path) or not (path.exists() or path.is_symlink()):
+        return
+    try:
+        if path.is_dir() and not path.is_symlink():
+            path.rmdir()
+        else:
+            path.unlink()
+    except OSError as e:
+        raise UserFacingError(f"{path} is in the way of the download ({e.strerror or e}): move it away and try "
+                              "again.", Problem.GGUF_UNREADABLE, path=path, why=e.strerror or e) from e
+    log.warning("removed %s: it was no file, and the download writes one there", path)
+
+
+def _recorded_sha(part_of: Path) -> str:
+    """The sha256 the `.part` beside `part_of` belongs to ("" when none can be read: missing, not ASCII, not a
+    sha256, no regular file: the `.part` is then not resumed)."""
+    if not regular_file(part_of):
+        return ""
+    try:
+        text = part_of.read_bytes()[:1024].decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return text if SHA256.match(text) else ""
 
 
 def _checked_names(repo_id: str, filename: str) -> None:
@@ -108,8 +165,10 @@ def download_gguf(repo_id: str, filename: str, models_dir: Path, on_progress: Ca
     not a GGUF model, DOWNLOAD_BUSY when another process is downloading it."""
     _checked_names(repo_id, filename)
     final = gguf_path(models_dir, repo_id, filename)
-    if final.is_file():
+    if is_gguf(final):
         return final
+    if final.exists() or final.is_symlink():  # a few bytes under the model's name are no model: fetched again
+        log.warning("%s is no GGUF model file: it is downloaded again", final)
     from huggingface_hub import get_hf_file_metadata, hf_hub_url
 
     url = hf_hub_url(repo_id, filename, endpoint=endpoint)
@@ -161,8 +220,12 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
     total = meta.size or 0
     part = final.with_name(final.name + PART)
     part_of = final.with_name(final.name + PART_OF)
-    if part.is_file() and (not part_of.is_file() or part_of.read_text(encoding="ascii").strip() != (expected or "")
-                           or (total and part.stat().st_size > total)):
+    for way in (final, part, part_of):  # a folder or a FIFO under one of the names would fail (or hang) the writes
+        _make_way(way)
+    recorded = _recorded_sha(part_of)
+    if part.is_file() and (recorded != (expected or "") or (total and part.stat().st_size > total)):
+        if part_of.exists() and not recorded:
+            log.warning("%s could not be read (not a sha256): the download starts again", part_of)
         part.unlink()  # the bytes of another version of the file (the repository changed since): start again
     part_of.write_text(expected or "", encoding="ascii")
     start = part.stat().st_size if part.is_file() else 0
@@ -234,5 +297,5 @@ def _verify(part: Path, part_of: Path, expected: str | None, repo_id: str, filen
         part.unlink()
         part_of.unlink(missing_ok=True)
         raise UserFacingError(f"{filename} from {repo_id} is not a GGUF model file (a language model file for "
-                              "llama.cpp ends in .gguf and starts with GGUF); it was deleted.", Problem.GGUF_INVALID,
-                              path=f"{repo_id}/{filename}")
+                              "llama.cpp ends in .gguf, starts with GGUF and is megabytes long); it was deleted.",
+                              Problem.GGUF_INVALID, path=f"{repo_id}/{filename}")

@@ -28,12 +28,13 @@ from pathlib import Path
 
 from vaultrag.core import wording
 from vaultrag.core.llm.generator import ConnectionTest, Generated, LLMError, Message, connection_test
-from vaultrag.core.llm.gguf import MAGIC
+from vaultrag.core.llm.gguf import MAGIC, regular_file
 from vaultrag.core.llm.openai_compat import NO_KEY, LLMConfig, OpenAICompatible
 from vaultrag.core.llm.serve import MODEL_FILE_EXIT, NO_RUNTIME_EXIT
 from vaultrag.core.model import Generation
 from vaultrag.core.vocab import GenerationStatus, LLMFailure, ModelState
 from vaultrag.engines import GENERATORS
+from vaultrag.paths import log_dir
 from vaultrag.settings import Settings
 
 RUNTIME = ("llama_cpp", "uvicorn")  # what the server process imports (llama-cpp-python[server])
@@ -187,7 +188,15 @@ class ModelServer:
         if missing:
             raise ModelError(LLMFailure.NO_RUNTIME, install_words())
         port = free_port()
-        fd, log = tempfile.mkstemp(prefix="vaultrag-llm-", suffix=".log")
+        # in the app home, not /tmp: what the server prints may quote the prompt (the notes), and a log there
+        # outlived a killed app where every user could list it; mkstemp makes it this user's only
+        folder = log_dir()
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd, log = tempfile.mkstemp(prefix="llm-server-", suffix=".log", dir=folder)
+        except OSError as e:
+            raise ModelError(LLMFailure.MODEL_START, f"cannot write the server's log in {folder}: {e.strerror or e}"
+                             ) from e
         os.close(fd)
         self._log = Path(log)
         cmd = server_command(self.key.model, port, self.key.context, self.key.threads, self.alias)
@@ -363,6 +372,9 @@ class LocalModel:
         return server_for(self.key, self.model)
 
     def _check_file(self) -> None:
+        if self.path.exists() and not regular_file(self.path):
+            # a FIFO would block the open below (and the server's) for ever; a folder or a device is no model either
+            raise ModelError(LLMFailure.MODEL_FILE, wording.LLM_NOT_GGUF)
         try:
             with self.path.open("rb") as f:
                 magic = f.read(len(MAGIC))

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import logging
 import os
 import secrets
+import stat
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +19,8 @@ from vaultrag.core.store import vectors
 
 if TYPE_CHECKING:
     from vaultrag.core.store.db import Connection
+
+log = logging.getLogger(__name__)
 
 # From this many vectors on, the writer keeps an HNSW graph beside the index and a read-only reader's KNN asks it
 # for the shortlist instead of scanning every int8 vector (docs/benchmarks.md "Scale": the scan costs ~0.7 µs a
@@ -41,8 +46,13 @@ SCOPED_EXACT_MAX = 5_000
 # chunks, a 10,000-chunk folder: a 12,000-wide graph search took 3.3 s at load 9; its vectors' scan ~16 ms)
 SCOPED_WANT_MAX = 4_096
 
-# index_meta keys: the graph file's name (beside the index), the change it includes, its node count and removals
-FILE, SEQ, COUNT, REMOVED = "ann_file", "ann_seq", "ann_count", "ann_removed"
+# index_meta keys: the graph file's name (beside the index), the change it includes, its node count and removals;
+# the sha256 of its bytes (usearch trusts the file it maps: random bytes in it killed every question with a
+# segfault or "Out of memory!", so no file whose bytes are not the ones this index wrote reaches it) and of the
+# chunk ids it holds (its identity: which vectors it was built from, checked against the vectors table)
+FILE, SEQ, COUNT, REMOVED, SUM, IDS = "ann_file", "ann_seq", "ann_count", "ann_removed", "ann_sha256", "ann_ids"
+KEYS = (FILE, SEQ, COUNT, REMOVED, SUM, IDS)
+_KEYS_SQL = ", ".join(f"'{k}'" for k in KEYS)
 
 
 def log_tables(db: Connection) -> None:
@@ -66,24 +76,97 @@ def _tmp(index: Path) -> Path:
 
 
 def _meta(db: Connection) -> dict[str, str]:
-    return dict(db.execute(f"select key, value from index_meta where key in ('{FILE}', '{SEQ}', '{COUNT}', "
-                           f"'{REMOVED}')").fetchall())
+    return dict(db.execute(f"select key, value from index_meta where key in ({_KEYS_SQL})").fetchall())
 
 
-def _open(path: Path, count: int, dim: int, view: bool) -> Any:
-    """The graph at `path` if it loads whole and holds `count` nodes of `dim`, else None (missing, cut short by a
-    kill -9 or a full disk, or another index's)."""
+# digests already computed in this process, by (path, size, mtime, inode): a file is never rewritten in place (a
+# new graph is a new name), so a reader opening the same graph again does not read its bytes again
+_digests: dict[tuple[str, int, int, int], str] = {}
+
+
+def _digest(path: Path) -> str | None:
+    """The sha256 of the regular file at `path` (None: missing, or no regular file: a FIFO would block the open)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    if key not in _digests:
+        try:
+            with open(path, "rb") as f:
+                _digests[key] = hashlib.file_digest(f, "sha256").hexdigest()
+        except OSError:
+            return None
+    return _digests[key]
+
+
+def _fault(path: Path, meta: dict[str, str], dim: int, view: bool = True, keys: bool = False) -> tuple[str, Any]:
+    """(why the graph at `path` cannot be read as the one `meta` names, or "" with the graph opened; `keys`: with
+    its key table, whose keys a mapped graph gives wrong without it).
+
+    Its bytes are checked against the recorded sha256 before usearch sees them; then it must load whole and hold
+    the recorded node count of `dim`."""
     from usearch.index import Index
 
+    if not path.exists():
+        return "is missing", None
+    if not meta.get(SUM):
+        return "carries no checksum (written by an older vaultrag)", None
+    if _digest(path) != meta[SUM]:
+        return "is not the file this index wrote (its checksum differs: damaged, or another index's)", None
     try:
         # a mapped graph is only searched: without its key → node table it opens in 13 ms instead of 110 (100k)
-        index: Any = Index.restore(str(path), view=view, enable_key_lookups=not view)
+        index: Any = Index.restore(str(path), view=view, enable_key_lookups=keys or not view)
     except (OSError, ValueError, RuntimeError):
-        return None
+        return "does not load", None
+    count = int(meta.get(COUNT, -1))
     if index is None or index.size != count or index.ndim != dim:
-        return None
+        return f"holds another shape than recorded ({count} nodes of {dim})", None
     index.expansion_search = _ef(index.size)
-    return index
+    return "", index
+
+
+def _ids_digest(ids: np.ndarray) -> str:
+    """The identity of a set of chunk ids (their count and values, in any order)."""
+    return hashlib.sha256(np.sort(np.asarray(ids, dtype=np.uint64)).tobytes()).hexdigest()
+
+
+def _vector_ids(db: Connection) -> np.ndarray:
+    return np.fromiter((r[0] for r in db.execute("select chunk_id from chunk_vectors")), dtype=np.int64)
+
+
+def _foreign(db: Connection, meta: dict[str, str], graph: Any, changed: list[int]) -> bool:
+    """Whether the graph was built from other vectors than this index's: the chunk ids it holds (`graph`'s keys,
+    when opened with its key table; else the recorded digest, checkable while the log is empty), but for the
+    chunks changed since it was saved, must be those of the vectors table."""
+    ids = _vector_ids(db)
+    if graph is None:
+        return not changed and _ids_digest(ids) != meta.get(IDS)
+    keys = np.asarray(graph.keys, dtype=np.int64)
+    if changed:
+        skip = np.asarray(changed, dtype=np.int64)
+        keys, ids = keys[~np.isin(keys, skip)], ids[~np.isin(ids, skip)]
+    return len(keys) != len(ids) or not np.array_equal(np.sort(keys), np.sort(ids))
+
+
+def problem(db: Connection, index: Path) -> str:
+    """What is wrong with the graph this index names ("" when it is sound or there is none), for `status --check`:
+    a graph that cannot be read is not used (the scan answers) and `vaultrag index` builds it again."""
+    meta = _meta(db)
+    if FILE not in meta or not _has_log(db):
+        return ""  # (a lost vector table is a finding of its own, and `index` forgets its graph)
+    path = index.with_name(meta[FILE])
+    why, graph = _fault(path, meta, _dim(db), keys=True)
+    if not why:
+        seq = int(meta.get(SEQ, 0))
+        changed = [int(r[0]) for r in db.execute("select distinct chunk_id from vector_changes where seq > ?", (seq,))]
+        if _foreign(db, meta, graph, changed):
+            why = "was built from other vectors than this index's"
+    if not why:
+        return ""
+    return f"the HNSW graph {path.name} {why}: it is not used; `vaultrag index` builds it again"
 
 
 def _ef(size: int) -> int:
@@ -105,6 +188,12 @@ def _vector_rows(db: Connection, ids: list[int]) -> list[tuple[int, bytes]]:
     return out
 
 
+def _has_log(db: Connection) -> bool:
+    """Whether the index has the vectors table and its change log (an older layout has neither)."""
+    return int(db.execute("select count(*) from sqlite_master where name in ('chunk_vectors', 'vector_changes')"
+                          ).fetchone()[0]) == 2
+
+
 # -- the writer's side --------------------------------------------------------------------------------------------
 def maintain(db: Connection, index: Path, threads: int = 0, cancelled: Callable[[], bool] | None = None) -> str:
     """Bring the graph beside `index` in line with its vectors; the one writer calls it outside a transaction.
@@ -113,8 +202,7 @@ def maintain(db: Connection, index: Path, threads: int = 0, cancelled: Callable[
     between two blocks of a build, which takes minutes at 1M vectors: nothing is written). The graph is written to
     a temporary file, synced and renamed; only then does a transaction name it in index_meta and drop the log it
     includes, so a kill -9 at any point leaves the previous graph (or none) named, and the log since it."""
-    if db.execute("select count(*) from sqlite_master where name in ('chunk_vectors', 'vector_changes')"
-                  ).fetchone()[0] < 2:
+    if not _has_log(db):
         return ""  # an index of an older layout (a test's, or one a migration has not reached)
     n = int(db.execute("select count(*) from chunk_vectors").fetchone()[0])
     meta = _meta(db)
@@ -133,14 +221,18 @@ def maintain(db: Connection, index: Path, threads: int = 0, cancelled: Callable[
                                              (int(meta.get(SEQ, 0)),))]
     removed = int(meta.get(REMOVED, 0))
     graph = None
-    if current is not None:
-        if len(changed) < max(COMPACT_MIN, COMPACT_SHARE * n):
-            # up to date enough; but is the named file whole? (a disk that lost it, a copy of the index alone)
-            if _open(current, int(meta[COUNT]), dim, view=True) is not None:
-                _sweep(index, keep=current.name)
-                return ""
-        elif removed + len(changed) <= REBUILD_SHARE * n:
-            graph = _open(current, int(meta[COUNT]), dim, view=False)
+    fold = len(changed) >= max(COMPACT_MIN, COMPACT_SHARE * n)
+    if current is not None and not (fold and removed + len(changed) > REBUILD_SHARE * n):
+        # is the named file whole, and this index's? (a disk that lost it, a copy of the index alone, junk or
+        # another index's graph under its name): if not it is never loaded, and built again
+        why, graph = _fault(current, meta, dim, view=not fold)
+        if not why and _foreign(db, meta, graph if fold else None, changed):
+            why, graph = "was built from other vectors than this index's", None
+        if why:
+            log.warning("the HNSW graph %s %s: it is built again", current.name, why)
+        elif not fold:
+            _sweep(index, keep=current.name)
+            return ""
     seq = int(db.execute("select coalesce(max(seq), 0) from vector_changes").fetchone()[0]) or _next_seq(db)
     if graph is not None:  # fold the delta in
         graph.remove(np.asarray(changed, dtype=np.uint64))
@@ -161,8 +253,10 @@ def maintain(db: Connection, index: Path, threads: int = 0, cancelled: Callable[
     graph.save(str(tmp))
     with open(tmp, "rb+") as f:
         os.fsync(f.fileno())
+        f.seek(0)
+        digest = hashlib.file_digest(f, "sha256").hexdigest()
     os.replace(tmp, index.with_name(name))
-    _name(db, (name, seq, graph.size, removed))
+    _name(db, (name, seq, graph.size, removed, digest, _ids_digest(np.asarray(graph.keys))))
     _sweep(index, keep=name)
     return done
 
@@ -196,21 +290,22 @@ def _build(db: Connection, dim: int, threads: int, cancelled: Callable[[], bool]
 def forget(db: Connection) -> None:
     """Name no graph and empty the log, inside the caller's transaction (the vectors are about to be replaced by
     another model's: logging each delete would be wasted). The files go at the writer's next `maintain`."""
-    db.execute(f"delete from index_meta where key in ('{FILE}', '{SEQ}', '{COUNT}', '{REMOVED}')")
+    db.execute(f"delete from index_meta where key in ({_KEYS_SQL})")
     db.execute("delete from vector_changes")
 
 
-def _name(db: Connection, graph: tuple[str, int, int, int] | None) -> None:
+def _name(db: Connection, graph: tuple[str, int, int, int, str, str] | None) -> None:
     """Name the graph file in index_meta (None: no graph) and drop the log rows it includes, in one transaction."""
     db.execute("begin immediate")
     try:
         if graph is None:
             forget(db)
         else:
-            db.execute(f"delete from index_meta where key in ('{FILE}', '{SEQ}', '{COUNT}', '{REMOVED}')")
-            name, seq, count, removed = graph
+            db.execute(f"delete from index_meta where key in ({_KEYS_SQL})")
+            name, seq, count, removed, digest, ids = graph
             db.executemany("insert into index_meta(key, value) values (?, ?)",
-                           [(FILE, name), (SEQ, str(seq)), (COUNT, str(count)), (REMOVED, str(removed))])
+                           [(FILE, name), (SEQ, str(seq)), (COUNT, str(count)), (REMOVED, str(removed)),
+                            (SUM, digest), (IDS, ids)])
             db.execute("delete from vector_changes where seq <= ?", (seq,))
     except BaseException:
         db.execute("rollback")
@@ -264,8 +359,11 @@ class AnnReader:
             self._delta_ids, self._delta_m = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
             if not name or name == self._bad:
                 return False
-            graph = _open(self._index.with_name(name), int(meta[COUNT]), _dim(db), view=True)
+            why, graph = _fault(self._index.with_name(name), meta, _dim(db))
             if graph is None:
+                # said once per file: the scan answers every question until the writer builds the graph again
+                log.warning("the HNSW graph %s %s: exact search answers until `vaultrag index` builds it again",
+                            name, why)
                 self._bad = name
                 return False
             self._graph, self._file, self._applied = graph, name, int(meta[SEQ])

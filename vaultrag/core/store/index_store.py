@@ -48,6 +48,7 @@ class CheckCode(StrEnum):
     LOST_CHUNKS = "lost-chunks"  # a note has fewer (or more) chunks than it was given
     FAST_VECTOR_ROWS = "fast-vector-rows"  # the fast tier's marks, int8 and float32 vectors differ in number
     VECTOR_TABLE = "vector-table"  # the index has a model's vectors but no vector table (every question fails)
+    ANN_GRAPH = "ann-graph"  # the HNSW graph the index names is missing, damaged or another index's (not used)
 
 
 class Finding(str):
@@ -748,4 +749,6 @@ class IndexStore(QueryReads):
         ).fetchone()[0]
         if dups:
             problems.append(Finding(CheckCode.DUPLICATE_POSITIONS, f"{dups} duplicate (note, ordinal) chunk positions"))
+        if self.path is not None and (graph := ann.problem(self.db, self.path)):
+            problems.append(Finding(CheckCode.ANN_GRAPH, graph))
         return problems
