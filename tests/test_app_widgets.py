@@ -356,6 +356,11 @@ def test_settings_go_to_a_section_from_the_bar_and_hide_the_fields_of_an_embedde
     assert st.isVisibleTo(dialog)
     embedder.setCurrentIndex(embedder.findData(Settings().embedder))
     assert not st.isVisibleTo(dialog)
+    # jargon in a user's words under the field; the technical term in its tooltip
+    from PySide6.QtWidgets import QLabel
+    for name, term in (("bm25_n", "FTS5"), ("vector_n", "KNN"), ("chunk_tokens", "o200k"), ("context_tokens", "o200k")):
+        shown = dialog.findChild(QLabel, f"setting-help-{name}").text()
+        assert term not in shown and term in dialog.fields[name].toolTip(), name
     bar = dialog._scroll.verticalScrollBar()
     second = dialog.boxes[1]
     dialog.sections.setCurrentIndex(1)  # a click on the second section's name

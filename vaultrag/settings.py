@@ -97,9 +97,10 @@ class Rule:
     editor: Editor | None = None  # the dialog's editor, when the type alone does not say it
 
 
-def _f(default: Any, desc: str, group: Group = Group.INTERNAL, label: str = "", **rule: Any) -> Any:
-    """A settings field with its one-line description, its dialog section, its name in words and its `Rule`."""
-    meta = {"desc": desc, "group": group, "label": label, "rule": Rule(**rule)}
+def _f(default: Any, desc: str, group: Group = Group.INTERNAL, label: str = "", term: str = "", **rule: Any) -> Any:
+    """A settings field with its one-line description (in a user's words), its dialog section, its name in words,
+    the technical term behind it (the dialog's tooltip: "BM25 over SQLite FTS5") and its `Rule`."""
+    meta = {"desc": desc, "group": group, "label": label, "term": term, "rule": Rule(**rule)}
     if isinstance(default, list | tuple):
         return field(default_factory=lambda: list(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -118,8 +119,9 @@ class Settings:
     max_note_bytes: int = _f(5_000_000, "Notes larger than this many bytes are skipped with a reason.", Group.VAULT,
                              "Largest note (bytes)", positive=True, maximum=NOTE_BYTES_MAX, reopen=True)
     # chunking
-    chunk_tokens: int = _f(200, "Target chunk size in o200k tokens (whole blocks are packed up to it).", Group.VAULT,
-                           "Chunk size (tokens)", positive=True, reopen=True)
+    chunk_tokens: int = _f(200, "How long a passage is, in tokens (a token is about ¾ of a word); whole paragraphs "
+                           "and lists are packed up to it.", Group.VAULT, "Chunk size (tokens)",
+                           "o200k tokens (tiktoken)", positive=True, reopen=True)
     # embedding
     embedder: str = _f(DEFAULT_EMBEDDER, "The model that turns notes and questions into vectors (the list "
                        "shows the ones this computer can run); a change re-embeds the vault.", Group.MODELS,
@@ -135,14 +137,15 @@ class Settings:
     embed_batch: int = _f(16, "Chunks embedded per batch (one transaction each).", Group.MODELS, "Embedding batch",
                           positive=True)
     # search
-    bm25_n: int = _f(20, "BM25 candidates taken from FTS5.", Group.SEARCH, "Keyword candidates", positive=True,
-                     recorded=True)
-    vector_n: int = _f(20, "Vector candidates taken from the KNN search.", Group.SEARCH, "Vector candidates",
-                       positive=True, recorded=True)
+    bm25_n: int = _f(20, "How many passages the keyword search lists for a question.", Group.SEARCH,
+                     "Keyword candidates", "BM25 over SQLite FTS5", positive=True, recorded=True)
+    vector_n: int = _f(20, "How many passages the meaning search lists for a question.", Group.SEARCH,
+                       "Vector candidates", "nearest neighbours (KNN) over sqlite-vec", positive=True, recorded=True)
     k: int = _f(5, "Documents given to the answer (best first, within the token budget).", Group.SEARCH,
                 "Documents per answer (k)", positive=True, recorded=True)
-    context_tokens: int = _f(1500, "Token budget for the documents in the prompt (o200k tokens).", Group.SEARCH,
-                             "Context budget (tokens)", positive=True, recorded=True)
+    context_tokens: int = _f(1500, "How many tokens of notes the prompt holds at most (a token is about ¾ of a "
+                             "word).", Group.SEARCH, "Context budget (tokens)", "o200k tokens (tiktoken)",
+                             positive=True, recorded=True)
     threshold: float | None = _f(None, "Refusal threshold override; empty uses the calibrated or shipped one.",
                                  Group.SEARCH, "Refusal threshold")
     reranker: str = _f("builtin", "What re-orders the candidates before the answer (the list shows each "

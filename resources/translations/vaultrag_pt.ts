@@ -1477,10 +1477,6 @@
         <translation>Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e oferecê-lo; &apos;Nunca&apos; na oferta desliga isso.</translation>
     </message>
     <message>
-        <source>BM25 candidates taken from FTS5.</source>
-        <translation>Candidatos BM25 tirados do FTS5.</translation>
-    </message>
-    <message>
         <source>Built-in ranker (default: offline, milliseconds, explains its scores)</source>
         <translation>Reordenador embutido (padrão: offline, milissegundos, explica suas pontuações)</translation>
     </message>
@@ -1531,6 +1527,22 @@
     <message>
         <source>Extra gitignore-style patterns of notes to skip.</source>
         <translation>Padrões extras no estilo gitignore de notas a pular.</translation>
+    </message>
+    <message>
+        <source>How long a passage is, in tokens (a token is about ¾ of a word); whole paragraphs and lists are packed up to it.</source>
+        <translation>O tamanho de um trecho, em tokens (um token é cerca de ¾ de uma palavra); parágrafos e listas inteiros são juntados até ele.</translation>
+    </message>
+    <message>
+        <source>How many passages the keyword search lists for a question.</source>
+        <translation>Quantos trechos a busca por palavras-chave lista para uma pergunta.</translation>
+    </message>
+    <message>
+        <source>How many passages the meaning search lists for a question.</source>
+        <translation>Quantos trechos a busca por significado lista para uma pergunta.</translation>
+    </message>
+    <message>
+        <source>How many tokens of notes the prompt holds at most (a token is about ¾ of a word).</source>
+        <translation>Quantos tokens de notas o prompt comporta no máximo (um token é cerca de ¾ de uma palavra).</translation>
     </message>
     <message>
         <source>Ignore patterns</source>
@@ -1685,10 +1697,6 @@
         <translation>Sistema</translation>
     </message>
     <message>
-        <source>Target chunk size in o200k tokens (whole blocks are packed up to it).</source>
-        <translation>Tamanho-alvo do trecho em tokens o200k (blocos inteiros são agrupados até ele).</translation>
-    </message>
-    <message>
         <source>Temperature</source>
         <translation>Temperatura</translation>
     </message>
@@ -1713,10 +1721,6 @@
         <translation>Tempo limite (segundos)</translation>
     </message>
     <message>
-        <source>Token budget for the documents in the prompt (o200k tokens).</source>
-        <translation>Limite de tokens para os documentos do prompt (tokens o200k).</translation>
-    </message>
-    <message>
         <source>USE (fast)</source>
         <translation>USE (rápido)</translation>
     </message>
@@ -1727,10 +1731,6 @@
     <message>
         <source>Vector candidates</source>
         <translation>Candidatos por vetores</translation>
-    </message>
-    <message>
-        <source>Vector candidates taken from the KNN search.</source>
-        <translation>Candidatos tirados da busca vetorial (KNN).</translation>
     </message>
     <message>
         <source>What re-orders the candidates before the answer (the list shows each choice).</source>

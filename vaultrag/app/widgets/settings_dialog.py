@@ -92,7 +92,8 @@ class SettingsDialog(QDialog):
                 help_text = tr(f.metadata["desc"])
                 if f.name == "ui_language":
                     help_text += " " + self.tr("Takes effect at the next start.")
-                w.setToolTip(help_text)
+                term = f.metadata.get("term", "")
+                w.setToolTip(help_text + (f"\n({term})" if term else ""))  # the technical term, for who knows it
                 helper = QLabel(help_text)
                 helper.setObjectName(f"setting-help-{f.name}")
                 helper.setWordWrap(True)
