@@ -254,6 +254,39 @@ def test_an_unreadable_settings_file_indexes_no_vault_on_the_defaults_until_it_i
         c.shutdown()
 
 
+def test_a_new_language_offers_a_restart_and_later_keeps_the_window(qtbot, window: MainWindow):
+    from PySide6.QtWidgets import QMessageBox
+
+    dialog = SettingsDialog(window.c.settings, window, window.c, window.c.paths.models_dir)
+    qtbot.addWidget(dialog)
+    language = dialog.fields["ui_language"]
+    language.setCurrentIndex(language.findData("pt"))
+    dialog._accept()
+    window._settings_accepted(dialog)
+    box = window.message_box
+    assert isinstance(box, QMessageBox) and box.objectName() == "restart-box"
+    assert [b.text() for b in box.buttons()] == ["Restart now", "Later"]
+    assert window.c.settings.ui_language == "pt", "saved before the restart is offered"
+    next(b for b in box.buttons() if b.text() == "Later").click()
+    assert window.isVisible()
+
+
+def test_restart_starts_the_same_command_again_and_closes_the_window(qtbot, window: MainWindow, tmp_path: Path,
+                                                                    monkeypatch):
+    import sys
+    import time
+
+    mark = tmp_path / "started"
+    # the command this process was started with, as restart sees it: here a Python that leaves a mark and exits
+    monkeypatch.setattr(sys, "argv", ["-c", f"open({str(mark)!r}, 'w').close()"])
+    window.restart()
+    assert not window.isVisible(), "the old window closes once the new one is started"
+    deadline = time.monotonic() + 60
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert mark.exists(), "the same command ran again"
+
+
 def test_a_changed_note_changes_the_answer(qtbot, window: MainWindow, demo: Path):
     open_and_wait(qtbot, window, demo)
     note = demo / "Casa" / "Reembolso e cancelamentos.md"

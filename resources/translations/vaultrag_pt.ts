@@ -1095,6 +1095,14 @@
         <translation>Atalhos de teclado</translation>
     </message>
     <message>
+        <source>Language</source>
+        <translation>Idioma</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Depois</translation>
+    </message>
+    <message>
         <source>No vault open</source>
         <translation>Nenhum cofre aberto</translation>
     </message>
@@ -1127,6 +1135,10 @@
         <translation>Remover do escopo</translation>
     </message>
     <message>
+        <source>Restart now</source>
+        <translation>Reiniciar agora</translation>
+    </message>
+    <message>
         <source>Resume</source>
         <translation>Retomar</translation>
     </message>
@@ -1147,8 +1159,8 @@
         <translation>Buscando: {q}</translation>
     </message>
     <message>
-        <source>Settings saved; the new language shows at the next start.</source>
-        <translation>Configurações salvas; o novo idioma aparece na próxima abertura.</translation>
+        <source>Settings saved. The new language shows once vaultrag starts again: restart now?</source>
+        <translation>Configurações salvas. O novo idioma aparece quando o vaultrag for iniciado de novo: reiniciar agora?</translation>
     </message>
     <message>
         <source>Show all panes</source>
@@ -1229,6 +1241,10 @@
     <message>
         <source>searching…</source>
         <translation>buscando…</translation>
+    </message>
+    <message>
+        <source>vaultrag could not start again: start it yourself to see the new language.</source>
+        <translation>O vaultrag não conseguiu iniciar de novo: inicie-o você mesmo para ver o novo idioma.</translation>
     </message>
     <message>
         <source>vectors filling ({tiers}): fast vectors search meanwhile</source>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -725,7 +726,31 @@ class MainWindow(QMainWindow):
         self.c.save_settings(new)
         self.k.setValue(new.k)
         if language_changed:
-            self.say(self.tr("Settings saved; the new language shows at the next start."))
+            self._offer_restart()
+
+    def _offer_restart(self) -> None:
+        """The window's words are set when it is built: a new language needs a restart, offered here (window-modal,
+        the event loop runs on)."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Language"),
+                          self.tr("Settings saved. The new language shows once vaultrag starts again: restart "
+                                  "now?"), QMessageBox.StandardButton.NoButton, self)
+        box.setObjectName("restart-box")
+        restart = box.addButton(self.tr("Restart now"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(self.tr("Later"), QMessageBox.ButtonRole.RejectRole)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        restart.clicked.connect(self.restart)
+        box.open()
+        self.message_box = box
+
+    def restart(self) -> None:
+        """Start vaultrag again with the same arguments, then close this window (its vault and lanes shut down)."""
+        from PySide6.QtCore import QProcess
+
+        args = sys.argv[1:] if getattr(sys, "frozen", False) else sys.argv  # the packaged app is its own program
+        if QProcess.startDetached(sys.executable, args)[0]:
+            self.close()
+        else:
+            self.say(self.tr("vaultrag could not start again: start it yourself to see the new language."))
 
     def maximize_pane(self, name: str | None) -> None:
         """Show one inspector pane alone (full size), or all of them again."""
