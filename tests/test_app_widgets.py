@@ -272,7 +272,7 @@ def test_stage_rows_show_title_heading_movement_and_contributions(qtbot):
     # the fused list's parts by their names in words, as bars (the built-in ranker's features likewise), and
     # what puts the first row above the second
     assert [(bar.name, bar.value) for bar in view.bars.bars] == [("keywords", 0.0164), ("meaning", 0.0100)]
-    assert "#1 is above #2 by 0.0044; compared with #2: for it keywords +0.0064" in view.details.text()
+    assert "#1 is above #2 by 0.0044. Compared with #2, in its favour: keywords +0.0064" in view.details.text()
     assert view._stacks["reranked"].currentIndex() == 1  # skipped: its reason instead of an empty table
     view.show()
     view.show_lists(True)  # the lists side by side (View menu), instead of the one table

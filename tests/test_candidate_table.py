@@ -276,16 +276,16 @@ def test_the_selected_row_in_bars_and_why_it_is_below_the_row_above_in_words(qtb
     view.select_chunk(final[2])
     details = view.details.text()
     # the difference from the row above, in words: what made the gap, not the parts both rows share
-    assert ("#3 is below #2 by 3.80; compared with #2: against it question words in one sentence −3.30 (+1.20 "
+    assert ("#3 is below #2 by 3.80. Compared with #2, against it: question words in one sentence −3.30 (+1.20 "
             "here, +4.50 in #2), stems title × hub −0.50" in details)
     bars = view.bars.bars
     assert view.bars.isVisibleTo(view) and view.bars.other_rank == 2
     assert bars[0].name == "question words in one sentence"  # the part that differs most, first
     assert bars[0].value == pytest.approx(1.2) and bars[0].other == pytest.approx(4.5)
     view.select_chunk(final[0])  # the first row: against the second
-    assert "#1 is above #2 by 1.21; compared with #2: for it question words in the title +1.51 (" in \
+    assert "#1 is above #2 by 1.21. Compared with #2, in its favour: question words in the title +1.51 (" in \
         view.details.text()
-    assert "; against it stems title × hub −0.50 (" in view.details.text()
+    assert "; against it: stems title × hub −0.50 (" in view.details.text()
     view.select_chunk(final[1])
     names = [b.name for b in view.bars.bars]
     # a feature without words yet (a new one of the ranker) is read from its name's parts, never snake_case
@@ -307,7 +307,7 @@ def test_the_features_in_portuguese(qtbot):
         view.set_trace(t)
         view.select_chunk(final[2])
         # the gap and the parts with the language's decimal comma
-        assert "#3 está abaixo de #2 por 3,80; em relação a #2: contra palavras da pergunta numa frase −3,30" in \
+        assert "#3 está abaixo de #2 por 3,80. Em relação a #2, contra: palavras da pergunta numa frase −3,30" in \
             view.details.text()
         assert view.bars.bars[0].name == "palavras da pergunta numa frase"
         assert view.table.item(0, view.table.column_of(StageName.FUSED)).text() == "1 =\t11,69"

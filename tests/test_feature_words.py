@@ -25,12 +25,12 @@ def test_rank_gap_names_what_made_the_gap():
     above = {"cosine": 4.5, "title_cov": 1.2, "bm25_rr": 0.1}
     below = {"cosine": 4.5, "title_cov": 0.0, "bm25_rr": 0.3}
     assert wording.rank_gap(2, 1, below, above) == (
-        "#2 is below #1 by 1.00; compared with #1: against it question words in the title −1.20 (0 here, +1.20 in "
-        "#1); for it keyword rank +0.20 (+0.30 here, +0.10 in #1)")
+        "#2 is below #1 by 1.00. Compared with #1, against it: question words in the title −1.20 (0 here, +1.20 in "
+        "#1); in its favour: keyword rank +0.20 (+0.30 here, +0.10 in #1)")
     assert wording.rank_gap(1, 2, above, below) == (
-        "#1 is above #2 by 1.00; compared with #2: for it question words in the title +1.20 (+1.20 here, 0 in "
-        "#2); against it keyword rank −0.20 (+0.10 here, +0.30 in #2)")
-    assert wording.rank_gap(1, 2, above, above) == "#1 is above #2 by 0.00; compared with #2: the same parts, to " \
+        "#1 is above #2 by 1.00. Compared with #2, in its favour: question words in the title +1.20 (+1.20 here, 0 in "
+        "#2); against it: keyword rank −0.20 (+0.10 here, +0.30 in #2)")
+    assert wording.rank_gap(1, 2, above, above) == "#1 is above #2 by 0.00. Compared with #2, the same parts, to " \
                                                    "the precision shown"
 
 
@@ -39,9 +39,9 @@ def test_rank_gap_says_both_sides_and_its_parts_add_up_to_the_gap():
     mine = {"title_cov": -1.51, "bm25_norm": -1.30, "cosine": 2.60, "log_length": 0.02, "bm25_rr": 0.01,
             "vector_rr": 0.01}
     text = wording.rank_gap(10, 9, mine, {})
-    assert text.startswith("#10 is below #9 by 0.17; compared with #9: against it question words in the title "
-                           "−1.51 (−1.51 here, 0 in #9), keyword score −1.30 (−1.30 here, 0 in #9); for it meaning "
-                           "similarity +2.60"), text
+    assert text.startswith("#10 is below #9 by 0.17. Compared with #9, against it: question words in the title "
+                           "−1.51 (−1.51 here, 0 in #9), keyword score −1.30 (−1.30 here, 0 in #9); in its favour: "
+                           "meaning similarity +2.60"), text
     # the gap's parts (the rows' own parts in brackets aside) add up to the gap
     named = [float(x.replace("−", "-")) for x in re.findall(r"[+−]\d+\.\d+", re.sub(r"\([^)]*\)", "", text))]
     assert abs(sum(named) - (-0.17)) < 0.006, text
@@ -60,8 +60,8 @@ def test_ask_explain_says_why_the_first_rows_are_in_their_order_in_words(tmp_pat
     r = cli(home, "ask", str(vault), "refund deadline", "--threshold", "-1", "--explain")
     assert r.returncode == 0, r.stderr
     order = r.stdout.partition("why this order (reranked):")[2]
-    assert re.search(r"#1 is above #2 by [0-9.]+; compared with #[12]: ", order), r.stdout
-    assert re.search(r"#2 is below #1 by [0-9.]+; compared with #[12]: ", order), r.stdout
+    assert re.search(r"#1 is above #2 by [0-9.]+\. Compared with #[12], ", order), r.stdout
+    assert re.search(r"#2 is below #1 by [0-9.]+\. Compared with #[12], ", order), r.stdout
     assert [f for f in CODE_NAMES if f in r.stdout] == []
 
 
@@ -119,7 +119,8 @@ def test_the_leftover_of_a_gap_is_never_bigger_than_a_named_part():
             "vector_rr": -0.8, "sentence_cov": -0.7, "rrf": 0.05}
     text = wording.rank_gap(4, 3, mine, {})
     leftover = re.search(r"other parts ([+−])(\d+\.\d+)", text)
-    named = [float(x) for x in re.findall(r"[+−](\d+\.\d+)", text.split("other parts")[0].split("compared with")[1])]
+    gap_parts = re.sub(r"\([^)]*\)", "", text.split("other parts")[0].split("Compared with")[1])  # rows' own aside
+    named = [float(x) for x in re.findall(r"[+−](\d+\.\d+)", gap_parts)]
     assert named and (leftover is None or float(leftover.group(2)) <= min(named)), text
 
 

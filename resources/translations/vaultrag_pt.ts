@@ -307,6 +307,10 @@
         <translation>Parar de escrever a resposta (Ctrl+.)</translation>
     </message>
     <message>
+        <source>The answer: ask a question above; its passage, its best sentence marked and its source show here.</source>
+        <translation>A resposta: faça uma pergunta acima; o trecho, sua melhor frase marcada e a fonte aparecem aqui.</translation>
+    </message>
+    <message>
         <source>attached by vaultrag</source>
         <translation>anexada pelo vaultrag</translation>
     </message>
@@ -465,7 +469,7 @@
     </message>
     <message>
         <source>Decided by the answerability model on the best-supported of the {n} passages it read: #{r} {where}</source>
-        <translation>Decidido pelo modelo de respondibilidade no trecho mais bem fundamentado dos {n} que leu: #{r} {where}</translation>
+        <translation>Decidido pelo modelo que decide se as notas respondem no trecho mais bem fundamentado dos {n} que leu: #{r} {where}</translation>
     </message>
     <message>
         <source>Decided by the cosine rule on the top passage: cosine {c:.3f} − {w} × the vault&apos;s background {b:.3f}.</source>
@@ -2007,12 +2011,12 @@
 <context>
     <name>Wording</name>
     <message>
-        <source>#{rank} is above #{other} by {gap}; compared with #{other}: {why}</source>
-        <translation>#{rank} está acima de #{other} por {gap}; em relação a #{other}: {why}</translation>
+        <source>#{rank} is above #{other} by {gap}. Compared with #{other}, {why}</source>
+        <translation>#{rank} está acima de #{other} por {gap}. Em relação a #{other}, {why}</translation>
     </message>
     <message>
-        <source>#{rank} is below #{other} by {gap}; compared with #{other}: {why}</source>
-        <translation>#{rank} está abaixo de #{other} por {gap}; em relação a #{other}: {why}</translation>
+        <source>#{rank} is below #{other} by {gap}. Compared with #{other}, {why}</source>
+        <translation>#{rank} está abaixo de #{other} por {gap}. Em relação a #{other}, {why}</translation>
     </message>
     <message>
         <source>Add text under it: headings alone are not indexed.</source>
@@ -2116,7 +2120,7 @@
     </message>
     <message>
         <source>It judged passage #{r}, not the ranker&apos;s #1 ({note}): the answerability model finds #{r} the likelier to say the answer ({p:.0%} against {p1:.0%} for #1); the answer shown comes from #{r}.</source>
-        <translation>Julgou o trecho nº {r}, não o nº 1 do ranqueador ({note}): o modelo de respondibilidade acha o nº {r} mais provável de dizer a resposta ({p:.0%} contra {p1:.0%} do nº 1); a resposta mostrada vem do nº {r}.</translation>
+        <translation>Julgou o trecho nº {r}, não o nº 1 do ranqueador ({note}): o modelo que decide se as notas respondem acha o nº {r} mais provável de dizer a resposta ({p:.0%} contra {p1:.0%} do nº 1); a resposta mostrada vem do nº {r}.</translation>
     </message>
     <message>
         <source>It reached the prompt</source>
@@ -2455,12 +2459,12 @@
         <translation>uma palavra da pergunta que falta em torno dessa frase é {v:.0%} tão rara quanto a mais rara</translation>
     </message>
     <message>
-        <source>against it {parts}</source>
-        <translation>contra {parts}</translation>
-    </message>
-    <message>
         <source>against it: {features}</source>
         <translation>contra: {features}</translation>
+    </message>
+    <message>
+        <source>against it: {parts}</source>
+        <translation>contra: {parts}</translation>
     </message>
     <message>
         <source>all of the question&apos;s names are missing there</source>
@@ -2587,10 +2591,6 @@
         <translation>pasta que não pode ser lida</translation>
     </message>
     <message>
-        <source>for it {parts}</source>
-        <translation>a favor {parts}</translation>
-    </message>
-    <message>
         <source>full-quality vectors {full} %</source>
         <translation>vetores de qualidade plena {full} %</translation>
     </message>
@@ -2609,6 +2609,10 @@
     <message>
         <source>hidden folder</source>
         <translation>pasta oculta</translation>
+    </message>
+    <message>
+        <source>in its favour: {parts}</source>
+        <translation>a favor: {parts}</translation>
     </message>
     <message>
         <source>in the prompt</source>

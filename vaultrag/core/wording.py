@@ -836,10 +836,10 @@ def feature(name: str, tr: Translate = english) -> str:
 
 # the parts are differences from the other row ("less against it than #2" reads right when both rows' parts are
 # negative): what pushed the row down, what offset it, the rest as "other parts": they add up to the gap
-ABOVE = T("#{rank} is above #{other} by {gap}; compared with #{other}: {why}")
-BELOW = T("#{rank} is below #{other} by {gap}; compared with #{other}: {why}")
-FOR_IT = T("for it {parts}")
-AGAINST_IT = T("against it {parts}")
+ABOVE = T("#{rank} is above #{other} by {gap}. Compared with #{other}, {why}")
+BELOW = T("#{rank} is below #{other} by {gap}. Compared with #{other}, {why}")
+FOR_IT = T("in its favour: {parts}")  # "for it length +0.19" read as a broken sentence
+AGAINST_IT = T("against it: {parts}")
 OTHER_PARTS = T("other parts")
 NO_PARTS = T("the same parts, to the precision shown")
 WHY_FEATURES = 4  # the features named as the difference between two rows (the rest: "other parts")

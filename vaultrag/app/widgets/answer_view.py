@@ -155,6 +155,8 @@ class AnswerView(QWidget):
         self.new.setObjectName("answer-new-conversation")
         self.browser = QTextBrowser()
         self.browser.setObjectName("answer")
+        self.browser.setPlaceholderText(self.tr("The answer: ask a question above; its passage, its best sentence "
+                                                "marked and its source show here."))
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_link)
         # the checked answer replaces the streamed one, then the pane grows at the next layout: while the reader
