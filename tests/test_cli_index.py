@@ -39,6 +39,10 @@ def test_ask_on_a_vault_never_indexed_indexes_its_text_and_answers(home: Path, t
     assert "has no index yet: indexing" in r.stderr and "Traceback" not in r.stderr
     trace = json.loads(r.stdout)
     assert trace["final"] and trace["final"][0]["note"] == "Plants.md"
+    # a small vault is embedded for its first question: the decision has its confidence (not "unchecked")
+    assert trace["decision"]["confidence"] is not None, trace["decision"]
+    off = json.loads(cli(home, "ask", str(vault), "Who won the 1970 world cup?", "--json").stdout)
+    assert off["answer"]["kind"] == "refusal", off["decision"]
     again = cli(home, "ask", str(vault), "When is the fern watered?")
     assert again.returncode == 0 and "has no index yet" not in again.stderr  # indexed once, not per question
 

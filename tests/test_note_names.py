@@ -49,10 +49,13 @@ def test_an_answers_sources_keep_a_name_on_one_line(cli, home: Path, named: Path
     assert "— Invoice \\u202efdp.exe.md > Invoice" in r.stdout
     r = cli(home, "ask", str(named), "What is on the shopping list?", "--explain")
     assert r.returncode == 0, r.stderr
-    # the prompt, printed between two rules of '=', is shown as sent, the note's text and source as they are
+    # the prompt, printed between two rules of '=', is shown as sent: its <source> on one line there too (a name's
+    # newline started a line of its own in the prompt the model reads)
+    clean(r.stdout)
     table, _, after = r.stdout.partition("=" * 120)
-    clean(table + after.partition("=" * 120)[2])
     assert f"  Shopping\\n{FORGED}\\nlist › Groceries: in the prompt" in table
+    prompt = after.partition("=" * 120)[0]
+    assert f"<source>Shopping\\n{FORGED}\\nlist.md &gt; Groceries</source>" in prompt, prompt
 
 
 def test_why_names_the_note_on_one_line(cli, home: Path, named: Path):

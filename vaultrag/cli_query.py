@@ -139,10 +139,17 @@ class HintingParser(argparse.ArgumentParser):
         return action
 
 
+# a vault up to this many notes is embedded for its first question (a minute or so on two cores): without vectors
+# the decision has no confidence and answers unchecked; a larger one gets its text and the fast vectors first
+FIRST_ASK_EMBED_NOTES = 300
+
+
 def index_for_first_question(vault: str, home: str | None) -> None:
-    """A vault never indexed is indexed for its first question as the window does it: text, keyword search and the
-    fast vectors in seconds (progress on stderr); the model's vectors are left to `vaultrag index`."""
-    from vaultrag.core import fast_tier
+    """A vault never indexed is indexed for its first question (progress on stderr): a small one whole, a large one
+    its text, keyword search and the fast vectors in seconds, as the window starts (`vaultrag index` adds the
+    model's vectors)."""
+    from vaultrag.core import embed, fast_tier
+    from vaultrag.core.index import vault as vaultmod
     from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions, run_to_end
     from vaultrag.core.workspace import Workspace
     from vaultrag.termui import progress_printer
@@ -150,16 +157,19 @@ def index_for_first_question(vault: str, home: str | None) -> None:
     ws = Workspace.load(vault, home)
     if ws.index_path.exists():
         return
-    print(f"{ws.vault} has no index yet: indexing its text for this question (keyword search and fast vectors; "
-          "`vaultrag index` adds the model's vectors)", file=sys.stderr)
+    small = len(vaultmod.scan(ws.vault, ws.settings.ignore_globs).notes) <= FIRST_ASK_EMBED_NOTES
+    print(f"{ws.vault} has no index yet: indexing it for this question" + (
+        "" if small else " (its text, keyword search and fast vectors; `vaultrag index` adds the model's vectors)"),
+        file=sys.stderr)
     lock = ws.writer_lock()
     lock.acquire(on_wait=lambda who: print(f"waiting: this index is being written by {who}", file=sys.stderr))
     try:
         store, _ = ws.open_store(repair=True)
         try:
             options = IndexOptions.from_settings(ws.settings)
-            run_to_end(Indexer(ws.vault, store, options, None, fast_tier.for_settings(ws.settings)).run(CancelToken()),
-                       progress_printer(sys.stderr))
+            embedder = embed.from_settings(ws.settings) if small else None
+            run_to_end(Indexer(ws.vault, store, options, embedder, fast_tier.for_settings(ws.settings))
+                       .run(CancelToken()), progress_printer(sys.stderr))
         finally:
             store.close()
     finally:

@@ -7,8 +7,11 @@ import re
 import time
 from typing import Any
 
+from vaultrag.core.lines import one_line
 from vaultrag.core.model import Progress
 from vaultrag.core.vocab import Phase
+
+__all__ = ["PrintableStream", "one_line", "printable", "progress_printer"]
 
 # control characters a note's text or file name may carry (ESC starts a terminal's commands: a window title, a
 # cleared screen, the clipboard through OSC 52): shown as \xNN instead; line breaks and tabs are text
@@ -23,25 +26,6 @@ def printable(text: str) -> str:
         return text
     parts = text.split(OWN)
     return OWN.join(CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", part) for part in parts)
-
-
-# what a name (a note's path, a heading, a link's target) must not carry onto its line: every control character,
-# line breaks and tabs too (a file name may hold a newline and so print a line of its own, "— note › heading, line
-# 3"), the line and paragraph separators, and the bidi controls that reorder what follows them on the line (U+202E
-# shows "dm.txt" for "txt.md")
-UNSAFE_IN_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escaped(m: re.Match[str]) -> str:
-    c = m.group()
-    return ESCAPES.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-
-
-def one_line(name: str) -> str:
-    """`name` safe for one terminal line: its control characters, line breaks and bidi controls shown escaped
-    (`\\n`, `\\x1b`, `\\u202e`)."""
-    return UNSAFE_IN_LINE.sub(_escaped, name) if UNSAFE_IN_LINE.search(name) else name
 
 
 class PrintableStream:

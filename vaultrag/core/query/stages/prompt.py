@@ -7,6 +7,7 @@ from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from vaultrag.core import tokens
+from vaultrag.core.lines import one_line
 from vaultrag.core.model import ContextDoc
 from vaultrag.core.query.refusal import REFUSAL, ByLanguage
 from vaultrag.core.query.state import QueryState, Slot, needs
@@ -56,7 +57,8 @@ DOC_TAIL = "\n</document_content>\n</document>"  # what follows a document's tex
 
 def document_head(doc: ContextDoc) -> str:
     """What comes before a document's text: its number and source."""
-    return f'<document index="{doc.index}">\n<source>{escape(doc.source)}</source>\n<document_content>\n'
+    # the source on one line: a file name's newline would start a line of its own in the prompt
+    return f'<document index="{doc.index}">\n<source>{escape(one_line(doc.source))}</source>\n<document_content>\n'
 
 
 def render_document(doc: ContextDoc) -> str:
