@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -14,6 +15,9 @@ from vaultrag.termui import one_line
 
 if TYPE_CHECKING:  # the lane (indexer, parser, embedder) loads only when `watch` runs, not for every command
     from vaultrag.core.index.lane import LaneEvent
+
+# how long a stop waits for the lane to reach a checkpoint before the process ends anyway
+STOP_GRACE_S = 3.0
 
 
 def _printer(out: Any) -> Any:
@@ -35,6 +39,19 @@ def _printer(out: Any) -> Any:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    stop = threading.Event()
+    # a flag, not KeyboardInterrupt: the main thread never breaks off half-way (a lane or watcher half started);
+    # set first, so a signal while the workspace and the model load is kept, not lost; and SIGINT too, as a
+    # shell that starts `vaultrag watch … &` ignores it for background jobs
+    previous = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        return _watch(args, stop)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _watch(args: argparse.Namespace, stop: threading.Event) -> int:
     from vaultrag.core import embed, fast_tier
     from vaultrag.core.index.lane import IndexLane
     from vaultrag.core.index.watcher import VaultWatcher
@@ -44,26 +61,27 @@ def cmd_watch(args: argparse.Namespace) -> int:
     embedder = None if args.no_embed else embed.from_settings(ws.settings)
     lane = IndexLane(ws, embedder, _printer(sys.stdout), fast_tier.for_settings(ws.settings))
     watcher = VaultWatcher(ws.vault, lane.submit, quiet_ms=args.quiet_ms)
-    stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    # Ctrl-C stops even when started by a shell that ignores SIGINT for background jobs (`vaultrag watch … &`)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if stop.is_set():
+        print("stopped cleanly", flush=True)
+        return 0
     print(f"watching {ws.vault} (index {ws.index_path}); Ctrl-C stops", flush=True)
-    lane.start()
-    watcher.start()  # before the start-up reconcile, so nothing saved meanwhile is missed
-    lane.reconcile("start-up")
     try:
+        lane.start()
+        watcher.start()  # before the start-up reconcile, so nothing saved meanwhile is missed
+        lane.reconcile("start-up")
         while not stop.wait(0.5):
             pass
-    except KeyboardInterrupt:
-        pass
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not break the clean shutdown
         print("stopping…", flush=True)
         watcher.stop()
-        lane.stop()
-        signal.signal(signal.SIGTERM, previous)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        ended = lane.stop(STOP_GRACE_S)
+    if not ended:
+        # inside one long note (reading and chunking it has no checkpoint): what is committed stays, the note's
+        # own transaction is dropped as after a crash, and the next run reads it again; the parsing workers die
+        # with this process (core/lifeline.py)
+        print("stopped (the note being indexed is indexed again next time)", flush=True)
+        sys.stderr.flush()
+        os._exit(0)
     print("stopped cleanly", flush=True)
     return 0
 

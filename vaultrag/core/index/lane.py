@@ -73,8 +73,9 @@ class IndexLane:
     def start(self) -> None:
         self._thread.start()
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """Cancel the current run at its next checkpoint and join the thread (what is committed stays)."""
+    def stop(self, timeout: float = 10.0) -> bool:
+        """Cancel the current run at its next checkpoint and join the thread (what is committed stays); whether
+        the thread ended within `timeout` (one long note has no checkpoint inside)."""
         with self._cond:
             self._stop = True
             self._cancel.cancel()
@@ -82,6 +83,7 @@ class IndexLane:
         if self._thread.ident is not None:
             self._thread.join(timeout)
         self._fail_writes()  # a lane never started (or already ended) must not leave a writer waiting
+        return not self._thread.is_alive()
 
     @property
     def stopping(self) -> bool:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
+from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from vaultrag.core.index.vault import IGNORE_FILE
 
@@ -21,6 +23,9 @@ SLEEP_JUMP_S = 30.0  # wall clock moved this much more than the monotonic clock:
 # a batch waits for a quiet moment, but never longer than this: a note an app rewrites many times a second (a
 # plugin, a sync client) would otherwise hold back every other edit for as long as it keeps writing
 MAX_WAIT_S = 2.0
+# how often the vault folder itself is checked: inotify watches die with the folder they were put on, so a vault
+# deleted and made again (or moved aside and replaced) is watched again only when this notices it
+ROOT_CHECK_S = 0.5
 
 
 @dataclass
@@ -59,6 +64,10 @@ class VaultWatcher:
         self._last_event = 0.0
         self._stop = False
         self._observer: BaseObserver | None = None  # made in start(): watchdog's inotify observer starts a thread
+        self._watch: ObservedWatch | None = None
+        self._armed: tuple[int, int] | None = None  # (st_dev, st_ino) of the folder the watch is on
+        self._arm_lock = threading.Lock()  # a re-arm never races stop(): no emitter is started after it
+        self._root_checked = 0.0
         self._thread = threading.Thread(target=self._loop, name="vaultrag-debounce", daemon=True)
         self._overflow = _OverflowLog(lambda: self.request_full("event queue overflow"))
 
@@ -66,8 +75,10 @@ class VaultWatcher:
         for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
             logging.getLogger(name).addHandler(self._overflow)
         self._observer = Observer()
-        self._observer.schedule(_Handler(self), str(self.vault), recursive=True)
+        self._armed = _identity(self.vault)
+        self._watch = self._observer.schedule(_Handler(self), str(self.vault), recursive=True)
         self._observer.start()
+        self._root_checked = time.monotonic()
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -76,7 +87,8 @@ class VaultWatcher:
             self._stop = True
             self._lock.notify_all()
         if self._observer is not None:
-            self._observer.stop()
+            with self._arm_lock:
+                self._observer.stop()
             self._observer.join(timeout)
         if self._thread.ident is not None:
             self._thread.join(timeout)
@@ -112,6 +124,36 @@ class VaultWatcher:
         self._last_event = now
         self._lock.notify_all()
 
+    def _follow_root(self) -> None:
+        """Watch the vault folder again when it was deleted and made again, or replaced (its watch died with it),
+        then ask for a full reconcile: what was written before the new watch took is found by the scan."""
+        now = time.monotonic()
+        if self._observer is None or now - self._root_checked < ROOT_CHECK_S:
+            return
+        self._root_checked = now
+        current = _identity(self.vault)
+        alive = any(e.watch == self._watch and e.is_alive() for e in list(self._observer.emitters))
+        if current is not None and current == self._armed and alive:
+            return
+        if current is None:  # gone (an unmounted drive, `rm -rf`): the lane's run says so; watched when back
+            self._armed = None
+            return
+        with self._arm_lock:
+            if self._stop:
+                return
+            if self._watch is not None:
+                with contextlib.suppress(KeyError):  # already gone from the observer
+                    self._observer.unschedule(self._watch)
+                self._watch = None
+            try:
+                self._watch = self._observer.schedule(_Handler(self), str(self.vault), recursive=True)
+            except OSError as e:  # gone again, or not a folder now: tried again at the next check
+                log.warning("cannot watch %s again: %s", self.vault, e)
+                return
+        log.info("the vault folder %s was made again: watching it again", self.vault)
+        self._armed = current
+        self.request_full("vault folder made again")
+
     def _loop(self) -> None:
         wall, mono = time.time(), time.monotonic()
         while True:
@@ -123,13 +165,20 @@ class VaultWatcher:
                                 self.max_wait - (now - self._pending.first_event)) if has_work else 1.0)
                     if has_work and left <= 0:
                         break
-                    self._lock.wait(timeout=min(max(left, 0.01), 1.0))
+                    self._lock.wait(timeout=min(max(left, 0.01), ROOT_CHECK_S))
                     # a wall-clock jump the monotonic clock didn't see is a suspend/resume: events may be lost
                     now_wall, now_mono = time.time(), time.monotonic()
                     if (now_wall - wall) - (now_mono - mono) > SLEEP_JUMP_S:
                         self._pending.full, self._pending.reason = True, "resumed from sleep"
                         self._touch()
                     wall, mono = now_wall, now_mono
+                    # outside the lock: re-arming takes the observer's lock, which its thread holds while it
+                    # hands an event to add(), which takes this one (the loop then looks at the batch again)
+                    self._lock.release()
+                    try:
+                        self._follow_root()
+                    finally:
+                        self._lock.acquire()
                 batch, self._pending = self._pending, ChangeBatch()
                 stopping = self._stop
             if batch.paths or batch.full:
@@ -139,6 +188,15 @@ class VaultWatcher:
                     log.exception("change batch handler failed")
             if stopping:
                 return
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """The folder's (device, inode), or None when it is not there (or not a folder)."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
 
 
 def hidden(rel: str) -> bool:
