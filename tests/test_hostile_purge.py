@@ -82,3 +82,40 @@ def test_an_index_from_before_secure_delete_is_scrubbed_on_upgrade(vault: Path, 
     assert b"qzvoldcanary" in db.read_bytes(), "the old release left the deleted text in the file"
     IndexStore.open(db).close()
     assert b"qzvoldcanary" not in raw_bytes(db)
+
+
+@pytest.mark.parametrize("how", ["exclude-by-tag", "exclude-by-frontmatter", "ignore-folder"])
+def test_a_private_notes_vectors_are_gone_from_the_hnsw_graph_file(vault: Path, tmp_path: Path, how: str,
+                                                                    monkeypatch: pytest.MonkeyPatch):
+    """usearch keeps a removed node's bytes in the graph file: a note turned private left its vectors there, byte
+    for byte, after its text was purged. The graph is built again without them."""
+    import numpy as np
+
+    from vaultrag.core.store import ann, vectors
+
+    monkeypatch.setattr(ann, "ANN_MIN", 20)  # these 31 notes' chunks count as a large index: it has a graph
+    db = tmp_path / "idx" / "i.sqlite"
+    for n in range(30):
+        write(vault, f"keep/k{n}.md", f"# Keep {n}\n\n{FILLER}\n")
+    target = write(vault, "secret/s.md", f"---\ntitle: Secret\n---\n# Plans\n\n{FILLER}\n\nThe secret plan.\n")
+    store = IndexStore.open(db)
+    embedder = CountingEmbedder()
+    run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+    graphs = [p for p in db.parent.iterdir() if ".ann-" in p.name]
+    assert graphs, "the index has its HNSW graph"
+    rows = store.db.execute("select v.vector from chunk_vectors v join chunks c on c.id = v.chunk_id "
+                            "join notes n on n.id = c.note_id where n.path = 'secret/s.md'").fetchall()
+    secret = [vectors._int8(np.frombuffer(r[0], dtype=np.float32)).tobytes() for r in rows]
+    assert secret and all(s in raw_bytes(db) for s in secret), "the private note's vectors were in the graph"
+    if how == "exclude-by-tag":
+        target.write_text(target.read_text().replace("---\ntitle", "---\ntags: [private]\ntitle"))
+    elif how == "exclude-by-frontmatter":
+        target.write_text(target.read_text().replace("---\ntitle", "---\nvaultrag: [exclude]\ntitle"))
+    else:
+        (vault / ".vaultragignore").write_text("secret/\n")
+    run_to_end(Indexer(vault, store, IndexOptions(), embedder).run())
+    assert store.check() == []
+    assert [p for p in db.parent.iterdir() if ".ann-" in p.name], "a graph again, built without them"
+    raw = raw_bytes(db)
+    store.close()
+    assert not any(s in raw for s in secret), f"a private note's vector is still in the graph after {how}"

@@ -229,6 +229,8 @@ class Indexer:
                                                                                 skip.code):
                     if old is not None:
                         store.delete_note(old.id)
+                        if old.status == NoteStatus.INDEXED:
+                            store.forget_graph()  # an ignored note's vectors' bytes would stay in the graph file
                     store.upsert_note(skip.path, mtime_ns=0, size=0, content_hash="", status=NoteStatus.EXCLUDED,
                                       reason=skip.detail, reason_code=skip.code)
             last_commit = time.perf_counter()
@@ -264,6 +266,9 @@ class Indexer:
                 for r in gone:
                     store.delete_note(r.id)
                     report.notes_deleted += 1
+                if any(r.status == NoteStatus.INDEXED for r in gone):
+                    # a deleted or newly ignored note: its vectors' bytes would stay in the graph file
+                    store.forget_graph()
             if kept:
                 self._say(report, f"kept the indexed version of {len(kept)} note(s) that cannot be read now ("
                           + "; ".join(f"{p}: {why}" for p, why in kept[:5]) + (", …" if len(kept) > 5 else "")
@@ -310,6 +315,8 @@ class Indexer:
                 if p.status in (NoteStatus.FAILED, NoteStatus.EXCLUDED):
                     if row is not None:
                         store.delete_note(row.id)
+                        if p.status == NoteStatus.EXCLUDED and row.status == NoteStatus.INDEXED:
+                            store.forget_graph()  # its vectors' bytes would stay in the graph file
                     # no mtime recorded for a read that may pass: the stat a chmod leaves alone must not hide it
                     store.upsert_note(f.path, mtime_ns=0 if retried else f.mtime_ns, size=f.size,
                                       content_hash=p.digest,

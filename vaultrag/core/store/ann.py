@@ -155,7 +155,7 @@ def problem(db: Connection, index: Path) -> str:
     """What is wrong with the graph this index names ("" when it is sound or there is none), for `status --check`:
     a graph that cannot be read is not used (the scan answers) and `vaultrag index` builds it again."""
     meta = _meta(db)
-    if FILE not in meta or not _has_log(db):
+    if FILE not in meta or not has_log(db):
         return ""  # (a lost vector table is a finding of its own, and `index` forgets its graph)
     path = index.with_name(meta[FILE])
     why, graph = _fault(path, meta, _dim(db), keys=True)
@@ -188,7 +188,7 @@ def _vector_rows(db: Connection, ids: list[int]) -> list[tuple[int, bytes]]:
     return out
 
 
-def _has_log(db: Connection) -> bool:
+def has_log(db: Connection) -> bool:
     """Whether the index has the vectors table and its change log (an older layout has neither)."""
     return int(db.execute("select count(*) from sqlite_master where name in ('chunk_vectors', 'vector_changes')"
                           ).fetchone()[0]) == 2
@@ -202,7 +202,7 @@ def maintain(db: Connection, index: Path, threads: int = 0, cancelled: Callable[
     between two blocks of a build, which takes minutes at 1M vectors: nothing is written). The graph is written to
     a temporary file, synced and renamed; only then does a transaction name it in index_meta and drop the log it
     includes, so a kill -9 at any point leaves the previous graph (or none) named, and the log since it."""
-    if not _has_log(db):
+    if not has_log(db):
         return ""  # an index of an older layout (a test's, or one a migration has not reached)
     n = int(db.execute("select count(*) from chunk_vectors").fetchone()[0])
     meta = _meta(db)

@@ -524,6 +524,12 @@ class IndexStore(QueryReads):
                           for cid, _, note_id, folder in found])
         return len(found)
 
+    def forget_graph(self) -> None:
+        """Name no HNSW graph (inside the caller's transaction): a note turned private had its vectors in it, and
+        usearch keeps a removed node's bytes in the file; the next `maintain` deletes the file and builds anew."""
+        if ann.has_log(self.db):  # an index of an older layout has no graph and no log
+            ann.forget(self.db)
+
     def maintain_ann(self, threads: int = 0, cancelled: Callable[[], bool] | None = None) -> str:
         """Build, update or drop the approximate index beside the file so that it fits the vectors (the writer's
         job, outside a transaction; see `store/ann.py`). Returns what was done ("" for nothing)."""
