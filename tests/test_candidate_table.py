@@ -444,3 +444,11 @@ def test_bar_names_are_whole_and_no_outline_runs_through_a_value_in_portuguese_a
         w.close()
     finally:
         app.removeTranslator(translator)
+
+
+def test_a_negative_score_is_written_with_a_real_minus():
+    """The reranker's −0.417 came out "-0.417" beside every other number of the window written with "−"."""
+    from vaultrag.app.widgets.candidate_table import local_score
+
+    assert local_score(-0.417).startswith("−") and "-" not in local_score(-0.417)
+    assert "−" not in local_score(0.417)

@@ -83,8 +83,9 @@ def chunk_marks(c: Candidate) -> list[str]:
 
 
 def local_score(v: float) -> str:
-    """A list's score as its column shows it, with the window's decimal separator (0,303 in Portuguese)."""
-    return score_text(v).replace(".", locale().decimalPoint())
+    """A list's score as its column shows it, with the window's decimal separator (0,303 in Portuguese) and a real
+    minus (the rest of the window writes −0.42, not -0.42)."""
+    return score_text(v).replace(".", locale().decimalPoint()).replace("-", "−")
 
 
 def shown_chars(drawn: str) -> int:
