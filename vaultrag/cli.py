@@ -202,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    parser = build_parser()
+    from vaultrag.cli_help import localize
+
+    parser = localize(build_parser())  # its help in Portuguese where the environment asks for it
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
     if not getattr(args, "func", None):

@@ -451,6 +451,203 @@
     </message>
 </context>
 <context>
+    <name>Cli</name>
+    <message>
+        <source>&quot;why not this note?&quot;: the first stage that dropped it, and a fix</source>
+        <translation>&quot;por que não esta nota?&quot;: a primeira etapa que a descartou, e uma correção</translation>
+    </message>
+    <message>
+        <source>%(prog)s: error: %(message)s
+</source>
+        <translation>%(prog)s: erro: %(message)s
+</translation>
+    </message>
+    <message>
+        <source>Ask your Markdown vault, offline, and see why.</source>
+        <translation>Pergunte ao seu cofre Markdown, sem internet, e veja por quê.</translation>
+    </message>
+    <message>
+        <source>JSONL golden file (see README)</source>
+        <translation>arquivo de referência JSONL (veja o README)</translation>
+    </message>
+    <message>
+        <source>a heading of that note, to check one section</source>
+        <translation>um título dessa nota, para verificar uma seção</translation>
+    </message>
+    <message>
+        <source>a vault with no note left empties the index (without it such a run deletes nothing: an unmounted drive looks the same)</source>
+        <translation>um cofre sem nenhuma nota esvazia o índice (sem esta opção, uma execução assim não apaga nada: um disco desmontado parece igual)</translation>
+    </message>
+    <message>
+        <source>also run the consistency check (exit 1 on a problem)</source>
+        <translation>também fazer a verificação de consistência (sai com 1 se houver problema)</translation>
+    </message>
+    <message>
+        <source>an earlier question of the conversation (repeatable, oldest first): the question is then read as a follow-up</source>
+        <translation>uma pergunta anterior da conversa (repetível, a mais antiga primeiro): a pergunta é então lida como continuação</translation>
+    </message>
+    <message>
+        <source>answer with the configured language model (llm_base_url, llm_model), streamed</source>
+        <translation>responder com o modelo de linguagem configurado (llm_base_url, llm_model), em fluxo</translation>
+    </message>
+    <message>
+        <source>app home dir (index, settings, caches); default: $VAULTRAG_HOME or the OS data dir</source>
+        <translation>pasta do aplicativo (índice, configurações, caches); padrão: $VAULTRAG_HOME ou a pasta de dados do sistema</translation>
+    </message>
+    <message>
+        <source>ask the vault a question (answer, or --explain every stage)</source>
+        <translation>fazer uma pergunta ao cofre (resposta, ou --explain cada etapa)</translation>
+    </message>
+    <message>
+        <source>ask this server instead of the configured one (models, test)</source>
+        <translation>consultar este servidor em vez do configurado (models, test)</translation>
+    </message>
+    <message>
+        <source>coalesce events until this long without one</source>
+        <translation>juntar eventos até passar este tempo sem nenhum</translation>
+    </message>
+    <message>
+        <source>documents in the context (default from settings: 5)</source>
+        <translation>documentos no contexto (padrão das configurações: 5)</translation>
+    </message>
+    <message>
+        <source>evaluate a seeded, stratified sample of N questions</source>
+        <translation>avaliar uma amostra estratificada e reprodutível de N perguntas</translation>
+    </message>
+    <message>
+        <source>expected one argument</source>
+        <translation>esperava um argumento</translation>
+    </message>
+    <message>
+        <source>folder for eval.json, report.md and PNG plots</source>
+        <translation>pasta para eval.json, report.md e gráficos PNG</translation>
+    </message>
+    <message>
+        <source>get: download from this Hugging Face hub mirror instead of huggingface.co</source>
+        <translation>get: baixar deste espelho do Hugging Face em vez de huggingface.co</translation>
+    </message>
+    <message>
+        <source>get: make the downloaded model the one that answers</source>
+        <translation>get: fazer do modelo baixado o que responde</translation>
+    </message>
+    <message>
+        <source>get: the catalog&apos;s model to download (`vaultrag llm catalog` lists them)</source>
+        <translation>get: o modelo do catálogo a baixar (`vaultrag llm catalog` lista todos)</translation>
+    </message>
+    <message>
+        <source>go back to the shipped threshold</source>
+        <translation>voltar ao limiar de fábrica</translation>
+    </message>
+    <message>
+        <source>index a vault (incremental; resumes where it stopped)</source>
+        <translation>indexar um cofre (incremental; retoma de onde parou)</translation>
+    </message>
+    <message>
+        <source>index, then follow every change until interrupted</source>
+        <translation>indexar e depois acompanhar cada mudança até ser interrompido</translation>
+    </message>
+    <message>
+        <source>largest share of unanswerable questions allowed through, above 0 and below 1 (default 0.10)</source>
+        <translation>maior fração de perguntas sem resposta que pode passar, acima de 0 e abaixo de 1 (padrão 0.10)</translation>
+    </message>
+    <message>
+        <source>list the notes of a kind (unresolved: the links that name no note or heading)</source>
+        <translation>listar as notas de um tipo (unresolved: os links que não apontam para nenhuma nota ou título)</translation>
+    </message>
+    <message>
+        <source>log what happens (per-note reasons, timings)</source>
+        <translation>registrar o que acontece (motivos por nota, tempos)</translation>
+    </message>
+    <message>
+        <source>measure a golden set: hit@k and MRR per stage, refusal</source>
+        <translation>medir um conjunto de referência: hit@k e MRR por etapa, recusa</translation>
+    </message>
+    <message>
+        <source>only notes in this folder (and sub-folders); repeatable</source>
+        <translation>só notas desta pasta (e subpastas); repetível</translation>
+    </message>
+    <message>
+        <source>only notes with this tag (and sub-tags); repeatable</source>
+        <translation>só notas com esta tag (e subtags); repetível</translation>
+    </message>
+    <message>
+        <source>only this note (vault-relative path); repeatable</source>
+        <translation>só esta nota (caminho relativo ao cofre); repetível</translation>
+    </message>
+    <message>
+        <source>options</source>
+        <translation>opções</translation>
+    </message>
+    <message>
+        <source>pick and store the refusal threshold from a golden set</source>
+        <translation>escolher e guardar o limiar de recusa a partir de um conjunto de referência</translation>
+    </message>
+    <message>
+        <source>positional arguments</source>
+        <translation>argumentos posicionais</translation>
+    </message>
+    <message>
+        <source>print the full QueryTrace as JSON</source>
+        <translation>imprimir o QueryTrace completo em JSON</translation>
+    </message>
+    <message>
+        <source>print the report as JSON</source>
+        <translation>imprimir o relatório em JSON</translation>
+    </message>
+    <message>
+        <source>put back the threshold the last calibration replaced</source>
+        <translation>repor o limiar que a última calibração substituiu</translation>
+    </message>
+    <message>
+        <source>refusal threshold for this question</source>
+        <translation>limiar de recusa para esta pergunta</translation>
+    </message>
+    <message>
+        <source>show every stage side by side</source>
+        <translation>mostrar cada etapa lado a lado</translation>
+    </message>
+    <message>
+        <source>show program&apos;s version number and exit</source>
+        <translation>mostrar a versão do programa e sair</translation>
+    </message>
+    <message>
+        <source>show this help message and exit</source>
+        <translation>mostrar esta ajuda e sair</translation>
+    </message>
+    <message>
+        <source>text and BM25 only</source>
+        <translation>só texto e BM25</translation>
+    </message>
+    <message>
+        <source>text and BM25 only; embed later</source>
+        <translation>só texto e BM25; vetores depois</translation>
+    </message>
+    <message>
+        <source>the following arguments are required: %s</source>
+        <translation>os seguintes argumentos são obrigatórios: %s</translation>
+    </message>
+    <message>
+        <source>the index&apos;s health: counts and each note&apos;s state</source>
+        <translation>a saúde do índice: contagens e o estado de cada nota</translation>
+    </message>
+    <message>
+        <source>the language model: list its models, detect a local server, or test it; the catalog of models to download, and get one</source>
+        <translation>o modelo de linguagem: listar seus modelos, detectar um servidor local ou testá-lo; o catálogo de modelos para baixar, e baixar um</translation>
+    </message>
+    <message>
+        <source>the note you expected (vault-relative path)</source>
+        <translation>a nota que você esperava (caminho relativo ao cofre)</translation>
+    </message>
+    <message>
+        <source>unrecognized arguments: %s</source>
+        <translation>argumentos não reconhecidos: %s</translation>
+    </message>
+    <message>
+        <source>usage: </source>
+        <translation>uso: </translation>
+    </message>
+</context>
+<context>
     <name>ContributionBars</name>
     <message>
         <source>What each part adds to this row&apos;s score (blue: up, red: down); dashed: the same part of #{rank}</source>
