@@ -259,7 +259,9 @@ def collect(work: Path, k: Kind) -> dict[str, np.ndarray]:
     digest = hashlib.sha256(k.golden.read_bytes()).hexdigest()[:8]
     cache = work / "features" / f"{k.set}-{k.kind}-{code_key()}-{digest}.npz"
     if cache.exists():
-        return dict(np.load(cache))
+        got = dict(np.load(cache))
+        if "ids" in got:
+            return got  # else cached before the candidates' chunk ids were kept: asked again
     from vaultrag.core import embed
     from vaultrag.core.quality import golden as golden_mod
     from vaultrag.core.query import answerability
@@ -278,6 +280,7 @@ def collect(work: Path, k: Kind) -> dict[str, np.ndarray]:
     mask = np.zeros((len(items), K), dtype=bool)
     hit = np.zeros((len(items), K), dtype=bool)
     same = np.ones((len(items), K), dtype=bool)  # the candidate's note is in the question's language
+    ids = np.full((len(items), K), -1, dtype=np.int64)  # the candidates' chunk ids (features computed afterwards)
     conf = np.full(len(items), np.nan)
     top1 = np.zeros(len(items), dtype=bool)
     ms = np.zeros(len(items))
@@ -303,6 +306,7 @@ def collect(work: Path, k: Kind) -> dict[str, np.ndarray]:
                 x[i, : len(cands)], mask[i, : len(cands)] = rows, True
                 same[i, : len(cands)] = same_rows
             hit[i, : len(cands)] = hits
+            ids[i, : len(cands)] = [c.chunk_id for c in cands]
             top1[i] = bool(hits and hits[0])
             assert q.decision is not None
             conf[i] = q.decision.confidence if q.decision.confidence is not None else np.nan
@@ -319,7 +323,7 @@ def collect(work: Path, k: Kind) -> dict[str, np.ndarray]:
             print(f"  [{k.set} {k.kind}] {i}/{len(items)} {time.perf_counter() - t0:.0f}s", flush=True)
     store.close()
     data = {"x": x, "mask": mask, "same": same, "hit": hit, "conf": conf, "top1": top1, "ms": ms,
-            "lang": np.array(lang)}
+            "lang": np.array(lang), "ids": ids}
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(cache, **data)
     return data
