@@ -70,7 +70,8 @@ def test_an_index_from_before_secure_delete_is_scrubbed_on_upgrade(vault: Path, 
     # an index as the release before 0006 wrote it, with the later columns and tables today's indexer writes
     before = [m for m in migrations.MIGRATIONS if m[0] < "0006" or m[0] in ("0009_note_chunk_count",
                                                                              "0011_chunk_marks",
-                                                                             "0013_fast_vectors", "0014_links")]
+                                                                             "0013_fast_vectors", "0014_links",
+                                                                             "0015_headings")]
     migrations.apply(con, before)
     old = IndexStore(con, db)
     write(vault, "keep.md", f"# Keep\n\n{FILLER}\n")

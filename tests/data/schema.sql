@@ -1,4 +1,4 @@
--- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks,0012_vector_changes,0013_fast_vectors,0014_links
+-- migrations: 0001_initial,0002_vector_stats,0003_reason_codes,0004_note_language,0005_note_flags,0006_secure_delete,0007_quantized_vectors,0008_sharded_vectors,0009_note_chunk_count,0010_reflag_notes,0011_chunk_marks,0012_vector_changes,0013_fast_vectors,0014_links,0015_headings
 -- index chunk_lines_key on chunk_lines
 CREATE INDEX chunk_lines_key on chunk_lines(key);
 -- index chunks_fast_pending on chunks
@@ -90,6 +90,11 @@ CREATE TABLE dirty_lines(key integer primary key);
 -- table embed_cache on embed_cache
 CREATE TABLE embed_cache(model_id text not null, content_hash text not null, vector blob not null,
                                     primary key(model_id, content_hash)) without rowid;
+-- table headings on headings
+CREATE TABLE headings(
+            note_id integer not null references notes(id) on delete cascade,
+            key text not null,
+            primary key(note_id, key)) without rowid;
 -- table index_meta on index_meta
 CREATE TABLE index_meta(key text primary key, value text not null);
 -- table links on links

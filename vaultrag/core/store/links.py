@@ -41,17 +41,21 @@ def migrate(db: Connection) -> None:
     )
     db.execute("create index links_target on links(target_id)")
     db.execute("create index links_pending on links(note_id) where resolved = 0")
-    # every heading of a note as a link names it (heading_key), with text under it or not: the chunks' heading
-    # paths hold only the headings that have text
+    # every indexed note is read again on the next run to fill its links (its chunks are diffed by hash: no
+    # re-embedding)
+    db.execute("update notes set mtime_ns = 0, content_hash = '' where status = 'indexed'")
+
+
+def migrate_headings(db: Connection) -> None:
+    """Every heading of a note as a link names it (heading_key), with text under it or not: the chunks' heading
+    paths hold only the headings that have text (a link to an empty heading was called broken)."""
     db.execute(
         """create table headings(
             note_id integer not null references notes(id) on delete cascade,
             key text not null,
             primary key(note_id, key)) without rowid"""
     )
-    # every indexed note is read again on the next run to fill its links (its chunks are diffed by hash: no
-    # re-embedding)
-    db.execute("update notes set mtime_ns = 0, content_hash = '' where status = 'indexed'")
+    db.execute("update notes set mtime_ns = 0, content_hash = '' where status = 'indexed'")  # read again once
 
 
 def write(db: Connection, note_id: int, links: Sequence[Link]) -> None:

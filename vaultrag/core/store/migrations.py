@@ -152,6 +152,8 @@ MIGRATIONS: list[Migration] = [
     ("0013_fast_vectors", vectors.migrate_fast_tier),
     # every note's links ([[wikilinks]], embeds, Markdown links) resolved to the notes and headings they name
     ("0014_links", links.migrate),
+    # every heading of a note, one with no text under it too (the links' heading checks)
+    ("0015_headings", links.migrate_headings),
 ]
 
 
