@@ -35,10 +35,14 @@ REAL_OUT = ROOT / "benchmarks" / "out" / "screenshots-real"
 REAL_WORK = ROOT / "benchmarks" / "out" / "real-vaults"
 # (name, vault folder, question) per window language: real names, long and many
 REAL = {"en": [("obsidian-help", EVAL / "obsidian-help" / "en", "How do I sync my vault to another device?"),
-               ("faquad-pt", EVAL / "faquad-pt" / "vault", "Quais são as atividades complementares do curso?")],
+               ("faquad-pt", EVAL / "faquad-pt" / "vault", "Quais são as atividades complementares do curso?"),
+               # a question in the other language than the notes: the translate stage above the lists
+               ("obsidian-help-asked-in-pt", EVAL / "obsidian-help" / "en",
+                "Como recuperar uma nota que apaguei sem querer?")],
         "pt": [("obsidian-help", EVAL / "obsidian-help" / "pt-br",
                 "Como sincronizar meu cofre com outro dispositivo?"),
-               ("faquad-pt", EVAL / "faquad-pt" / "vault", "Quais são as atividades complementares do curso?")]}
+               ("faquad-pt", EVAL / "faquad-pt" / "vault", "Quais são as atividades complementares do curso?"),
+               ("obsidian-help-asked-in-en", EVAL / "obsidian-help" / "pt-br", "How do I embed an image in a note?")]}
 # the seeds' injection case: a note that tries to give the language model orders (flagged at index time)
 HOSTILE = (ROOT / "tests" / "data" / "hostile-note.md").read_text(encoding="utf-8")
 # the screen's size: 1280×800 unless a run asks for others (--size; a child reads its own from the environment)

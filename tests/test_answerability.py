@@ -136,8 +136,10 @@ def store(vault: Path, tmp_path: Path):
 
 
 def searcher_with(store: IndexStore, model: Answerability | None) -> Searcher:
+    """The question searched as asked (translator "none"): these tests judge candidates in another language than
+    the question, which a translation would turn into same-language ones (tests/test_translate.py has those)."""
     units = [DecideStage(model) if u.name == "decide" else u for u in PIPELINE]
-    return Searcher(store, Settings(), CountingEmbedder(), LearnedRanker.load(), units)
+    return Searcher(store, Settings(translator="none"), CountingEmbedder(), LearnedRanker.load(), units)
 
 
 @pytest.mark.parametrize(("sentence", "can"), [

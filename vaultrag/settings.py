@@ -80,6 +80,8 @@ class Choices:
 EMBEDDERS = Choices(lambda: {e.name: e.words for e in engines.EMBEDDERS},
                     offered=lambda: {e.name: e.words for e in engines.EMBEDDERS if e.available()})
 GENERATORS = Choices(lambda: {g.name: g.words for g in engines.GENERATORS})
+TRANSLATORS = Choices(lambda: {t.name: t.words for t in engines.TRANSLATORS},
+                      offered=lambda: {t.name: t.words for t in engines.TRANSLATORS if t.available()})
 LANGUAGES = Choices(lambda: {"": "System", "en": "English", "pt": "Português"})
 
 
@@ -151,6 +153,10 @@ class Settings:
     reranker: str = _f("builtin", "What re-orders the candidates before the answer (the list shows each "
                        "choice).",
                        Group.MODELS, "Reranker", recorded=True, editor=Editor.RERANKER)
+    translator: str = _f("bergamot", "Translate a question into the other languages your notes are written in, and "
+                         "search with both (offline); none searches in the question's language only.", Group.SEARCH,
+                         "Question translation", "machine translation before retrieval", choices=TRANSLATORS,
+                         recorded=True)
     parent_section: bool = _f(False, "Deliver the whole parent section instead of the chunk.", Group.SEARCH,
                               "Whole parent section", recorded=True)
     # language model (an OpenAI-compatible server: Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API)

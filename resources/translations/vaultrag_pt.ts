@@ -4,6 +4,10 @@
 <context>
     <name></name>
     <message>
+        <source>&lt;b&gt;Also searched in {language}&lt;/b&gt; (machine translation):</source>
+        <translation>&lt;b&gt;Também buscada em {language}&lt;/b&gt; (tradução automática):</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Follow-up asked on its own&lt;/b&gt;: with the previous question&apos;s words ({terms}) no note answered it</source>
         <translation>&lt;b&gt;Continuação perguntada sozinha&lt;/b&gt;: com as palavras da pergunta anterior ({terms}) nenhuma nota a respondeu</translation>
     </message>
@@ -118,6 +122,10 @@
     <message>
         <source>The index was repaired: {what}.</source>
         <translation>O índice foi reparado: {what}.</translation>
+    </message>
+    <message>
+        <source>The keyword and meaning searches used the question and its translation; each note was judged in its own language. A candidate found only through the translation is marked ⇄.</source>
+        <translation>As buscas por palavras e por significado usaram a pergunta e a sua tradução; cada nota foi julgada no seu próprio idioma. Um candidato encontrado só pela tradução vem marcado com ⇄.</translation>
     </message>
     <message>
         <source>The language model file {path} does not exist.</source>
@@ -271,6 +279,10 @@
         <translation>&lt;b&gt;{model}&lt;/b&gt; está escrevendo…</translation>
     </message>
     <message>
+        <source>&lt;i&gt;Its best sentence, translated:&lt;/i&gt; {sentence}</source>
+        <translation>&lt;i&gt;A melhor frase, traduzida:&lt;/i&gt; {sentence}</translation>
+    </message>
+    <message>
         <source>Attached by vaultrag, not cited by the model: document {n} backs this sentence (support {support:.0%}).</source>
         <translation>Anexada pelo vaultrag, não citada pelo modelo: o documento {n} sustenta esta frase (apoio {support:.0%}).</translation>
     </message>
@@ -285,6 +297,10 @@
     <message>
         <source>Copy the answer and its numbered sources to the clipboard ({key})</source>
         <translation>Copiar a resposta e suas fontes numeradas para a área de transferência ({key})</translation>
+    </message>
+    <message>
+        <source>Machine translation of the marked sentence; the note&apos;s own words are the answer and what is cited.</source>
+        <translation>Tradução automática da frase marcada; as palavras da própria nota são a resposta e o que é citado.</translation>
     </message>
     <message>
         <source>New conversation</source>
@@ -1694,6 +1710,10 @@
         <translation>Ao iniciar, sem servidor definido, procurar um rodando nesta máquina (Ollama, llama.cpp, LM Studio) e oferecê-lo; &apos;Nunca&apos; na oferta desliga isso.</translation>
     </message>
     <message>
+        <source>Bergamot (offline: English ↔ Portuguese)</source>
+        <translation>Bergamot (offline: inglês ↔ português)</translation>
+    </message>
+    <message>
         <source>Built-in ranker (default: offline, milliseconds, explains its scores)</source>
         <translation>Reordenador embutido (padrão: offline, milissegundos, explica suas pontuações)</translation>
     </message>
@@ -1826,6 +1846,10 @@
         <translation>Nenhum (mantém a ordem fundida)</translation>
     </message>
     <message>
+        <source>None (search in the question&apos;s language only)</source>
+        <translation>Nenhuma (buscar só no idioma da pergunta)</translation>
+    </message>
+    <message>
         <source>Notes carrying this tag (frontmatter or #tag) are never indexed.</source>
         <translation>Notas com esta tag (no frontmatter ou como #tag) nunca são indexadas.</translation>
     </message>
@@ -1872,6 +1896,10 @@
     <message>
         <source>Question prefix</source>
         <translation>Prefixo da pergunta</translation>
+    </message>
+    <message>
+        <source>Question translation</source>
+        <translation>Tradução da pergunta</translation>
     </message>
     <message>
         <source>Refusal threshold</source>
@@ -1936,6 +1964,10 @@
     <message>
         <source>Timeout (seconds)</source>
         <translation>Tempo limite (segundos)</translation>
+    </message>
+    <message>
+        <source>Translate a question into the other languages your notes are written in, and search with both (offline); none searches in the question&apos;s language only.</source>
+        <translation>Traduz a pergunta para os outros idiomas em que suas notas estão escritas e busca com as duas (offline); nenhuma busca só no idioma da pergunta.</translation>
     </message>
     <message>
         <source>USE (fast)</source>
@@ -2034,6 +2066,10 @@
     <message>
         <source>Final order ({list})</source>
         <translation>Ordem final ({list})</translation>
+    </message>
+    <message>
+        <source>Found only through the question&apos;s translation into {language}.</source>
+        <translation>Encontrado só pela tradução da pergunta para {language}.</translation>
     </message>
     <message>
         <source>Only in the earlier lists: the final list left it out.</source>
@@ -2284,6 +2320,10 @@
         <translation>Corrija o arquivo e salve de novo; o observador o reindexa.</translation>
     </message>
     <message>
+        <source>Found only through the translation</source>
+        <translation>Encontrada só pela tradução</translation>
+    </message>
+    <message>
         <source>Found, but the question was refused</source>
         <translation>Encontrada, mas a pergunta foi recusada</translation>
     </message>
@@ -2342,6 +2382,10 @@
     <message>
         <source>Its best chunk is a table row: make sure the table has a header row that names its columns, so each row carries its meaning.</source>
         <translation>Seu melhor trecho é uma linha de tabela: garanta que a tabela tenha uma linha de cabeçalho que nomeie as colunas, para que cada linha carregue o seu sentido.</translation>
+    </message>
+    <message>
+        <source>Judged by the translation</source>
+        <translation>Julgada pela tradução</translation>
     </message>
     <message>
         <source>Links to places outside the vault are never followed: move the note into the vault.</source>
@@ -2820,6 +2864,10 @@
         <translation>erro interno ao indexá-la (veja o registro)</translation>
     </message>
     <message>
+        <source>into {language}, by {lists}</source>
+        <translation>para {language}, por {lists}</translation>
+    </message>
+    <message>
         <source>is a folder now, not a file</source>
         <translation>agora é uma pasta, não um arquivo</translation>
     </message>
@@ -2862,6 +2910,10 @@
     <message>
         <source>its server ended with code {status}</source>
         <translation>seu servidor terminou com o código {status}</translation>
+    </message>
+    <message>
+        <source>judged through the question&apos;s translation (another language than the question&apos;s)</source>
+        <translation>julgada pela tradução da pergunta (outro idioma que o da pergunta)</translation>
     </message>
     <message>
         <source>keyword</source>
@@ -3302,6 +3354,10 @@
     <message>
         <source>this question&apos;s override</source>
         <translation>ajuste desta pergunta</translation>
+    </message>
+    <message>
+        <source>translation: the question was not translated from {question_language} into {target_language} ({detail}); the notes in {target_language} were searched with the question as asked</source>
+        <translation>tradução: a pergunta não foi traduzida de {question_language} para {target_language} ({detail}); as notas em {target_language} foram buscadas com a pergunta como foi feita</translation>
     </message>
     <message>
         <source>tries to give the language model orders</source>

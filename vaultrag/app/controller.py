@@ -20,6 +20,7 @@ from vaultrag.app.llm_setup import LlmSetup
 from vaultrag.app.session import EmbedderFactory, FastFactory, VaultSession, real_embedder, real_fast_tier
 from vaultrag.app.tasks import QUERY_LANE, MainThreadBridge, QueryLane, Workers
 from vaultrag.app.words import user_message
+from vaultrag.core import translators
 from vaultrag.core.embed import Embedder
 from vaultrag.core.index.lane import IndexLane
 from vaultrag.core.llm import registry
@@ -116,6 +117,7 @@ class AppController(QObject):
         (tests pass a fake); `fast_factory` its fast tier (core/fast_tier.py; tests pass a fake one)."""
         super().__init__()
         collector.install()  # before any worker starts: Python's collector runs on the GUI thread only
+        translators.prepare()  # on the GUI thread: the translator's native module must outlive the query lanes
         self.paths = Paths(home)
         self.bridge = MainThreadBridge()
         self.workers = Workers()

@@ -160,9 +160,9 @@ class IndexReport:
     messages: list[str] = field(default_factory=list)
 
 
-TRACE_VERSION = 6  # 3: decision reasons, warnings, stage reasons and statuses as codes (README); 4: the
+TRACE_VERSION = 7  # 3: decision reasons, warnings, stage reasons and statuses as codes (README); 4: the
 # answerability model's probability and contributions on the decision; 5: and its features' values; 6: the
-# decision's unknown_words, the rewrite's `alone` method and `tried`
+# decision's unknown_words, the rewrite's `alone` method and `tried`; 7: the question's `translations`
 
 
 @dataclass(frozen=True)
@@ -226,6 +226,9 @@ class Candidate(Location):
     score: float
     contributions: dict[str, float] | None = None  # fusion: per-list RRF terms; rerank: per-feature parts
     cosine: float | None = None  # the question's cosine with this chunk, when known
+    # the language of the question's translation that alone found it in this list (bm25, vector): "" when the
+    # question as asked found it too (core/query/stages/translate.py)
+    via: str = ""
 
 
 @dataclass
@@ -299,7 +302,8 @@ class QueryWarning:
     detail: str = ""  # llm-failed, rewrite-failed: the failure in English words (the CLI's, the trace's)
     details: dict[str, str] = field(default_factory=dict)  # llm-failed, rewrite-failed: what words the failure
     answer_language: str = ""  # llm-language: ISO 639-1
-    question_language: str = ""  # llm-language
+    question_language: str = ""  # llm-language, no-translation
+    target_language: str = ""  # no-translation: the notes' language the question was not translated into
 
 
 @dataclass
@@ -336,6 +340,9 @@ class Answer:
     line: int | None = None  # 1-based line of the best sentence in the note
     model: str = ""  # generated: the model that wrote it
     sentences: list[SentenceCheck] = field(default_factory=list)  # generated: each sentence's citation check
+    # extractive, from a note in another language than the question: `sentence` in the question's language (the
+    # translate stage's translator; the original stays the answer and what is cited)
+    translated: str = ""
 
 
 @dataclass
@@ -369,6 +376,20 @@ class Rewrite:
 
 
 @dataclass
+class Translation:
+    """The `translate` stage: the question in another language the vault's notes are written in, searched beside
+    the question as asked (BM25, vectors); the ranker and the decision read it for the notes in that language."""
+
+    source: str  # the question's language
+    target: str
+    text: str  # the translation; "" when there is none (`failure` says why)
+    model: str = ""  # the translator's model id
+    ms: float = 0.0
+    cached: bool = False  # translated for an earlier question already
+    failure: str = ""  # no translator for the pair, its package missing, or the error it raised (English)
+
+
+@dataclass
 class QueryTrace:
     """Everything one question did, stage by stage; plain data, JSON-serializable (see README)."""
 
@@ -390,6 +411,7 @@ class QueryTrace:
     warnings: list[QueryWarning] = field(default_factory=list)
     version: int = TRACE_VERSION
     rewrite: Rewrite | None = None  # set when the question went through the `rewrite` stage
+    translations: list[Translation] = field(default_factory=list)  # the `translate` stage's, one per language
     generation: Generation | None = None  # set when a language model was asked
     flagged: dict[str, list[str]] = field(default_factory=dict)  # candidate note → NoteFlag codes
 
@@ -445,6 +467,10 @@ class Evidence:
     bm25: Hit | None = None  # over the whole index; None when no chunk holds a question word
     vector: Hit | None = None  # over the whole index (score = cosine); None without vectors
     missing_words: tuple[str, ...] = ()  # the question's words the note never uses
+    # the question's translation into the note's language, which its words and meaning were judged by ("": none)
+    translation: str = ""
+    via: str = ""  # the translation's language, when a retrieval list found the note only through it…
+    via_lists: tuple[StageName, ...] = ()  # …and those lists
     in_lists: tuple[ListHit, ...] = ()  # where it stood in the question's own lists
     rank_change: RankChange | None = None
     bm25_n: int | None = None  # not-in-candidates, unrelated: the candidate counts

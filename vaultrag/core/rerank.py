@@ -40,6 +40,8 @@ class QuestionSoFar(Protocol):
 
     def chunk_links(self, ids: list[int]) -> Mapping[int, Sequence[tuple[str, int]]]: ...
 
+    def view(self, language: str) -> QuestionSoFar: ...
+
 
 @dataclass(frozen=True)
 class RerankInput:

@@ -30,6 +30,7 @@ class StageName(str):
     ANSWER: ClassVar[StageName]
     REWRITE: ClassVar[StageName]
     GENERATE: ClassVar[StageName]
+    TRANSLATE: ClassVar[StageName]
 
     def __repr__(self) -> str:
         return f"StageName({str(self)!r})"
@@ -40,11 +41,13 @@ StageName.FUSED, StageName.RERANKED = StageName("fused"), StageName("reranked")
 StageName.DECIDE, StageName.CONTEXT = StageName("decide"), StageName("context")
 StageName.PROMPT, StageName.ANSWER = StageName("prompt"), StageName("answer")
 StageName.REWRITE, StageName.GENERATE = StageName("rewrite"), StageName("generate")
+StageName.TRANSLATE = StageName("translate")
 
 
 class Timing(StrEnum):
     """A key of `QueryTrace.timings_ms`: the milliseconds a step (or a part of one) took."""
 
+    TRANSLATE = "translate"  # the question's translations (core/query/stages/translate.py)
     BM25 = "bm25"
     EMBED_QUERY = "embed_query"  # the question's embedding (part of the vector stage)
     KNN = "knn"  # the vector search (part of the vector stage)
@@ -191,6 +194,9 @@ class WarningCode(StrEnum):
     LLM_STOPPED = "llm-stopped"  # the user pressed Stop
     LLM_LANGUAGE = "llm-language"  # answer_language, question_language: the model answered in another language
     REWRITE_FAILED = "rewrite-failed"  # failure, detail: the follow-up's terms were carried instead
+    # question_language, target_language, detail: the question was not translated for the notes in target_language
+    # (no translator for the pair, its package missing, or it failed): they were searched with it as asked
+    NO_TRANSLATION = "no-translation"
 
 
 class StageReason(StrEnum):

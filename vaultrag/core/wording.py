@@ -311,6 +311,9 @@ WARNING = {
     WarningCode.LLM_LANGUAGE: T("language model: the answer is in {answer_language} but the question is in "
                                 "{question_language}; a small model may not follow the prompt's language: try a "
                                 "larger one"),
+    WarningCode.NO_TRANSLATION: T("translation: the question was not translated from {question_language} into "
+                                  "{target_language} ({detail}); the notes in {target_language} were searched with "
+                                  "the question as asked"),
     WarningCode.REWRITE_FAILED: T("rewrite: the language model could not rewrite the question ({detail}); the "
                                   "previous question's terms were carried instead"),
 }
@@ -327,7 +330,8 @@ def warning(w: QueryWarning, tr: Translate = english) -> str:
         limit=w.limit, done=w.done, total=w.total, model=w.model, index_model=w.index_model or tr(NO_MODEL),
         detail=llm_failure(w.failure, w.details, tr) if w.failure is not None and w.details else w.detail,
         answer_language=language_name(w.answer_language, tr),
-        question_language=language_name(w.question_language, tr))
+        question_language=language_name(w.question_language, tr),
+        target_language=language_name(w.target_language, tr))
 
 
 # -- language model failures -------------------------------------------------------------------------------------
@@ -687,6 +691,11 @@ def score_text(v: float) -> str:
     return f"{v:.2f}" if abs(v) >= 10 else f"{v:.3f}" if abs(v) >= 0.1 else f"{v:.4f}"
 
 
+JUDGED_AS = T("Judged by the translation")
+FOUND_VIA = T("Found only through the translation")
+ONLY_THROUGH = T("into {language}, by {lists}")
+
+
 def evidence_lines(ev: Evidence, tr: Translate = english,
                    stage_title: Callable[[StageName], str] = str) -> list[tuple[str, str]]:
     """The evidence as (label, value) lines: no raw records, three decimals."""
@@ -699,6 +708,11 @@ def evidence_lines(ev: Evidence, tr: Translate = english,
         out.append((tr(BEST_KEYWORD), tr(KEYWORD_RANK).format(r=ev.bm25.rank, s=ev.bm25.score)))
     if ev.vector is not None:
         out.append((tr(BEST_MEANING), tr(MEANING_RANK).format(r=ev.vector.rank, c=ev.vector.score)))
+    if ev.translation:
+        out.append((tr(JUDGED_AS), f"«{ev.translation}»"))
+    if ev.via:
+        out.append((tr(FOUND_VIA), tr(ONLY_THROUGH).format(language=language_name(ev.via, tr),
+                                                            lists=", ".join(stage_title(s) for s in ev.via_lists))))
     if ev.missing_words:
         out.append((tr(NEVER_USED), ", ".join(ev.missing_words)))
     said = {(StageName.BM25, ev.bm25.rank) if ev.bm25 else None,
@@ -815,6 +829,7 @@ FEATURE = {
     # the real-notes features (issue 35): the best sentence sends the reader elsewhere; a candidate links to this note
     "pointer": T("its best sentence points elsewhere (“see …”)"),
     "pointed": T("a candidate above links to this note"),
+    "translated": T("judged through the question's translation (another language than the question's)"),
     # the fused list's parts: one per retrieval list
     "bm25": T("keywords"), "vector": T("meaning"),
 }

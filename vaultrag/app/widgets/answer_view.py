@@ -144,6 +144,7 @@ class AnswerView(QWidget):
         self.notice.setStyleSheet("color: #b71c1c;")
         self.notice.hide()
         self.source = QLabel()  # an extractive answer's source: above the passage, so a long one never hides it
+        self.source.setWordWrap(True)  # with a translated sentence it takes a second line
         self.source.setObjectName("answer-source")
         self.source.setTextFormat(Qt.TextFormat.RichText)
         self.source.linkActivated.connect(lambda href: self._on_link(QUrl(href)))
@@ -260,7 +261,13 @@ class AnswerView(QWidget):
         if doc is not None:
             where = f"<a href='cite:{doc.index}'>[{doc.index}] {where}</a>"
         line = self.tr("line {n}").format(n=a.line) if a.line else ""
-        self.source.setText(self.tr("Source: {where}").format(where=where) + (", " + line if line else ""))
+        said = self.tr("Source: {where}").format(where=where) + (", " + line if line else "")
+        if a.translated:  # a note in another language: its sentence in the question's, the note's own text below
+            said += "<br>" + self.tr("<i>Its best sentence, translated:</i> {sentence}").format(
+                sentence=escape(a.translated))
+        self.source.setText(said)
+        self.source.setToolTip(self.tr("Machine translation of the marked sentence; the note's own words are the "
+                                       "answer and what is cited.") if a.translated else "")
         self.source.show()
         warnings = self._flag_warnings(trace, {doc.index} if doc is not None else set())
         text, at = unmarked(a.text, a.sentence)

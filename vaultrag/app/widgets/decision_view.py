@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QTextBrowser
 from vaultrag.app.widgets.candidate_table import headings_of
 from vaultrag.app.words import decision_reason, local, source_word, warning_text, wording_tr
 from vaultrag.core import wording
-from vaultrag.core.model import Candidate, Decision, QueryTrace
+from vaultrag.core.model import Candidate, Decision, QueryTrace, QueryWarning
+from vaultrag.core.vocab import WarningCode
 
 BAR_CELLS = 12  # the width of the largest contribution's bar, in block characters
 FOR, AGAINST = "#2e7d32", "#c62828"
@@ -26,6 +27,7 @@ class DecisionView(QTextBrowser):
         self.setMinimumHeight(60)
         # before the first question each pane says what it will show (empty boxes without titles told nothing)
         self.setPlaceholderText(self.tr("Decision: answered or refused, and why"))  # a placeholder never wraps
+        self._untranslated: dict[tuple[str, str], str] = {}  # a pair without a translation → the question that said it
 
     def set_trace(self, trace: QueryTrace) -> None:
         d = trace.decision
@@ -41,10 +43,18 @@ class DecisionView(QTextBrowser):
                                                                           s=source_word(d.threshold_source)))
         if d.margin is not None:
             parts.append(local(self.tr("margin {m:+.3f}")).format(m=d.margin))
-        # exactly the core's warnings, worded by code (the CLI prints the same ones)
-        notes = [warning_text(w) for w in trace.warnings]
+        # exactly the core's warnings, worded by code (the CLI prints the same ones); a language pair without a
+        # translator is said once, with the first question that met it, not with every question after it
+        notes = [warning_text(w) for w in trace.warnings if self._say(trace, w)]
         warn = "".join(f"<br><i style='color:#8a5a00'>{escape(w)}</i>" for w in notes)
         self.setHtml(" · ".join(parts) + f"<br>{escape(decision_reason(trace))}{warn}" + self.used(trace, d))
+
+    def _say(self, trace: QueryTrace, w: QueryWarning) -> bool:
+        """Whether to show `w` with this question (NO_TRANSLATION: only with the first question of its pair)."""
+        if w.code != WarningCode.NO_TRANSLATION:
+            return True
+        first = self._untranslated.setdefault((w.question_language, w.target_language), trace.question)
+        return first == trace.question
 
     def used(self, trace: QueryTrace, d: Decision) -> str:
         """What the decision read: the passage it judged among those in the prompt, and each feature's part of

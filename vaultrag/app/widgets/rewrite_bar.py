@@ -1,4 +1,5 @@
-"""The `rewrite` stage in the inspector: a follow-up question as asked → as searched, and how it was rewritten."""
+"""The question as searched, above the inspector's stages: a follow-up as asked → as rewritten (and how), and the
+`translate` stage's translations."""
 
 from __future__ import annotations
 
@@ -7,9 +8,18 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from vaultrag.app.words import tr
+from vaultrag.app.words import tr, wording_tr
+from vaultrag.core import wording
 from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.vocab import RewriteMethod
+
+
+def translation_html(trace: QueryTrace) -> str:
+    """'Also searched in English: «translation»' per translation of the question, or ''."""
+    return "<br>".join(
+        tr("<b>Also searched in {language}</b> (machine translation):").format(
+            language=escape(wording.language_name(t.target, wording_tr))) + f" «{escape(t.text)}»"
+        for t in trace.translations if t.text)
 
 
 def rewrite_html(trace: QueryTrace) -> str:
@@ -41,10 +51,14 @@ class RewriteBar(QLabel):
         self.hide()
 
     def set_trace(self, trace: QueryTrace) -> None:
-        text = rewrite_html(trace)
-        self.setText(text)
-        self.setToolTip(tr("Every stage below searched the rewritten question.") if text else "")
-        self.setVisible(bool(text))
+        rewritten, translated = rewrite_html(trace), translation_html(trace)
+        self.setText("<br>".join(filter(None, (rewritten, translated))))
+        tips = [tr("Every stage below searched the rewritten question.") if rewritten else "",
+                tr("The keyword and meaning searches used the question and its translation; each note was judged "
+                   "in its own language. A candidate found only through the translation is marked ⇄.")
+                if translated else ""]
+        self.setToolTip("\n".join(filter(None, tips)))
+        self.setVisible(bool(rewritten or translated))
 
     def clear(self) -> None:
         self.setText("")

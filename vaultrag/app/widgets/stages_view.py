@@ -53,7 +53,7 @@ from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.query.contracts import ranked_lists, retrieval_lists
 from vaultrag.core.query.search import PIPELINE
 from vaultrag.core.vocab import ContextStatus, StageName, StageStatus
-from vaultrag.core.wording import rank_gap, shown_score
+from vaultrag.core.wording import language_name, rank_gap, shown_score
 
 __all__ = ["StagesView", "movement", "row_label", "two_lines"]  # row_label, movement: candidate_table's
 
@@ -312,6 +312,10 @@ class StagesView(QWidget):
                 label = f"{WARNING_SIGN} {row_label(c)}" if flags else row_label(c)
                 if flags:
                     tip += "\n" + flag_warning(c.note, flags)
+                if c.via:  # only the question's translation found it in this list
+                    label = f"⇄ {label}"
+                    tip += "\n" + self.tr("Found only through the question's translation into {language}.").format(
+                        language=language_name(c.via, wording_tr))
                 value = shown_score(trace.stages[name], c)
                 score = local_score(value) if value is not None else "—"
                 for col, text in enumerate((rank, score, label)):

@@ -98,32 +98,42 @@ def _evidence(searcher: Searcher, trace: QueryTrace, question: str, ids: list[in
     store = searcher.store
     bm25 = vector = None
     missing: list[str] = []
-    terms, _ = query_terms(store, question, trace.language)
+    # a note in a language the question was translated into is judged by the translation's words
+    note_language = store.note_languages([chunks[0].note]).get(chunks[0].note, "") if chunks else ""
+    translation = next((t for t in trace.translations if t.text and t.target == note_language), None)
+    language = translation.target if translation is not None else trace.language
+    terms, _ = query_terms(store, translation.text if translation is not None else question, language)
     if terms:
-        found = store.bm25_best_among(match_for(store, terms, trace.language), ids)
+        found = store.bm25_best_among(match_for(store, terms, language), ids)
         if found:
             bm25 = Hit(*found)
         # a question's own words ("how much", "quantos") are no words to add to a note; a word the note holds in
         # another form ("apagar" for "apaguei") is not missing
         missing = [t for t in terms if t.lower() not in QUESTION_WORDS
-                   and not store.any_match_among(inflected_match([t], trace.language, {t}), ids)]
+                   and not store.any_match_among(inflected_match([t], language, {t}), ids)]
     stage = trace.stages[StageName.VECTOR]
     if searcher.embedder is not None and stage.status in (StageStatus.OK, StageStatus.PARTIAL):
-        q = searcher.query_vector(question)  # embedded once, by the ask above
+        # embedded once, by the ask above; the translation's embedding when the note is in its language
+        q = searcher.query_vector(translation.text if translation is not None else question)
         cos = store.cosines(q, ids, searcher.embedder.model_id)
         if cos:
             cid, c = max(cos.items(), key=lambda x: x[1])
             vector = Hit(cid, store.vector_rank(q, c), c)
     in_lists = []
+    via: dict[StageName, str] = {}  # a retrieval list that found the note only through a translation → its language
     for name, st in trace.stages.items():
         hits = [cand for cand in st.candidates if cand.chunk_id in ids]
         if hits:
             in_lists.append(ListHit(hits[0].chunk_id, hits[0].rank, hits[0].score, StageName(name)))
+            if not st.inputs and all(h.via for h in hits):
+                via[StageName(name)] = hits[0].via
     best = vector or bm25
     best_id = best.chunk_id if best is not None else None
     table = any(c.id == best_id and bool(c.lead or c.body.lstrip().startswith("|")) for c in chunks)
     return Evidence(bm25=bm25, vector=vector, missing_words=tuple(missing), in_lists=tuple(in_lists),
-                    rank_change=rank_change(trace, ids), table_row=table)
+                    rank_change=rank_change(trace, ids), table_row=table,
+                    translation=translation.text if translation is not None else "",
+                    via=next(iter(via.values()), ""), via_lists=tuple(via))
 
 
 RANK_CHANGE_FEATURES = 3  # the features named as the cause of a move

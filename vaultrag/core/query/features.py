@@ -109,7 +109,21 @@ def snowball_text(text: str, language: str) -> frozenset[str]:
 
 
 def compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
-    """The FEATURES of the candidates `ids` (rows in that order), from the lists and the chunk text in `q`."""
+    """The FEATURES of the candidates `ids` (rows in that order), from the lists and the chunk text in `q`; a
+    candidate in a language the question was translated into reads that translation (`q.view`)."""
+    rows = _compute(q, ids)
+    translated = [lang for lang in getattr(q, "translations", {}) if q.view(lang) is not q]
+    if translated:
+        languages = q.note_languages([q.chunks[i].note for i in ids])
+        for lang in translated:
+            at = [r for r, i in enumerate(ids) if languages.get(q.chunks[i].note, "") == lang]
+            if at:
+                rows[at] = _compute(q.view(lang), ids)[at]
+    return rows
+
+
+def _compute(q: QuestionSoFar, ids: list[int]) -> np.ndarray:
+    """`compute` with the question as `q` has it."""
     bm25 = {c.chunk_id: c for c in q.stages[StageName.BM25].candidates} if StageName.BM25 in q.stages else {}
     vector = {c.chunk_id: c for c in q.stages[StageName.VECTOR].candidates} if StageName.VECTOR in q.stages else {}
     fused = {c.chunk_id: c.score for c in q.stages[StageName.FUSED].candidates}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from vaultrag.core.embed import Embedder, fit_to_model
 from vaultrag.core.fast_tier import FastTier
 from vaultrag.core.language import detect_language
 from vaultrag.core.llm.generator import Generator
-from vaultrag.core.model import QueryTrace, QueryWarning, Rewrite, StoredChunk
+from vaultrag.core.model import QueryTrace, QueryWarning, Rewrite, StoredChunk, Translation
 from vaultrag.core.query.contracts import check
 from vaultrag.core.query.conversation import Conversation, RewriteStage
 from vaultrag.core.query.stages.answer import AnswerStage
@@ -24,11 +25,13 @@ from vaultrag.core.query.stages.fuse import FuseStage
 from vaultrag.core.query.stages.generate import GenerateStage
 from vaultrag.core.query.stages.prompt import PromptStage
 from vaultrag.core.query.stages.rerank import RerankStage
+from vaultrag.core.query.stages.translate import TranslateStage
 from vaultrag.core.query.stages.vector import MAX_EMBED_CHARS, VectorStage
 from vaultrag.core.query.state import QueryState, StageUnit, reads_index
 from vaultrag.core.rerank import Reranker
 from vaultrag.core.scope import Scope
 from vaultrag.core.store.index_store import IndexStore, vec_bytes
+from vaultrag.core.translators import Translator
 from vaultrag.core.vocab import RewriteMethod, WarningCode
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
@@ -36,13 +39,15 @@ from vaultrag.settings import Settings
 MAX_QUESTION_CHARS = 5000
 KeepVectors = Callable[[str, list[tuple[int, bytes]]], None]  # see Searcher's `keep`
 PASSAGE_CACHE = 2048  # vectors embedded at question time, kept for the next questions (~3 MB with e5)
+TRANSLATION_CACHE = 512  # questions' translations kept (a follow-up, a re-asked question, why-not after ask)
+QUERY_VECTORS = 4  # the last questions' embeddings kept: a question and its translations, a diagnosis after them
 
 # The order of the pipeline, in one place. A new step (a `rewrite` of follow-up questions before bm25, a
 # `generate` answer after the prompt, another ranked retrieval list before fused) is one more unit here; its
 # `requires` and `provides` are checked here and wherever a pipeline is built (`contracts.check`).
 PIPELINE: tuple[StageUnit, ...] = check((
-    Bm25Stage(), VectorStage(), FuseStage(), RerankStage(), DecideStage(), ContextStage(), PromptStage(),
-    AnswerStage(),
+    TranslateStage(), Bm25Stage(), VectorStage(), FuseStage(), RerankStage(), DecideStage(), ContextStage(),
+    PromptStage(), AnswerStage(),
 ))
 
 
@@ -127,7 +132,10 @@ class Searcher:
         self._last_fast: tuple[str, np.ndarray] | None = None
         self.pipeline = check(pipeline)
         self._background = VaultBackground(store, embedder.model_id if embedder else "")
-        self._last_query: tuple[tuple[str, str], np.ndarray] | None = None
+        self._queries: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) → vector
+        self._translator: Translator | None = None  # built at the first question that needs it
+        self._translator_failure = ""  # why it could not be built (then it is not tried again)
+        self._translations: OrderedDict[tuple[str, str, str], str] = OrderedDict()
         self._passages: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) → vector
 
     @property
@@ -174,6 +182,7 @@ class Searcher:
                 scope_sql=self.store.scope_sql(scope),
                 index_state=state, passage_vectors=self.passage_vectors if filling else None,
                 fast_query_vector=self.fast_query_vector if by_fast else None, warnings=warnings,
+                translate=self.translate if self.settings.translator != "none" else None,
             )
             for unit in units[:split]:
                 unit.run(q)
@@ -207,9 +216,50 @@ class Searcher:
         return self._last_fast[1]
 
     def query_vector(self, question: str) -> np.ndarray:
-        """The question's embedding; the last one is kept, so a diagnosis right after `ask` doesn't re-embed."""
+        """The question's embedding; the last few are kept (a question and its translations), so a diagnosis right
+        after `ask` doesn't re-embed."""
         assert self.embedder is not None
-        text = question[:MAX_EMBED_CHARS]
-        if self._last_query is None or self._last_query[0] != (self.embedder.model_id, text):
-            self._last_query = ((self.embedder.model_id, text), self.embedder.embed_query(text))
-        return self._last_query[1]
+        key = (self.embedder.model_id, question[:MAX_EMBED_CHARS])
+        if key not in self._queries:
+            self._queries[key] = self.embedder.embed_query(key[1])
+            while len(self._queries) > QUERY_VECTORS:
+                self._queries.popitem(last=False)
+        self._queries.move_to_end(key)
+        return self._queries[key]
+
+    def translate(self, text: str, source: str, target: str) -> Translation:
+        """`text` from `source` into `target` by the configured translator (built at its first use, kept; the last
+        TRANSLATION_CACHE translations kept). Never raises: a missing package, a pair it lacks or its error is the
+        Translation's `failure`, and the question is searched as asked."""
+        from vaultrag.core import translators
+
+        if self._translator is None and not self._translator_failure:
+            try:
+                self._translator = translators.from_settings(self.settings)
+            except UserFacingError as e:  # its package is missing: said with the question, tried no more
+                self._translator_failure = str(e)
+            if self._translator is None and not self._translator_failure:
+                self._translator_failure = "no translator is set"
+        translator = self._translator
+        if translator is None:
+            return Translation(source, target, "", failure=self._translator_failure)
+        model = translator.model_id
+        if (source, target) not in translator.pairs:
+            return Translation(source, target, "", model, failure=f"{model} does not translate {source} into {target}")
+        key = (source, target, text)
+        if key in self._translations:
+            self._translations.move_to_end(key)
+            return Translation(source, target, self._translations[key], model, cached=True)
+        t = time.perf_counter()
+        try:
+            out = translator.translate(text, source, target)
+        except Exception as e:
+            return Translation(source, target, "", model, round((time.perf_counter() - t) * 1000, 3),
+                               failure=f"{type(e).__name__}: {e}")
+        ms = round((time.perf_counter() - t) * 1000, 3)
+        if not out.strip() or out.strip().casefold() == text.strip().casefold():
+            return Translation(source, target, "", model, ms, failure="the translation is the question itself")
+        self._translations[key] = out
+        while len(self._translations) > TRANSLATION_CACHE:
+            self._translations.popitem(last=False)
+        return Translation(source, target, out, model, ms)

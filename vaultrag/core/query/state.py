@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from vaultrag.core.model import (
     Rewrite,
     Stage,
     StoredChunk,
+    Translation,
 )
 from vaultrag.core.rerank import Reranker
 from vaultrag.core.scope import Scope
@@ -38,6 +40,7 @@ class Slot(Enum):
     A plain Enum, not a StrEnum: a slot never equals a stage's name ('context' the slot is not 'context' the step)."""
 
     QUESTION = "question"  # the question and its scope (set by the Searcher; a rewrite changes them)
+    TRANSLATION = "translation"  # the question in the vault's other languages (`translations`)
     TERMS = "terms"  # the words sent to BM25
     QUERY_VECTOR = "query-vector"  # the question's embedding (None without a model) and the known cosines
     RETRIEVED = "retrieval-list"  # a ranked list fed by no other list (bm25, vector, …): what fusion fuses
@@ -116,7 +119,14 @@ class QueryState:
     # while the fast tier covers more chunks than the model's vectors: the question's fast-tier embedding (the
     # vector stage then lists by the fast tier; core/fast_tier.py). Its cosines never reach `cosines`
     fast_query_vector: Callable[[str], np.ndarray] | None = None
+    # the question into another language: (text, source, target) → its Translation (the Searcher's, cached); None
+    # when translation is off
+    translate: Callable[[str, str, str], Translation] | None = None
     # what the stages produce
+    translations: dict[str, Translation] = field(default_factory=dict)  # target language → a translation with text
+    failed_translations: list[Translation] = field(default_factory=list)  # those without text, for the trace
+    translated_terms: dict[str, list[str]] = field(default_factory=dict)  # target language → its words sent to BM25
+    qvecs: dict[str, np.ndarray] = field(default_factory=dict)  # target language → the translation's embedding
     warnings: list[QueryWarning] = field(default_factory=list)
     timings: dict[Timing | StageName, float] = field(default_factory=dict)
     terms: list[str] = field(default_factory=list)  # the words sent to BM25
@@ -137,6 +147,24 @@ class QueryState:
     generation: Generation | None = None
     flagged: dict[str, list[str]] | None = None  # the hostile-note flags of every listed note (read_flags)
     started: float = field(default_factory=time.perf_counter)
+
+    def view(self, language: str) -> QueryState:
+        """The question as its translation into `language` reads it, for the ranker's and the decision's features
+        of candidates in that language (their words, stems and cosines meet the translation's, not the question's):
+        a shallow copy that shares every list and cache, to be read only; itself without such a translation."""
+        t = self.translations.get(language)
+        if t is None or not t.text or language == self.language:
+            return self
+        v = copy.copy(self)
+        v.question, v.language = t.text, language
+        v.terms = self.translated_terms.get(language, [])
+        v.qvec = self.qvecs.get(language, self.qvec)
+        v.translations, v.translated_terms, v.qvecs = {}, {}, {}
+        return v
+
+    def query_vectors(self) -> list[np.ndarray]:
+        """The question's embedding and its translations' (a candidate's cosine is its best with any of them)."""
+        return ([] if self.qvec is None else [self.qvec]) + list(self.qvecs.values())
 
     @property
     def final(self) -> list[Candidate]:
@@ -184,7 +212,9 @@ class QueryState:
         listed = [c for stage in self.stages.values() for c in stage.candidates]
         todo = list(dict.fromkeys(c.chunk_id for c in listed if c.chunk_id not in self.cosines))
         model = self.embedder.model_id if self.embedder else ""
-        self.cosines.update(self.store.cosines(self.qvec, todo, model))
+        for vec in self.query_vectors():
+            for cid, cos in self.store.cosines(vec, todo, model).items():
+                self.cosines[cid] = max(cos, self.cosines.get(cid, cos))
         if self.passage_vectors is not None and any(cid not in self.cosines for cid in todo):
             self._embed_missing()
         for c in listed:
@@ -203,7 +233,7 @@ class QueryState:
             return
         t = time.perf_counter()
         vectors = self.passage_vectors([self.chunks[cid] for cid in wanted if cid in self.chunks])
-        self.cosines.update({cid: float(v @ self.qvec) for cid, v in vectors.items()})
+        self.cosines.update({cid: max(float(v @ qv) for qv in self.query_vectors()) for cid, v in vectors.items()})
         self.timings[Timing.EMBED_CANDIDATES] = (self.timings.get(Timing.EMBED_CANDIDATES, 0.0)
                                                  + round((time.perf_counter() - t) * 1000, 3))
 
@@ -242,6 +272,7 @@ class QueryState:
             index_state=self.index_state,
             warnings=list(self.warnings),
             rewrite=self.rewrite,
+            translations=list(self.translations.values()) + self.failed_translations,
             generation=self.generation,
             flagged=flagged,
         )

@@ -127,8 +127,32 @@ class AnswerStage:
     def run(self, q: QueryState) -> None:
         t = time.perf_counter()
         supported = q.decision.supported_by if q.decision is not None else None
-        q.answer = extractive(q.question, q.context, supported) if q.context else refusal(REFUSAL[q.language])
+        if q.context:
+            q.answer = extractive(self._asked_as(q, supported), q.context, supported)
+            if q.translations:
+                self._translate_back(q, q.answer)
+        else:
+            q.answer = refusal(REFUSAL[q.language])
         if not q.context and q.decision is not None and q.decision.answered:
             # answered, yet no document fitted the budget: the refusal sentence alone read as "not in the notes"
             q.warnings.append(QueryWarning(WarningCode.BUDGET_TOO_SMALL, limit=q.settings.context_tokens))
         q.timed(Timing.ANSWER, t)
+
+    @staticmethod
+    def _asked_as(q: QueryState, supported: int | None) -> str:
+        """The question in the language of the answer's document (its translation, when the question has one
+        into it): its best sentence is found by words in its own language."""
+        if not q.translations:
+            return q.question
+        top = next((d for d in q.context if supported in d.chunk_ids), q.context[0])
+        return q.view(q.note_languages([top.note]).get(top.note, "")).question
+
+    @staticmethod
+    def _translate_back(q: QueryState, answer: Answer) -> None:
+        """The answer's sentence in the question's language, beside it, when its note is in a language the question
+        was translated into (a failure leaves it untranslated: the original is the answer)."""
+        language = q.note_languages([answer.note]).get(answer.note, "")
+        if not answer.sentence or language not in q.translations or q.translate is None:
+            return
+        back = q.translate(answer.sentence, language, q.language)
+        answer.translated = back.text

@@ -165,6 +165,10 @@ class DecideStage:
         return self._model if isinstance(self._model, answerability.Answerability) else None
 
     def run(self, q: QueryState) -> None:
+        asked = q
+        # judged as the question reads in the top candidate's language: asked in Portuguese of English notes, the
+        # decision reads the English translation (its words, its cosines, its distance from the vault's mean)
+        q = q.view(q.note_languages([q.final[0].note]).get(q.final[0].note, "")) if q.final and q.translations else q
         background = q.background_of(q.qvec) if q.qvec is not None else None
         model = decider_for(q, self.model) if q.final and background is not None else None
         threshold, source = resolve_threshold(q.store, q.settings, q.reranker_id, q.threshold, model)
@@ -172,7 +176,8 @@ class DecideStage:
             decision = decide_by_model(q, model, threshold, source, background, rule_threshold(q.store, q.reranker_id))
         else:
             decision = decide(q.final, threshold, source, background)
-        if not q.terms:
+        q = asked
+        if not q.terms and not any(q.translated_terms.values()):
             q.warnings.append(QueryWarning(WarningCode.STOP_WORDS_ONLY))
             if decision.answered:
                 decision.answered = False

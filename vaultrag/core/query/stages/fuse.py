@@ -33,11 +33,13 @@ def rrf(lists: dict[str, list[tuple[int, float]]], k: int = RRF_K,
 
 
 def other_language_weights(q: QueryState, ids: list[int], weight: float) -> dict[int, float]:
-    """`weight` for each of `ids` whose note is known to be in another language than the question."""
+    """`weight` for each of `ids` whose note is known to be in another language than the question and than its
+    translations (a note BM25 matched through the translation's words is matched in its own language)."""
     if not q.language:
         return {}
     languages = q.note_languages([q.chunks[i].note for i in ids])
-    return {i: weight for i in ids if languages.get(q.chunks[i].note, "") not in ("", q.language)}
+    searched = ("", q.language, *q.translations)
+    return {i: weight for i in ids if languages.get(q.chunks[i].note, "") not in searched}
 
 
 def retrieval_lists(q: QueryState) -> list[StageName]:

@@ -50,6 +50,8 @@ class VectorStage:
                 hits = q.store.knn(q.qvec, q.settings.vector_n, q.scope_sql)
                 q.timed(Timing.KNN, t)
                 q.cosines.update(hits)
+                if q.translations:
+                    self._embed_translations(q, hits)
             if state.chunks_embedded < state.chunks:
                 status = StageStatus.PARTIAL
                 reason = StageReason.FAST_TIER if q.fast_query_vector is not None else StageReason.VECTORS_FILLING
@@ -64,6 +66,24 @@ class VectorStage:
         if reason == StageReason.FAST_TIER:  # a candidate's score is its e5 cosine (0 while it has none yet)
             for c in stage.candidates:
                 c.score = c.cosine if c.cosine is not None else 0.0
+
+    @staticmethod
+    def _embed_translations(q: QueryState, hits: list[tuple[int, float]]) -> None:
+        """Embed each translation of the question (`q.qvecs`): every candidate's cosine is then its best with the
+        question or a translation (core/query/state.py), which the ranker and the decision read. The list itself
+        stays the question's own KNN: adding the translations' KNN lists lifted the vector list (help pt → en
+        0.500 → 0.634) but lowered the final one on three of four cross-language sets (0.752 → 0.742, 0.700 →
+        0.669, 0.914 → 0.900; docs/quality.md), since a poor translation's neighbours crowded out the question's."""
+        t = time.perf_counter()
+        for language, translation in q.translations.items():
+            q.qvecs[language] = q.query_vector(translation.text)
+        q.timings[Timing.EMBED_QUERY] = round(q.timings.get(Timing.EMBED_QUERY, 0.0)
+                                              + (time.perf_counter() - t) * 1000, 3)
+        ids = [cid for cid, _ in hits]
+        model = q.embedder.model_id if q.embedder else ""
+        for vec in q.qvecs.values():
+            for cid, cos in q.store.cosines(vec, ids, model).items():
+                q.cosines[cid] = max(cos, q.cosines.get(cid, cos))
 
     @staticmethod
     def _fast_list(q: QueryState) -> list[tuple[int, float]]:
