@@ -44,3 +44,28 @@ def median(xs: list[float]) -> float:
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))] if xs else float("nan")
+
+
+def section_markers(name: str) -> tuple[str, str]:
+    return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
+
+
+def put_section(doc: Path, name: str, text: str) -> None:
+    """Write `text` into `doc` between the section's markers (replacing what was there, else appended): a
+    benchmark's tables kept in a document another benchmark writes (docs/quality.md)."""
+    begin, end = section_markers(name)
+    old = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    block = f"{begin}\n{text.rstrip()}\n{end}"
+    if begin in old and end in old:
+        new = old[: old.index(begin)] + block + old[old.index(end) + len(end):]
+    else:
+        new = old.rstrip() + "\n\n" + block + "\n"
+    doc.write_text(new, encoding="utf-8")
+
+
+def kept_sections(doc: Path) -> str:
+    """Every marked section of `doc` (put_section's), to be written again by the benchmark that rewrites it."""
+    import re
+
+    old = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    return "\n\n".join(m.group(0) for m in re.finditer(r"<!-- ([\w-]+): begin -->.*?<!-- \1: end -->", old, re.S))

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._common import EVAL, ROOT
+from benchmarks._common import EVAL, ROOT, kept_sections
 
 SETS = ("faquad-pt", "xquad-en")  # the monolingual sets: the shipped threshold is picked on their tune halves
 CROSS = {"xquad-xl (es)": "es", "xquad-xl (de)": "de"}  # xquad-xl's questions per language, on xquad-en's vault
@@ -274,7 +274,8 @@ def main() -> None:
     lines += ["", "Per-vault calibration (`vaultrag calibrate VAULT --golden FILE`) replaces this default with "
               "a threshold stored in the vault's index for its (embedder, reranker, decider)."]
     Path(args.doc).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.doc).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kept = kept_sections(Path(args.doc))  # other benchmarks' tables (bench_translate.py's) stay
+    Path(args.doc).write_text("\n".join(lines) + "\n" + (f"\n{kept}\n" if kept else ""), encoding="utf-8")
     print("\n".join(lines))
     print(f"\nshipped threshold: {shipped:.4f}")
 
