@@ -175,7 +175,8 @@ def test_window_at_1280x800_every_action_readable_and_translated(qtbot, home: Pa
         trace = ask(qtbot, w, "Qual o prazo do reembolso?")
         deliver_posted_events()  # the layouts the trace changed
         names = sorted({p for c in trace.final for p in (c.note, *c.heading_path)} | {
-            c.note.rpartition("/")[2].removesuffix(".md") for c in trace.final} | {str(demo)}, key=len, reverse=True)
+            c.note.rpartition("/")[2].removesuffix(".md") for c in trace.final} | {str(demo)}
+            | {t.text for t in trace.translations}, key=len, reverse=True)  # the machine translation: text of its own
         # ≥ 8 candidate rows visible in the candidate table (the default view) and in every list that ran
         stages = w.inspector.panes["candidates"]
         assert stages.table.isVisibleTo(w) and stages.table.rowCount() >= 8

@@ -51,8 +51,10 @@ def test_demo_vault_end_to_end_index_ask_eval_why(run, home: Path, tmp_path: Pat
     assert r.returncode == 0, r.stderr
     why = json.loads(r.stdout)
     assert why["verdict"] == "below-k" and why["evidence"]["off_topic"], r.stdout
-    assert why["advice"].startswith("If this note should answer the question, it needs the words the question uses "
-                                    "(prazo, reembolso"), why["advice"]
+    # an English note, judged by the question's English translation: its words are the ones the note lacks
+    assert why["advice"].startswith("If this note should answer the question, it needs the words of the question's "
+                                    "translation into its language (refund, deadline"), why["advice"]
+    assert why["evidence"]["translation"] == "What is the refund deadline?"
     # bad inputs a hostile tester found: each refused in words, nothing measured or written
     empty = tmp_path / "empty.jsonl"
     empty.write_text('{"question": 5, "note": 7}\n', encoding="utf-8")

@@ -170,3 +170,20 @@ def test_in_a_vault_with_both_languages_a_close_call_goes_to_the_questions_own_l
         assert theirs.contributions is not None and theirs.contributions[TRANSLATED] == -TRANSLATED_PENALTY
         assert TRANSLATED not in (trace.final[0].contributions or {})
     store.close()
+
+
+def test_a_follow_up_is_translated_as_rewritten(mixed: Searcher):
+    from vaultrag.core.query.conversation import Conversation
+    from vaultrag.core.query.search import conversation_pipeline
+    from vaultrag.core.vocab import RewriteMethod
+
+    conv = Conversation()
+    first = mixed.ask("Com que frequência o backup é feito?", threshold=-1, pipeline=conversation_pipeline(conv, None))
+    conv.add(first)
+    follow = mixed.ask("e quantos dias de cópias ele guarda?", threshold=-1,
+                       pipeline=conversation_pipeline(conv, None))
+    assert follow.rewrite is not None and follow.rewrite.method == RewriteMethod.TERMS
+    [t] = follow.translations
+    assert follow.question == follow.rewrite.question != follow.rewrite.original
+    assert "backup" in t.text.lower(), "the translation is of the rewritten question, carried terms included"
+    assert follow.final[0].note == "Backups.md"

@@ -2348,6 +2348,10 @@
         <translation>A seção {heading} da nota não gerou nenhum trecho.</translation>
     </message>
     <message>
+        <source>If this note should answer the question, it needs the words of the question&apos;s translation into its language ({words}: in its text, a heading or an alias), or the question needs the note&apos;s own words.</source>
+        <translation>Se esta nota devesse responder à pergunta, ela precisaria das palavras da tradução da pergunta para o idioma dela ({words}: no texto, no nome de uma seção ou num alias), ou a pergunta precisaria das palavras da própria nota.</translation>
+    </message>
+    <message>
         <source>If this note should answer the question, it needs the words the question uses ({words}: in its text, a heading or an alias), or the question needs the note&apos;s own words.</source>
         <translation>Se esta nota devesse responder à pergunta, ela precisaria das palavras que a pergunta usa ({words}: no texto, no nome de uma seção ou num alias), ou a pergunta precisaria das palavras da própria nota.</translation>
     </message>
@@ -2672,6 +2676,10 @@
         <translation>Esta nota não parece tratar da pergunta: ela nunca usa as palavras da pergunta ({words}), e a semelhança de sentido do seu trecho mais próximo ({c:.3f}) fica abaixo dos {need:.3f} de que um trecho precisa neste cofre para tratar do assunto da pergunta (o primeiro trecho tem {top:.3f}).</translation>
     </message>
     <message>
+        <source>This note does not seem to be about the question: it never uses the words of the question&apos;s translation ({words}), and its closest passage&apos;s meaning similarity ({c:.3f}) is below the {need:.3f} a passage needs in this vault to be on the question&apos;s topic (the top passage has {top:.3f}).</source>
+        <translation>Esta nota não parece tratar da pergunta: ela nunca usa as palavras da tradução da pergunta ({words}), e a semelhança de sentido do seu trecho mais próximo ({c:.3f}) fica abaixo dos {need:.3f} de que um trecho precisa neste cofre para tratar do assunto da pergunta (o primeiro trecho tem {top:.3f}).</translation>
+    </message>
+    <message>
         <source>Where the gold was lost: no list lost an expected note</source>
         <translation>Onde a resposta esperada se perdeu: nenhuma lista perdeu uma nota esperada</translation>
     </message>
@@ -2682,6 +2690,10 @@
     <message>
         <source>Without a language model the answer shows one passage, document [{shown}]&apos;s: this note&apos;s (document [{doc}]) is in the prompt but not read.</source>
         <translation>Sem um modelo de linguagem a resposta mostra um trecho só, o do documento [{shown}]: o desta nota (documento [{doc}]) está no prompt, mas não é lido.</translation>
+    </message>
+    <message>
+        <source>Words of the translation the note never uses</source>
+        <translation>Palavras da tradução que a nota não usa</translation>
     </message>
     <message>
         <source>a candidate above links to this note</source>

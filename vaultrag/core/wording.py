@@ -547,6 +547,14 @@ OFF_TOPIC = T("This note does not seem to be about the question: it never uses t
               "vault to be on the question's topic (the top passage has {top:.3f}).")
 OFF_TOPIC_FIX = T("If this note should answer the question, it needs the words the question uses ({words}: in its "
                   "text, a heading or an alias), or the question needs the note's own words.")
+# the same, for a note in the language the question was translated into: the words are the translation's
+OFF_TOPIC_TRANSLATED = T("This note does not seem to be about the question: it never uses the words of the question's "
+                         "translation ({words}), and its closest passage's meaning similarity ({c:.3f}) is below the "
+                         "{need:.3f} a passage needs in this vault to be on the question's topic (the top passage has "
+                         "{top:.3f}).")
+OFF_TOPIC_FIX_TRANSLATED = T("If this note should answer the question, it needs the words of the question's "
+                             "translation into its language ({words}: in its text, a heading or an alias), or the "
+                             "question needs the note's own words.")
 OFF_TOPIC_RAISE_K = T("Raising k to {rank} would include it, but only as a passage unrelated to the question.")
 MOVED = {(True, False): T("The reranker moved it up from fused rank {a} to {b}."),
          (False, False): T("The reranker moved it down from fused rank {a} to {b}."),
@@ -627,7 +635,7 @@ def _explain(d: Diagnosis, ev: Evidence, tr: Translate,
     if v == Verdict.BELOW_THRESHOLD:
         refused = _refused(ev, tr)
         if ev.off_topic:
-            return refused[0] + " " + _off_topic(ev, tr), tr(OFF_TOPIC_FIX).format(words=", ".join(ev.missing_words))
+            return refused[0] + " " + _off_topic(ev, tr), _off_topic_fix(ev, tr)
         return refused
     moved = _moved(ev.rank_change, tr)
     if v == Verdict.REACHED_PROMPT:
@@ -644,16 +652,22 @@ def _explain(d: Diagnosis, ev: Evidence, tr: Translate,
     said = tr(BELOW_K).format(rank=ev.rank, stage=_stage(ev, stage_title), k=ev.k) + moved
     if ev.off_topic:
         return (said + " " + _off_topic(ev, tr),
-                tr(OFF_TOPIC_FIX).format(words=", ".join(ev.missing_words)) + " "
-                + tr(OFF_TOPIC_RAISE_K).format(rank=ev.rank))
+                _off_topic_fix(ev, tr) + " " + tr(OFF_TOPIC_RAISE_K).format(rank=ev.rank))
     return said, tr(BELOW_K_FIX).format(rank=ev.rank)
 
 
 def _off_topic(ev: Evidence, tr: Translate) -> str:
     """Why the note looks unrelated: the words it never uses, its similarity beside the topic's and the top's."""
     assert ev.vector is not None
-    return tr(OFF_TOPIC).format(words=", ".join(ev.missing_words), c=ev.vector.score, need=ev.topic_cosine,
-                                top=ev.top_cosine)
+    said = OFF_TOPIC_TRANSLATED if ev.translation else OFF_TOPIC
+    return tr(said).format(words=", ".join(ev.missing_words), c=ev.vector.score, need=ev.topic_cosine,
+                           top=ev.top_cosine)
+
+
+def _off_topic_fix(ev: Evidence, tr: Translate) -> str:
+    """The fix for an unrelated note: the words it needs (the translation's, for a note in its language)."""
+    fix = OFF_TOPIC_FIX_TRANSLATED if ev.translation else OFF_TOPIC_FIX
+    return tr(fix).format(words=", ".join(ev.missing_words))
 
 
 def _refused(ev: Evidence, tr: Translate) -> tuple[str, str]:
@@ -672,6 +686,7 @@ KEYWORD_RANK = T("rank {r} (score {s:.2f})")
 BEST_MEANING = T("Best meaning match")
 MEANING_RANK = T("rank {r} (cosine {c:.3f})")
 NEVER_USED = T("Question words the note never uses")
+NEVER_USED_TRANSLATED = T("Words of the translation the note never uses")
 LIST_RANK = T("rank {r} (score {s})")
 SIZE_INDEXED = T("Size when indexed")
 SIZE_ON_DISK = T("Size on disk")
@@ -714,7 +729,7 @@ def evidence_lines(ev: Evidence, tr: Translate = english,
         out.append((tr(FOUND_VIA), tr(ONLY_THROUGH).format(language=language_name(ev.via, tr),
                                                             lists=", ".join(stage_title(s) for s in ev.via_lists))))
     if ev.missing_words:
-        out.append((tr(NEVER_USED), ", ".join(ev.missing_words)))
+        out.append((tr(NEVER_USED_TRANSLATED if ev.translation else NEVER_USED), ", ".join(ev.missing_words)))
     said = {(StageName.BM25, ev.bm25.rank) if ev.bm25 else None,
             (StageName.VECTOR, ev.vector.rank) if ev.vector else None}
     for hit in ev.in_lists:

@@ -47,7 +47,8 @@ class RewriteBar(QLabel):
         self.setWordWrap(True)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setStyleSheet("background: #e8f0fe; border: 1px solid #9bb8e8; padding: 3px;")
+        # no padding nor border: a wrapped label is given the height of its lines only (its frame would cut them)
+        self.setStyleSheet("background: #e8f0fe;")
         self.hide()
 
     def set_trace(self, trace: QueryTrace) -> None:
