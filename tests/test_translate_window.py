@@ -21,6 +21,7 @@ NOTES = {
     "Bikes.md": "# Bikes\n\nOil the chain every month and check the tyre pressure.\n",
     "Receitas.md": "# Receitas\n\nO bolo de cenoura leva três ovos e uma xícara de açúcar.\n",
     "Academia.md": "# Academia\n\nA mensalidade da academia vence todo dia cinco.\n",
+    "Livros.md": "# Livros\n\nO romance emprestado volta para a estante em março.\n",
 }
 
 

@@ -11,7 +11,7 @@ import sys
 from vaultrag import __version__, cli_llm, cli_query, cli_watch
 from vaultrag.core.model import IndexReport, to_dict
 from vaultrag.errors import UserFacingError
-from vaultrag.termui import one_line, progress_printer
+from vaultrag.termui import json_text, one_line, progress_printer
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -52,7 +52,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     finally:
         lock.release()
     if args.json:
-        print(json.dumps(to_dict(report), indent=2, ensure_ascii=False))
+        print(json_text(to_dict(report), indent=2))
     else:
         print(_format_report(report, str(ws.index_path)))
     return 0
@@ -91,7 +91,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        print(h.to_json())
+        print(json_text(json.loads(h.to_json()), indent=2))
     else:
         c = h.counts
         print(f"vault: {h.vault}\nindex: {h.index_file}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from vaultrag.core.llm.generator import LLMError
 from vaultrag.core.model import to_dict
 from vaultrag.core.vocab import ModelState
 from vaultrag.errors import UserFacingError
+from vaultrag.termui import json_text
 
 if TYPE_CHECKING:
     import threading
@@ -59,7 +59,7 @@ def ask_generating(args: argparse.Namespace, searcher: Searcher, scope: Scope) -
     if last[0] and last[0] != "\n":  # a failure's message (stderr) must not be glued to the streamed line
         print(flush=True)
     if args.json:
-        print(json.dumps(to_dict(trace), ensure_ascii=False, indent=2))
+        print(json_text(to_dict(trace), indent=2))
     elif args.explain:
         print(explain(trace))
     else:
@@ -122,7 +122,7 @@ def cmd_llm(args: argparse.Namespace) -> int:
     if args.action == "detect":
         found = registry.detect_local_servers(s)
         if args.json:
-            print(json.dumps([to_dict(f) for f in found], indent=2))
+            print(json_text([to_dict(f) for f in found], indent=2))
         for f in found if not args.json else []:
             print(f"{f.name}: {f.base_url} — models: {', '.join(f.models) or '(none loaded)'}")
         if not found and not args.json:
@@ -138,10 +138,10 @@ def cmd_llm(args: argparse.Namespace) -> int:
                               "llm_gguf = a GGUF model file.")
     if args.action == "test":
         result = generator.test_connection()
-        print(json.dumps(to_dict(result), ensure_ascii=False) if args.json else describe_test(result))
+        print(json_text(to_dict(result)) if args.json else describe_test(result))
         return 0 if result.ok else 1
     models = generator.list_models()
-    print(json.dumps(models) if args.json else "\n".join(models) or "(the server lists no model)")
+    print(json_text(models) if args.json else "\n".join(models) or "(the server lists no model)")
     return 0
 
 
@@ -152,8 +152,8 @@ def show_catalog(models_dir: Path, as_json: bool) -> int:
 
     rows = [(m, gguf.downloaded(models_dir, m)) for m in CATALOG]
     if as_json:
-        print(json.dumps([{**to_dict(m), "downloaded": str(path) if path else None} for m, path in rows],
-                         ensure_ascii=False, indent=2))
+        print(json_text([{**to_dict(m), "downloaded": str(path) if path else None} for m, path in rows],
+                         indent=2))
         return 0
     for m, path in rows:
         print(f"{m.key:13} {m.title:32} {approx_gb(m.size_bytes):>9} file, needs {approx_gb(m.ram_gb * 1e9)} RAM  "

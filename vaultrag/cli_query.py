@@ -18,7 +18,7 @@ from vaultrag.core.model import Progress, to_dict
 from vaultrag.core.vocab import Phase
 from vaultrag.errors import BadQuestion, UserFacingError
 from vaultrag.paths import outside_vault
-from vaultrag.termui import one_line
+from vaultrag.termui import json_text, one_line
 
 if TYPE_CHECKING:
     from vaultrag.core.quality.diagnose import Diagnosis
@@ -192,7 +192,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     finally:
         searcher.store.close()
     if args.json:
-        print(json.dumps(to_dict(trace), ensure_ascii=False, indent=2))
+        print(json_text(to_dict(trace), indent=2))
     elif args.explain:
         print(explain(trace))
     else:
@@ -259,7 +259,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         written = report.plots(ev, out)
         if not written:
             print("note: install matplotlib (pip install 'vaultrag[plots]') for PNG plots")
-    print(report.to_json(ev) if args.json else report.markdown(ev))
+    print(json_text(json.loads(report.to_json(ev)), indent=2) if args.json else report.markdown(ev))
     return 0
 
 
@@ -316,8 +316,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     cal = calibration.calibrate(run.results, args.max_pass, searcher.reranker_id, write)
     if args.json:
-        print(json.dumps({"calibration": asdict(cal), "skipped_lines": run.skipped_lines}, indent=2,
-                         ensure_ascii=False))
+        print(json_text({"calibration": asdict(cal), "skipped_lines": run.skipped_lines}, indent=2))
     else:
         print("\n".join([*left_out_lines(run.skipped_lines, cal.duplicates), *report.calibration_lines(cal)]))
     return 0 if cal.stored else 1
@@ -369,7 +368,7 @@ def cmd_why(args: argparse.Namespace) -> int:
         searcher.store.close()
     words = wording.diagnosis(d)
     if args.json:
-        print(json.dumps({**asdict(d), **asdict(words)}, ensure_ascii=False, indent=2))
+        print(json_text({**asdict(d), **asdict(words)}, indent=2))
     else:
         print(why_text(d))
     return 0

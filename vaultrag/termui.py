@@ -11,7 +11,7 @@ from vaultrag.core.lines import one_line
 from vaultrag.core.model import Progress
 from vaultrag.core.vocab import Phase
 
-__all__ = ["PrintableStream", "one_line", "printable", "progress_printer"]
+__all__ = ["PrintableStream", "json_text", "one_line", "printable", "progress_printer"]
 
 # control characters a note's text or file name may carry (ESC starts a terminal's commands: a window title, a
 # cleared screen, the clipboard through OSC 52): shown as \xNN instead; line breaks and tabs are text
@@ -26,6 +26,16 @@ def printable(text: str) -> str:
         return text
     parts = text.split(OWN)
     return OWN.join(CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", part) for part in parts)
+
+
+def json_text(data: Any, **kwargs: Any) -> str:
+    """`data` as JSON for the CLI's `--json`: like `json.dumps(..., ensure_ascii=False)`, with the control
+    characters JSON leaves as they are (DEL, U+0080–U+009F) written as \\uXXXX escapes: the stream's `printable`
+    would write them as \\xNN, which is no JSON (a note holding a DEL made `ask --json` unreadable)."""
+    import json
+
+    text = json.dumps(data, ensure_ascii=False, **kwargs)
+    return CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class PrintableStream:

@@ -2276,6 +2276,10 @@
         <translation>Não foi possível contatar um servidor de modelo de linguagem em {where}: ele está em execução? (Ollama: `ollama serve`; llama.cpp: `llama-server -m model.gguf`; LM Studio: inicie o servidor dele.) Verifique o Endereço acima.</translation>
     </message>
     <message>
+        <source>Catalan</source>
+        <translation>catalão</translation>
+    </message>
+    <message>
         <source>Changed since it was indexed</source>
         <translation>Alterada desde a indexação</translation>
     </message>
@@ -2300,6 +2304,14 @@
         <translation>Cortada pelo limite de tokens</translation>
     </message>
     <message>
+        <source>Czech</source>
+        <translation>tcheco</translation>
+    </message>
+    <message>
+        <source>Danish</source>
+        <translation>dinamarquês</translation>
+    </message>
+    <message>
         <source>Did you mean {names}?</source>
         <translation>Você quis dizer {names}?</translation>
     </message>
@@ -2308,12 +2320,20 @@
         <translation>Caiu na fusão das listas</translation>
     </message>
     <message>
+        <source>Dutch</source>
+        <translation>holandês</translation>
+    </message>
+    <message>
         <source>English</source>
         <translation>inglês</translation>
     </message>
     <message>
         <source>Excluded from the index</source>
         <translation>Excluída do índice</translation>
+    </message>
+    <message>
+        <source>Finnish</source>
+        <translation>finlandês</translation>
     </message>
     <message>
         <source>Fix the file and save it again; the watcher re-indexes it.</source>
@@ -2328,6 +2348,10 @@
         <translation>Encontrada, mas a pergunta foi recusada</translation>
     </message>
     <message>
+        <source>French</source>
+        <translation>francês</translation>
+    </message>
+    <message>
         <source>German</source>
         <translation>alemão</translation>
     </message>
@@ -2340,12 +2364,20 @@
         <translation>Dê ao seu usuário permissão de leitura na pasta.</translation>
     </message>
     <message>
+        <source>Greek</source>
+        <translation>grego</translation>
+    </message>
+    <message>
         <source>HTTP {status} for its model list</source>
         <translation>HTTP {status} para a sua lista de modelos</translation>
     </message>
     <message>
         <source>Heading {heading} of the note produced no chunks.</source>
         <translation>A seção {heading} da nota não gerou nenhum trecho.</translation>
+    </message>
+    <message>
+        <source>Hungarian</source>
+        <translation>húngaro</translation>
     </message>
     <message>
         <source>If this note should answer the question, it needs the words of the question&apos;s translation into its language ({words}: in its text, a heading or an alias), or the question needs the note&apos;s own words.</source>
@@ -2358,6 +2390,10 @@
     <message>
         <source>Index the vault (or wait for the watcher to pick the file up).</source>
         <translation>Indexe o cofre (ou espere o observador pegar o arquivo).</translation>
+    </message>
+    <message>
+        <source>Indonesian</source>
+        <translation>indonésio</translation>
     </message>
     <message>
         <source>It judged passage #{r}, not the ranker&apos;s #1 ({note}): the answerability model finds #{r} the likelier to say the answer ({p:.0%} against {p1:.0%} for #1); the answer shown comes from #{r}.</source>
@@ -2384,6 +2420,10 @@
         <translation>Foi candidata de uma lista, mas ficou fora da lista fundida, que guarda as melhores das duas listas pela posição combinada (RRF).</translation>
     </message>
     <message>
+        <source>Italian</source>
+        <translation>italiano</translation>
+    </message>
+    <message>
         <source>Its best chunk is a table row: make sure the table has a header row that names its columns, so each row carries its meaning.</source>
         <translation>Seu melhor trecho é uma linha de tabela: garanta que a tabela tenha uma linha de cabeçalho que nomeie as colunas, para que cada linha carregue o seu sentido.</translation>
     </message>
@@ -2396,6 +2436,10 @@
         <translation>Links para lugares fora do cofre nunca são seguidos: mova a nota para dentro do cofre.</translation>
     </message>
     <message>
+        <source>Malay</source>
+        <translation>malaio</translation>
+    </message>
+    <message>
         <source>Move the note out of that folder to index it.</source>
         <translation>Tire a nota dessa pasta para indexá-la.</translation>
     </message>
@@ -2406,6 +2450,10 @@
     <message>
         <source>No text to search</source>
         <translation>Sem texto para buscar</translation>
+    </message>
+    <message>
+        <source>Norwegian</source>
+        <translation>norueguês</translation>
     </message>
     <message>
         <source>Not among the candidates</source>
@@ -2438,6 +2486,10 @@
     <message>
         <source>Open document [{doc}] in the Prompt pane to read it; set a language model (Settings › Language model) to have every document read; or ask with this note&apos;s own words.</source>
         <translation>Abra o documento [{doc}] no painel do prompt para lê-lo; configure um modelo de linguagem (Configurações › Modelo de linguagem) para que todos os documentos sejam lidos; ou pergunte com as palavras desta nota.</translation>
+    </message>
+    <message>
+        <source>Polish</source>
+        <translation>polonês</translation>
     </message>
     <message>
         <source>Portuguese</source>
@@ -2524,6 +2576,14 @@
         <translation>A busca funcionou: se a resposta ainda está errada, o suspeito é o modelo (ou a redação da nota).</translation>
     </message>
     <message>
+        <source>Romanian</source>
+        <translation>romeno</translation>
+    </message>
+    <message>
+        <source>Russian</source>
+        <translation>russo</translation>
+    </message>
+    <message>
         <source>Save the note as UTF-8 in your editor.</source>
         <translation>Salve a nota como UTF-8 no seu editor.</translation>
     </message>
@@ -2542,6 +2602,10 @@
     <message>
         <source>Split the note, or raise max_note_bytes in settings.</source>
         <translation>Divida a nota ou aumente max_note_bytes nas configurações.</translation>
+    </message>
+    <message>
+        <source>Swedish</source>
+        <translation>sueco</translation>
     </message>
     <message>
         <source>The answer from {where} broke off in the middle ({detail}): it may be incomplete; the part received is kept. Try again.</source>
@@ -2678,6 +2742,14 @@
     <message>
         <source>This note does not seem to be about the question: it never uses the words of the question&apos;s translation ({words}), and its closest passage&apos;s meaning similarity ({c:.3f}) is below the {need:.3f} a passage needs in this vault to be on the question&apos;s topic (the top passage has {top:.3f}).</source>
         <translation>Esta nota não parece tratar da pergunta: ela nunca usa as palavras da tradução da pergunta ({words}), e a semelhança de sentido do seu trecho mais próximo ({c:.3f}) fica abaixo dos {need:.3f} de que um trecho precisa neste cofre para tratar do assunto da pergunta (o primeiro trecho tem {top:.3f}).</translation>
+    </message>
+    <message>
+        <source>Turkish</source>
+        <translation>turco</translation>
+    </message>
+    <message>
+        <source>Ukrainian</source>
+        <translation>ucraniano</translation>
     </message>
     <message>
         <source>Where the gold was lost: no list lost an expected note</source>

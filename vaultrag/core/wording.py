@@ -285,7 +285,11 @@ def threshold_source(source: ThresholdSource, tr: Translate = english) -> str:
 
 
 # -- warnings ----------------------------------------------------------------------------------------------------
-LANGUAGE = {"en": T("English"), "pt": T("Portuguese"), "es": T("Spanish"), "de": T("German")}
+LANGUAGE = {"en": T("English"), "pt": T("Portuguese"), "es": T("Spanish"), "de": T("German"), "fr": T("French"),
+            "it": T("Italian"), "nl": T("Dutch"), "sv": T("Swedish"), "da": T("Danish"), "no": T("Norwegian"),
+            "fi": T("Finnish"), "pl": T("Polish"), "ru": T("Russian"), "tr": T("Turkish"), "ca": T("Catalan"),
+            "ro": T("Romanian"), "cs": T("Czech"), "hu": T("Hungarian"), "el": T("Greek"), "uk": T("Ukrainian"),
+            "ms": T("Malay"), "id": T("Indonesian")}
 NO_MODEL = T("no model")
 KEYWORDS_ONLY = T("no embedding model loaded: keyword search only")
 FILLING = T("when asked, vectors were still filling: {done} of {total} chunks embedded; keyword search covered the "

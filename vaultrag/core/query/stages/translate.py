@@ -9,12 +9,18 @@ import time
 from vaultrag.core.model import QueryWarning, Translation
 from vaultrag.core.query.answerability import negation_words
 from vaultrag.core.query.state import QueryState, Slot, needs
-from vaultrag.core.query.terms import fold
+from vaultrag.core.query.terms import WORD, fold
 from vaultrag.core.vocab import StageName, Timing, WarningCode
 
 # A language is translated into when at least this share of the notes whose language is known is written in it
 # (store.vault_languages): a vault with one stray English note among 500 Portuguese ones is not searched in English.
 MIN_SHARE = 0.1
+# …and by at least this many notes: in a small vault one note of code (YAML came out Swedish, Python Danish) was a
+# tenth of the notes, and every question warned that it had no Swedish translation
+MIN_NOTES = 3
+# A question this short has a language that is a guess ("Kubernetes?" came out German, "pathlib" Malay): a pair
+# without a translator is then not worth a warning (the question is searched as asked either way)
+WARN_WORDS = 3
 WORD_OR_SPACE = re.compile(r"\w+|\W+")
 
 
@@ -30,8 +36,9 @@ class TranslateStage:
     def run(self, q: QueryState) -> None:
         if q.translate is None or not q.language:
             return
+        counts = q.store.language_counts()
         languages = q.store.vault_languages(MIN_SHARE)
-        targets = [lang for lang in languages if lang and lang != q.language]
+        targets = [lang for lang in languages if lang and lang != q.language and counts.get(lang, 0) >= MIN_NOTES]
         if not targets:
             return
         t = time.perf_counter()
@@ -41,6 +48,8 @@ class TranslateStage:
                 q.translations[target] = done
             else:
                 q.failed_translations.append(done)
+                if len(WORD.findall(q.question)) < WARN_WORDS:  # its language is a guess: no warning about it
+                    continue
                 q.warnings.append(QueryWarning(WarningCode.NO_TRANSLATION, question_language=q.language,
                                                target_language=target, detail=done.failure))
         q.timed(Timing.TRANSLATE, t)
