@@ -1,5 +1,6 @@
 """The translate stage: the question into every other language that holds a real share of the vault's notes, so
-BM25 and the vectors search with both and the ranker and the decision read each note in its own language."""
+BM25 searches with both, every candidate's closeness is its best with either, and the ranker and the decision read
+each note in its own language."""
 
 from __future__ import annotations
 
