@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 
-from vaultrag import __version__, cli_llm, cli_query, cli_watch
+from vaultrag import __version__, cli_llm, cli_mcp, cli_query, cli_watch
 from vaultrag.core.model import IndexReport, to_dict
 from vaultrag.errors import UserFacingError
 from vaultrag.termui import json_text, one_line, progress_printer
@@ -152,10 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
     cli_query.register(sub)  # the query commands live there to keep this module small
     cli_watch.register(sub)
     cli_llm.register(sub)
+    cli_mcp.register(sub)
     return p
 
 
-COMMANDS = {"index", "status", "ask", "why", "eval", "calibrate", "watch", "llm"}
+COMMANDS = {"index", "status", "ask", "why", "eval", "calibrate", "watch", "llm", "mcp"}
 
 
 def _wants_window(argv: list[str]) -> bool:

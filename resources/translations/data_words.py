@@ -422,6 +422,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Cli", "\"why not this note?\": the first stage that dropped it, and a fix"),
     QT_TRANSLATE_NOOP("Cli", "index, then follow every change until interrupted"),
     QT_TRANSLATE_NOOP("Cli", "the language model: list its models, detect a local server, or test it; the catalog of models to download, and get one"),
+    QT_TRANSLATE_NOOP("Cli", "serve the vault's index to other AI tools over MCP (stdio, read-only)"),
     QT_TRANSLATE_NOOP("Cli", "print the report as JSON"),
     QT_TRANSLATE_NOOP("Cli", "text and BM25 only; embed later"),
     QT_TRANSLATE_NOOP("Cli", "a vault with no note left empties the index (without it such a run deletes nothing: an unmounted drive looks the same)"),

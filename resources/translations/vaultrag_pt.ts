@@ -619,6 +619,10 @@
         <translation>limiar de recusa para esta pergunta</translation>
     </message>
     <message>
+        <source>serve the vault&apos;s index to other AI tools over MCP (stdio, read-only)</source>
+        <translation>serve o índice do cofre a outras ferramentas de IA por MCP (stdio, só leitura)</translation>
+    </message>
+    <message>
         <source>show every stage side by side</source>
         <translation>mostrar cada etapa lado a lado</translation>
     </message>
