@@ -195,3 +195,34 @@ def test_a_missing_client_package_is_said_on_the_server_page(qtbot, controller: 
     assert editor.client_state.isVisibleTo(dialog)
     assert editor.client_state.text().startswith("Answers from a language model need the openai client library")
     qtbot.waitUntil(lambda: editor.models_state.text().startswith("Answers from"), timeout=WAIT_MS)
+
+
+@pytest.mark.parametrize("kind", ["lmstudio", "ollama"])
+def test_a_native_server_lists_no_embedding_model_and_the_test_says_the_models_context(
+        qtbot, controller: AppController, kind: str):
+    from tests.native_servers import FakeServer
+
+    fake = FakeServer(kind).start()
+    try:
+        chat = "qwen2.5-7b-instruct" if kind == "lmstudio" else "llama3.2:latest"
+        dialog, editor = dialog_for(qtbot, controller, llm_base_url=fake.base_url)
+        qtbot.waitUntil(lambda: models_of(editor) == [chat], timeout=WAIT_MS)  # the embedding model is hidden
+        editor.model.setCurrentText(chat)
+        qtbot.mouseClick(editor.test, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: "answered in" in editor.tested.text(), timeout=WAIT_MS)
+        said = editor.tested.text()
+        if kind == "lmstudio":  # loaded with 4,096 tokens: enough for 1,500 (notes) + 300 (frame) + 512 (answer)
+            assert said.startswith("✓ ") and "Its context: 4,096 tokens (LM Studio)." in said
+        else:
+            assert said.startswith("✓ ") and "Its context: 131,072 tokens (Ollama)." in said
+        fake.lmstudio_models[0]["loaded_context_length"] = 2048  # now smaller than a question needs
+        fake.ollama_models[0].context_length = 2048
+        editor.model.setCurrentText(chat)
+        # a fresh backend is built per test: it asks the server again
+        qtbot.mouseClick(editor.test, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: "2,048 tokens" in editor.tested.text(), timeout=WAIT_MS)
+        said = editor.tested.text()
+        assert said.startswith("✗ ") and "less than a question needs (about 2,312" in said
+        dialog.close()
+    finally:
+        fake.stop()

@@ -100,6 +100,10 @@ class _Announced:
     def test_connection(self) -> ConnectionTest:
         return self._g.test_connection()
 
+    def context_window(self) -> int | None:
+        window = getattr(self._g, "context_window", None)  # only servers that say it (Ollama, LM Studio)
+        return window() if callable(window) else None
+
     def generate(self, messages: Sequence[Message], on_piece: Callable[[str], None] | None = None,
                  cancel: threading.Event | None = None, temperature: float | None = None,
                  max_tokens: int | None = None) -> Generated:
@@ -140,9 +144,28 @@ def cmd_llm(args: argparse.Namespace) -> int:
         result = generator.test_connection()
         print(json_text(to_dict(result)) if args.json else describe_test(result))
         return 0 if result.ok else 1
-    models = generator.list_models()
-    print(json_text(models) if args.json else "\n".join(models) or "(the server lists no model)")
+    details = getattr(generator, "model_details", None)  # servers that describe their models (Ollama, LM Studio)
+    if details is None:
+        models = generator.list_models()
+        print(json_text(models) if args.json else "\n".join(models) or "(the server lists no model)")
+        return 0
+    described = details()
+    if args.json:
+        print(json_text([to_dict(m) for m in described], indent=2))
+        return 0
+    print("\n".join(model_line(m) for m in described) or "(the server lists no model that can answer)")
     return 0
+
+
+def model_line(m: Any) -> str:
+    """A server's model on one line: its name, its context and what the server says of it."""
+    if not (m.context or m.details or m.loaded is not None):
+        return str(m.name)  # a server that says nothing of its models (llama.cpp's, a hosted API): the name
+    context = f"context {m.context:,} tokens" if m.context else "context not said by the server"
+    if m.max_context and m.max_context != m.context:
+        context += f" (model up to {m.max_context:,})"
+    loaded = {True: ", loaded", False: ", not loaded"}.get(m.loaded, "")
+    return f"{m.name} — {context}{loaded}" + (f" — {m.details}" if m.details else "")
 
 
 def show_catalog(models_dir: Path, as_json: bool) -> int:
@@ -225,8 +248,11 @@ def describe_test(result: ConnectionTest) -> str:
     """A connection test in words: the model answered (how fast, what it said), or why not."""
     if result.latency_ms is None:
         return f"{result.model} at {result.address} failed ({result.failure}): {result.error}"
-    return (f"{result.model} at {result.address} answered in {result.latency_ms / 1000:.2f} s: "
-            f"\u201c{result.sample}\u201d")
+    said = (f"{result.model} at {result.address}" + (f" ({result.server})" if result.server else "")
+            + f" answered in {result.latency_ms / 1000:.2f} s: \u201c{result.sample}\u201d")
+    if result.context:
+        said += f"; its context: {result.context:,} tokens"
+    return said
 
 
 def register(sub: Any) -> None:

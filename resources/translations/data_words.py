@@ -195,6 +195,7 @@ WORDS = (
     QT_TRANSLATE_NOOP("Wording", "language model: the answer was cut at {limit} tokens (llm_max_tokens): it may be incomplete"),
     QT_TRANSLATE_NOOP("Wording", "language model: stopped by the user; the answer is incomplete"),
     QT_TRANSLATE_NOOP("Wording", "language model: the answer is in {answer_language} but the question is in {question_language}; a small model may not follow the prompt's language: try a larger one"),
+    QT_TRANSLATE_NOOP("Wording", "language model: its context holds {limit} tokens but the prompt and the answer need about {total}: the server cuts the prompt's start. Lower the context budget or llm_max_tokens, or give the model a larger context in its server"),
     QT_TRANSLATE_NOOP("Wording", "translation: the question was not translated from {question_language} into {target_language} ({detail}); the notes in {target_language} were searched with the question as asked"),
     QT_TRANSLATE_NOOP("Wording", "rewrite: the language model could not rewrite the question ({detail}); the previous question's terms were carried instead"),
     QT_TRANSLATE_NOOP("Wording", "Answers from a language model need the openai client library, which this installation lacks: pip install openai."),

@@ -1043,6 +1043,10 @@
         <translation>Informe o endereço do seu servidor (por exemplo http://localhost:11434/v1 para o Ollama).</translation>
     </message>
     <message>
+        <source>Its context: {n} tokens ({server}).</source>
+        <translation>O contexto dele: {n} tokens ({server}).</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
@@ -1083,6 +1087,10 @@
         <translation>Testar conexão</translation>
     </message>
     <message>
+        <source>That is less than a question needs (about {need}: the context budget, the prompt and the answer): the server would cut the prompt. Give the model a larger context in its server, or lower the budget.</source>
+        <translation>É menos do que uma pergunta precisa (cerca de {need}: o orçamento de contexto, o prompt e a resposta): o servidor cortaria o prompt. Dê ao modelo um contexto maior no servidor dele, ou diminua o orçamento.</translation>
+    </message>
+    <message>
         <source>The server has no model: load or pull one there, then Refresh.</source>
         <translation>O servidor não tem nenhum modelo: carregue ou baixe um nele e clique em Atualizar.</translation>
     </message>
@@ -1117,6 +1125,10 @@
     <message>
         <source>in use</source>
         <translation>em uso</translation>
+    </message>
+    <message>
+        <source>its server says</source>
+        <translation>segundo o servidor</translation>
     </message>
     <message>
         <source>not downloaded</source>
@@ -3018,6 +3030,10 @@
     <message>
         <source>keywords</source>
         <translation>palavras-chave</translation>
+    </message>
+    <message>
+        <source>language model: its context holds {limit} tokens but the prompt and the answer need about {total}: the server cuts the prompt&apos;s start. Lower the context budget or llm_max_tokens, or give the model a larger context in its server</source>
+        <translation>modelo de linguagem: o contexto dele comporta {limit} tokens, mas o prompt e a resposta precisam de cerca de {total}: o servidor corta o início do prompt. Diminua o orçamento de contexto ou llm_max_tokens, ou dê ao modelo um contexto maior no servidor dele</translation>
     </message>
     <message>
         <source>language model: stopped by the user; the answer is incomplete</source>

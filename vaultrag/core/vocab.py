@@ -193,6 +193,8 @@ class WarningCode(StrEnum):
     LLM_CAPPED = "llm-capped"  # limit: the answer was cut at llm_max_tokens
     LLM_STOPPED = "llm-stopped"  # the user pressed Stop
     LLM_LANGUAGE = "llm-language"  # answer_language, question_language: the model answered in another language
+    # limit, total: the model's context (tokens) is smaller than the prompt + the answer's cap: the server cuts
+    LLM_CONTEXT = "llm-context"
     REWRITE_FAILED = "rewrite-failed"  # failure, detail: the follow-up's terms were carried instead
     # question_language, target_language, detail: the question was not translated for the notes in target_language
     # (no translator for the pair, its package missing, or it failed): they were searched with it as asked

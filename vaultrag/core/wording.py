@@ -315,6 +315,9 @@ WARNING = {
     WarningCode.LLM_LANGUAGE: T("language model: the answer is in {answer_language} but the question is in "
                                 "{question_language}; a small model may not follow the prompt's language: try a "
                                 "larger one"),
+    WarningCode.LLM_CONTEXT: T("language model: its context holds {limit} tokens but the prompt and the answer need "
+                               "about {total}: the server cuts the prompt's start. Lower the context budget or "
+                               "llm_max_tokens, or give the model a larger context in its server"),
     WarningCode.NO_TRANSLATION: T("translation: the question was not translated from {question_language} into "
                                   "{target_language} ({detail}); the notes in {target_language} were searched with "
                                   "the question as asked"),

@@ -375,8 +375,22 @@ class LlmEditor(QWidget):
         elif t is None:
             self._show_test(False, self.tr("No language model is set."))
         elif t.ok:
-            self._show_test(True, self.tr("{model} answered in {ms} ms: «{sample}»").format(
-                model=t.model, ms=f"{t.latency_ms or 0:,.0f}", sample=t.sample))
+            said = self.tr("{model} answered in {ms} ms: «{sample}»").format(
+                model=t.model, ms=f"{t.latency_ms or 0:,.0f}", sample=t.sample)
+            ok = True
+            if t.context:
+                said += " " + self.tr("Its context: {n} tokens ({server}).").format(
+                    n=f"{t.context:,}", server=t.server or self.tr("its server says"))
+                s = self._settings()
+                # the notes' budget, the prompt's frame (~300 tokens) and the answer: what one question may need
+                need = s.context_tokens + 300 + s.llm_max_tokens
+                if t.context < need:
+                    ok = False
+                    said += " " + self.tr("That is less than a question needs (about {need}: the context budget, "
+                                          "the prompt and the answer): the server would cut the prompt. Give the "
+                                          "model a larger context in its server, or lower the budget.").format(
+                        need=f"{need:,}")
+            self._show_test(ok, said)
         else:
             assert t.failure is not None
             self._show_test(False, llm_failure_text(t.failure, t.details, in_settings=True))

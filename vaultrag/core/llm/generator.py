@@ -53,6 +53,8 @@ class ConnectionTest:
     failure: LLMFailure | None = None
     error: str = ""  # the failure in English words, for people
     details: dict[str, str] = field(default_factory=dict)  # what words the failure (`wording.llm_failure`)
+    context: int | None = None  # the tokens (prompt + answer) the model gets, when its server says
+    server: str = ""  # what answered, when its endpoints say: "Ollama", "LM Studio"
 
     @property
     def ok(self) -> bool:
@@ -66,6 +68,7 @@ class FoundServer:
     name: str
     base_url: str
     models: list[str] = field(default_factory=list)
+    kind: str = ""  # what its endpoints say it is: ollama, lmstudio, openai ("" when not asked)
 
 
 class Generator(Protocol):

@@ -10,10 +10,11 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vaultrag.core import wording
+from vaultrag.core.llm import servers
 from vaultrag.core.llm.generator import ConnectionTest, FoundServer, Generated, LLMError, Message, connection_test
 from vaultrag.core.model import Generation
 from vaultrag.core.vocab import GenerationStatus, LLMFailure, ModelState
@@ -25,6 +26,11 @@ KEYRING_SERVICE = "vaultrag"
 NO_KEY = "not-needed"  # local servers take any key; the client library insists on one
 LIST_TIMEOUT_S = 10.0
 DETECT_TIMEOUT_S = 0.5
+# Ollama's context per request (`options.num_ctx`): the prompt's o200k count with this share for another
+# tokenizer's count, plus the answer's cap, rounded up to a step (each new size reloads the model)
+OLLAMA_TOKEN_MARGIN = 1.25
+OLLAMA_CTX_STEP = 1024
+OLLAMA_CTX_MIN = 2048
 
 @dataclass(frozen=True)
 class LLMConfig:
@@ -95,9 +101,14 @@ def detect(s: Settings, host: str = "127.0.0.1") -> list[FoundServer]:
     for name, port in named_ports(s.llm_detect_ports):
         server = OpenAICompatible(LLMConfig(f"http://{host}:{port}/v1", "", timeout=DETECT_TIMEOUT_S))
         try:
-            found.append(FoundServer(name, server.address, server.list_models()))
+            models = server.list_models()
         except LLMError:
             continue
+        info = server.server_info()
+        # named by what its endpoints say it is, not by its port (LM Studio on 11434 is LM Studio)
+        named = info.name if info is not None and info.kind != servers.ServerKind.OPENAI else (
+            name if name not in ("Ollama", "LM Studio") else "OpenAI-compatible server")
+        found.append(FoundServer(named, server.address, models, kind=str(info.kind) if info else ""))
     return found
 
 
@@ -131,6 +142,37 @@ class OpenAICompatible:
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
+        self._info: servers.ServerInfo | None = None
+        self._info_asked = False
+
+    def server_info(self, fresh: bool = False) -> servers.ServerInfo | None:
+        """What kind of server this is and its models (asked once; None when nothing answers)."""
+        if fresh or not self._info_asked:
+            self._info_asked = True
+            key = "" if self.config.api_key == NO_KEY else self.config.api_key
+            try:
+                self._info = servers.identify(self.config.base_url, min(self.config.timeout, servers.PROBE_TIMEOUT_S),
+                                              key)
+            except (OSError, ValueError):
+                self._info = None
+        return self._info
+
+    def model_details(self) -> list[servers.ServerModel]:
+        """The models that can answer, each with what its server says of it (context, kind, size)."""
+        names = self.list_models()
+        info = self.server_info()
+        if info is None or info.kind == servers.ServerKind.OPENAI:
+            return [servers.ServerModel(n) for n in names]
+        return [info.model(n) or servers.ServerModel(n) for n in names]
+
+    def context_window(self) -> int | None:
+        """The most tokens (prompt + answer) the configured model gets, when its server says: Ollama's model length
+        (vaultrag asks for the context each prompt needs), LM Studio's loaded (or maximum) context."""
+        info = self.server_info()
+        model = info.model(self.config.model) if info is not None else None
+        if model is None:
+            return None
+        return model.max_context if info is not None and info.kind == servers.ServerKind.OLLAMA else model.context
 
     @property
     def model(self) -> str:
@@ -187,7 +229,7 @@ class OpenAICompatible:
         import openai
 
         try:
-            return sorted(m.id for m in client.models.list())
+            names = sorted(m.id for m in client.models.list())
         except openai.APIStatusError as e:
             status = e.status_code
             if status in (401, 403):
@@ -203,6 +245,11 @@ class OpenAICompatible:
             raise Failure(LLMFailure.BAD_URL, detail=wording.LLM_NO_MODEL_LIST).error(self.config) from e
         finally:
             client.close()  # its connection pool: a long-lived process (the window) asks again and again
+        info = self.server_info(fresh=True)
+        if info is None:
+            return names
+        embedding = {m.name for m in info.models if m.kind == servers.ModelKind.EMBEDDING}
+        return [n for n in names if n not in embedding]  # an embedding model cannot write an answer
 
     def test_connection(self) -> ConnectionTest:
         """The model's one-sentence answer, but first whether the server lists the model: some servers (llama.cpp's)
@@ -215,7 +262,9 @@ class OpenAICompatible:
             f = Failure(LLMFailure.BAD_MODEL)
             return ConnectionTest(self.model, self.address, failure=f.kind, error=f.words(self.config),
                                   details=f.details(self.config))
-        return connection_test(self)
+        info = self.server_info()
+        named = info.name if info is not None and info.kind != servers.ServerKind.OPENAI else ""
+        return replace(connection_test(self), context=self.context_window(), server=named)
 
     def prepare(self, on_state: Callable[[ModelState], None] | None = None) -> None:
         """A server runs its model itself: ready at once."""
@@ -229,6 +278,10 @@ class OpenAICompatible:
         cfg = self.config
         cap = max_tokens if max_tokens is not None else cfg.max_tokens
         run = _Run(cfg)
+        info = self.server_info()
+        if info is not None and info.kind == servers.ServerKind.OLLAMA:
+            # Ollama's /v1 ignores a context size and cuts a long prompt silently: its own chat API takes one
+            return self._generate_ollama(info, messages, run, cap, on_piece, cancel, temperature)
         try:
             client = self._client()
         except LLMError as e:
@@ -286,6 +339,87 @@ class OpenAICompatible:
         if status == GenerationStatus.CAPPED:
             record.error = f"The answer was cut at {cap} tokens (llm_max_tokens): it may be incomplete."
         return Generated(run.text, record)
+
+
+    def ollama_context(self, messages: Sequence[Message], cap: int) -> int:
+        """The context to ask Ollama for: the prompt and the answer with room to spare, within the model's length."""
+        from vaultrag.core import tokens
+
+        prompt = sum(tokens.count(m.content) for m in messages)
+        need = int(prompt * OLLAMA_TOKEN_MARGIN) + cap + 64
+        size = max(OLLAMA_CTX_MIN, -(-need // OLLAMA_CTX_STEP) * OLLAMA_CTX_STEP)
+        most = self.context_window()
+        return min(size, most) if most else size
+
+    def _generate_ollama(self, info: servers.ServerInfo, messages: Sequence[Message], run: _Run, cap: int,
+                         on_piece: Callable[[str], None] | None, cancel: threading.Event | None,
+                         temperature: float | None) -> Generated:
+        """Stream from Ollama's native `/api/chat` (newline-delimited JSON) with `options.num_ctx` set."""
+        cfg = self.config
+        body = {"model": cfg.model, "stream": True,
+                "messages": [{"role": m.role, "content": m.content} for m in messages],
+                "options": {"num_ctx": self.ollama_context(messages, cap), "num_predict": cap,
+                            "temperature": cfg.temperature if temperature is None else temperature}}
+        key = "" if cfg.api_key == NO_KEY else cfg.api_key
+        status, done_reason = GenerationStatus.COMPLETE, ""
+        lines = servers.stream_lines(f"{info.root}/api/chat", body, cfg.timeout, key)
+        try:
+            for line in lines:
+                if line.get("error"):  # an error after the answer began (Ollama sends it as a line)
+                    return run.failed(Failure(LLMFailure.SERVER_ERROR, None, str(line["error"])[:300]))
+                piece = (line.get("message") or {}).get("content") or ""
+                if piece:
+                    run.piece(piece)
+                    if on_piece is not None:
+                        on_piece(piece)
+                if line.get("done"):
+                    done_reason = str(line.get("done_reason") or "stop")
+                    run.usage = _OllamaUsage(line.get("prompt_eval_count"), line.get("eval_count"))
+                    break
+                if cancel is not None and cancel.is_set():
+                    status = GenerationStatus.STOPPED
+                    break
+                if run.pieces >= cap:
+                    status, done_reason = GenerationStatus.CAPPED, "length"
+                    break
+        except servers.ServerError as e:
+            return run.failed(_ollama_failure(e))
+        except (TimeoutError, OSError) as e:
+            found = _transport_failure(e)
+            if found is not None:
+                return run.failed(found)
+            started = run.pieces > 0
+            return run.failed(Failure(LLMFailure.STREAM_CUT if started else LLMFailure.SERVER_DOWN,
+                                      detail=type(e).__name__))
+        except ValueError as e:  # a line that is no JSON
+            return run.failed(Failure(LLMFailure.STREAM_CUT, detail=type(e).__name__))
+        finally:
+            lines.close()
+        if status == GenerationStatus.COMPLETE and not done_reason:
+            return run.failed(Failure(LLMFailure.STREAM_CUT, detail=wording.LLM_NO_END))
+        if done_reason == "length":
+            status = GenerationStatus.CAPPED
+        record = run.record(status)
+        if status == GenerationStatus.CAPPED:
+            record.error = f"The answer was cut at {cap} tokens (llm_max_tokens): it may be incomplete."
+        return Generated(run.text, record)
+
+
+@dataclass(frozen=True)
+class _OllamaUsage:
+    """Ollama's counts in the shape of the openai client's usage."""
+
+    prompt_tokens: int | None
+    completion_tokens: int | None
+
+
+def _ollama_failure(e: servers.ServerError) -> Failure:
+    """An error status of Ollama's chat API, by its code (the body's words are the detail)."""
+    if e.status in (401, 403):
+        return Failure(LLMFailure.AUTH, e.status)
+    if e.status == 404:  # {"error": "model \"x\" not found, try pulling it first"}
+        return Failure(LLMFailure.BAD_MODEL, e.status, e.message)
+    return Failure(LLMFailure.SERVER_ERROR, e.status, e.message)
 
 
 def _listed(model: str, listed: list[str]) -> bool:

@@ -20,12 +20,12 @@ def generate(prompt: str, context: list[ContextDoc], language: str, generator: G
              on_delta: Callable[[str], None] | None = None,
              cancel: threading.Event | None = None) -> tuple[Answer | None, Generation, list[QueryWarning]]:
     """Stream `prompt` through the model: (the checked answer or None when it failed, how it went, warnings)."""
+    warnings = context_warnings(prompt, generator)  # known before asking: a server that cuts says nothing itself
     got = generator.generate([Message("user", prompt)], on_delta, cancel)
     record = got.record
     if record.failure is not None:
-        return None, record, [QueryWarning(WarningCode.LLM_FAILED, failure=record.failure, detail=record.error,
-                                                  details=record.failure_details)]
-    warnings: list[QueryWarning] = []
+        return None, record, [*warnings, QueryWarning(WarningCode.LLM_FAILED, failure=record.failure,
+                                                      detail=record.error, details=record.failure_details)]
     text = got.text.strip()
     kind = AnswerKind.REFUSAL if citations.is_refusal(citations.CITATION.sub("", text)) else AnswerKind.GENERATED
     top = context[0]
@@ -40,6 +40,19 @@ def generate(prompt: str, context: list[ContextDoc], language: str, generator: G
         if said != language:
             warnings.append(QueryWarning(WarningCode.LLM_LANGUAGE, answer_language=said, question_language=language))
     return answer, record, warnings
+
+
+def context_warnings(prompt: str, generator: Generator) -> list[QueryWarning]:
+    """A warning when the model's context (as its server says: `context_window`) is smaller than the prompt plus the
+    answer's cap; none when the server does not say."""
+    window = getattr(generator, "context_window", None)  # servers that report a context (Ollama, LM Studio)
+    context = window() if callable(window) else None
+    if not isinstance(context, int) or context <= 0:
+        return []
+    from vaultrag.core import tokens
+
+    need = tokens.count(prompt) + generator.max_tokens
+    return [QueryWarning(WarningCode.LLM_CONTEXT, limit=context, total=need)] if need > context else []
 
 
 class GenerateStage:
