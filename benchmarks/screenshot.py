@@ -2,6 +2,7 @@
 the same window on real vaults with long names (the Obsidian help vault, faquad-pt) under benchmarks/out/.
 
 Run: python benchmarks/screenshot.py [out_dir] [--only=demo|real] [--lang=en,pt] [--size=1024x700,1920x1080]
+     [--look=high-contrast,large-font]   (the demo's states in a high-contrast palette or a 1.5× font)
 (default docs/screenshots, all, 1280×800; another size's real-vault shots go to a folder named by it)
 Under Xvfb (`apt-get install xvfb xauth`) the whole 1280×800 screen is grabbed, dialogs included; without it the
 window renders offscreen (dialogs are then saved on their own).
@@ -104,6 +105,30 @@ def show_llm_settings(app: Any, w: Any, out: Path, name: str) -> None:
     dialog.reject()
 
 
+LOOKS = ("high-contrast", "large-font")  # --look: how a user with low vision sets the desktop up
+
+
+def apply_look(app: Any, look: str) -> None:
+    """A desktop's high-contrast theme (white on black, yellow selection) or a font 1.5 times the default, as the
+    platform would hand them to the app (a palette, an application font)."""
+    from PySide6.QtGui import QColor, QPalette
+
+    if look == "high-contrast":
+        p = QPalette()
+        role = QPalette.ColorRole
+        for r, c in ((role.Window, "#000000"), (role.WindowText, "#ffffff"), (role.Base, "#000000"),
+                     (role.AlternateBase, "#1a1a1a"), (role.Text, "#ffffff"), (role.Button, "#000000"),
+                     (role.ButtonText, "#ffffff"), (role.Highlight, "#ffff00"), (role.HighlightedText, "#000000"),
+                     (role.ToolTipBase, "#000000"), (role.ToolTipText, "#ffffff"), (role.Link, "#00ffff"),
+                     (role.PlaceholderText, "#c0c0c0"), (role.BrightText, "#ffffff")):
+            p.setColor(r, QColor(c))
+        app.setPalette(p)
+    elif look == "large-font":
+        font = app.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        app.setFont(font)
+
+
 def shoot(out: Path, language: str) -> None:
     from PySide6.QtWidgets import QApplication, QScrollArea
 
@@ -114,6 +139,7 @@ def shoot(out: Path, language: str) -> None:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     translator = _install_translator(app, language)  # noqa: F841  (kept alive for the window's lifetime)
+    apply_look(app, os.environ.get("_VAULTRAG_LOOK", ""))
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         vault = Path(tmp) / "demo"
@@ -343,6 +369,21 @@ def main() -> None:
     only = next((a.partition("=")[2] for a in sys.argv[1:] if a.startswith("--only=")), "")
     languages = next((a.partition("=")[2].split(",") for a in sys.argv[1:] if a.startswith("--lang=")), ["en", "pt"])
     sizes = next((a.partition("=")[2].split(",") for a in sys.argv[1:] if a.startswith("--size=")), [f"{W}x{H}"])
+    looks = next((a.partition("=")[2].split(",") for a in sys.argv[1:] if a.startswith("--look=")), [""])
+    if looks != [""]:  # the demo's states in each look, 1280×800, into benchmarks/out/screenshots-access/<look>
+        for look in looks:
+            for language in languages:
+                env = {**os.environ, "_VAULTRAG_SHOT": f"demo:{language}", "_VAULTRAG_SIZE": f"{W}x{H}",
+                       "_VAULTRAG_LOOK": look}
+                out = Path(args[0]) if args else ROOT / "benchmarks" / "out" / "screenshots-access" / look
+                cmd = [sys.executable, __file__, str(out)]
+                if shutil.which("xvfb-run"):
+                    env.pop("QT_QPA_PLATFORM", None)
+                    cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {W}x{H}x24", *cmd]
+                else:
+                    env["QT_QPA_PLATFORM"] = "offscreen"
+                subprocess.run(cmd, env=env, check=True)
+        return
     if os.environ.get("_VAULTRAG_SHOT"):  # a child: its kind's folder is its argument
         kind, _, language = os.environ["_VAULTRAG_SHOT"].partition(":")
         (shoot_real if kind == "real" else shoot)(Path(args[0]), language)

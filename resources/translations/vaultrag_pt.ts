@@ -241,7 +241,358 @@
     </message>
 </context>
 <context>
+    <name>Access</name>
+    <message>
+        <source>Answer</source>
+        <translation>Resposta</translation>
+    </message>
+    <message>
+        <source>Answer with this server&apos;s model</source>
+        <translation>Responder com o modelo deste servidor</translation>
+    </message>
+    <message>
+        <source>Answered or refused, the probability, the threshold and the margin</source>
+        <translation>Respondida ou recusada, a probabilidade, o limiar e a margem</translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation>Perguntar</translation>
+    </message>
+    <message>
+        <source>Ask again at the next start</source>
+        <translation>Perguntar de novo na próxima abertura</translation>
+    </message>
+    <message>
+        <source>Ask the golden questions and measure every stage</source>
+        <translation>Fazer as perguntas de referência e medir cada etapa</translation>
+    </message>
+    <message>
+        <source>Below it the app says no note answers; auto is the calibrated value</source>
+        <translation>Abaixo dele o app diz que nenhuma nota responde; auto é o valor calibrado</translation>
+    </message>
+    <message>
+        <source>Browse for a golden file</source>
+        <translation>Procurar um arquivo de referência</translation>
+    </message>
+    <message>
+        <source>Calibrate</source>
+        <translation>Calibrar</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>Candidatos</translation>
+    </message>
+    <message>
+        <source>Check the index file for damage</source>
+        <translation>Verificar se o arquivo do índice está danificado</translation>
+    </message>
+    <message>
+        <source>Choose the folder of Markdown notes to index and ask</source>
+        <translation>Escolher a pasta de notas Markdown a indexar e consultar</translation>
+    </message>
+    <message>
+        <source>Confidence chart</source>
+        <translation>Gráfico de confiança</translation>
+    </message>
+    <message>
+        <source>Consistency check</source>
+        <translation>Verificação de consistência</translation>
+    </message>
+    <message>
+        <source>Copy answer with sources</source>
+        <translation>Copiar resposta com fontes</translation>
+    </message>
+    <message>
+        <source>Copy prompt</source>
+        <translation>Copiar prompt</translation>
+    </message>
+    <message>
+        <source>Copy the answer and its numbered sources</source>
+        <translation>Copiar a resposta e suas fontes numeradas</translation>
+    </message>
+    <message>
+        <source>Copy the exact prompt as it would be sent to a language model</source>
+        <translation>Copiar o prompt exato como seria enviado a um modelo de linguagem</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Decisão</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Dispensar</translation>
+    </message>
+    <message>
+        <source>Do not look for a local server again</source>
+        <translation>Não procurar mais um servidor local</translation>
+    </message>
+    <message>
+        <source>Documents per answer</source>
+        <translation>Documentos por resposta</translation>
+    </message>
+    <message>
+        <source>Each question of the golden set and what went wrong</source>
+        <translation>Cada pergunta do conjunto de referência e o que deu errado</translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation>Avaliar</translation>
+    </message>
+    <message>
+        <source>Evaluated questions</source>
+        <translation>Perguntas avaliadas</translation>
+    </message>
+    <message>
+        <source>Evaluation results</source>
+        <translation>Resultados da avaliação</translation>
+    </message>
+    <message>
+        <source>Every candidate passage with its rank and score in each stage; the arrows pick one</source>
+        <translation>Cada trecho candidato com sua posição e pontuação em cada etapa; as setas escolhem um</translation>
+    </message>
+    <message>
+        <source>Filter the notes</source>
+        <translation>Filtrar as notas</translation>
+    </message>
+    <message>
+        <source>Folder scope</source>
+        <translation>Escopo de pastas</translation>
+    </message>
+    <message>
+        <source>Forget the earlier questions: the next one stands alone</source>
+        <translation>Esquecer as perguntas anteriores: a próxima vale sozinha</translation>
+    </message>
+    <message>
+        <source>Golden file</source>
+        <translation>Arquivo de referência</translation>
+    </message>
+    <message>
+        <source>Hide this message</source>
+        <translation>Ocultar esta mensagem</translation>
+    </message>
+    <message>
+        <source>How many documents go into the answer&apos;s prompt</source>
+        <translation>Quantos documentos entram no prompt da resposta</translation>
+    </message>
+    <message>
+        <source>How many of the golden file&apos;s questions to ask (0: all)</source>
+        <translation>Quantas perguntas do arquivo de referência fazer (0: todas)</translation>
+    </message>
+    <message>
+        <source>Index health lists</source>
+        <translation>Listas da saúde do índice</translation>
+    </message>
+    <message>
+        <source>Inspector, index health and evaluation</source>
+        <translation>Inspetor, saúde do índice e avaliação</translation>
+    </message>
+    <message>
+        <source>Most unanswerable passed</source>
+        <translation>Máximo de sem resposta aceitas</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>Nunca</translation>
+    </message>
+    <message>
+        <source>New conversation</source>
+        <translation>Nova conversa</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>Agora não</translation>
+    </message>
+    <message>
+        <source>Note preview</source>
+        <translation>Prévia da nota</translation>
+    </message>
+    <message>
+        <source>Notes of this kind; Enter opens one</source>
+        <translation>Notas deste tipo; Enter abre uma</translation>
+    </message>
+    <message>
+        <source>Notes: {kind}</source>
+        <translation>Notas: {kind}</translation>
+    </message>
+    <message>
+        <source>Open a vault folder</source>
+        <translation>Abrir uma pasta de cofre</translation>
+    </message>
+    <message>
+        <source>Open in Obsidian</source>
+        <translation>Abrir no Obsidian</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>Abrir no editor</translation>
+    </message>
+    <message>
+        <source>Open one of the vaults opened before</source>
+        <translation>Abrir um dos cofres abertos antes</translation>
+    </message>
+    <message>
+        <source>Open the demo vault</source>
+        <translation>Abrir o cofre de demonstração</translation>
+    </message>
+    <message>
+        <source>Open the note in Obsidian</source>
+        <translation>Abrir a nota no Obsidian</translation>
+    </message>
+    <message>
+        <source>Open the note in the system&apos;s editor at this line</source>
+        <translation>Abrir a nota no editor do sistema nesta linha</translation>
+    </message>
+    <message>
+        <source>Open the small example vault that comes with the app</source>
+        <translation>Abrir o pequeno cofre de exemplo que vem com o app</translation>
+    </message>
+    <message>
+        <source>Pause indexing</source>
+        <translation>Pausar a indexação</translation>
+    </message>
+    <message>
+        <source>Pause or resume the indexing of the vault</source>
+        <translation>Pausar ou retomar a indexação do cofre</translation>
+    </message>
+    <message>
+        <source>Pick a refusal threshold from the golden file and preview it</source>
+        <translation>Escolher um limiar de recusa pelo arquivo de referência e pré-visualizá-lo</translation>
+    </message>
+    <message>
+        <source>Pick the golden .jsonl file with the file dialog</source>
+        <translation>Escolher o arquivo .jsonl de referência na janela de arquivos</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Pergunta</translation>
+    </message>
+    <message>
+        <source>Questions to ask</source>
+        <translation>Perguntas a fazer</translation>
+    </message>
+    <message>
+        <source>Re-index</source>
+        <translation>Reindexar</translation>
+    </message>
+    <message>
+        <source>Read the vault again and index what changed</source>
+        <translation>Ler o cofre de novo e indexar o que mudou</translation>
+    </message>
+    <message>
+        <source>Recent vaults</source>
+        <translation>Cofres recentes</translation>
+    </message>
+    <message>
+        <source>Refusal threshold</source>
+        <translation>Limiar de recusa</translation>
+    </message>
+    <message>
+        <source>Search only the folders picked here</source>
+        <translation>Buscar só nas pastas escolhidas aqui</translation>
+    </message>
+    <message>
+        <source>Search only the notes with the tags picked here</source>
+        <translation>Buscar só nas notas com as etiquetas escolhidas aqui</translation>
+    </message>
+    <message>
+        <source>Search the notes for the question and answer it</source>
+        <translation>Buscar a pergunta nas notas e respondê-la</translation>
+    </message>
+    <message>
+        <source>Server found</source>
+        <translation>Servidor encontrado</translation>
+    </message>
+    <message>
+        <source>Show only the notes whose path holds this text</source>
+        <translation>Mostrar só as notas cujo caminho contém este texto</translation>
+    </message>
+    <message>
+        <source>Stop the answer</source>
+        <translation>Parar a resposta</translation>
+    </message>
+    <message>
+        <source>Stop the language model writing the answer</source>
+        <translation>Parar o modelo de linguagem que escreve a resposta</translation>
+    </message>
+    <message>
+        <source>Store the previewed threshold for this vault</source>
+        <translation>Guardar o limiar pré-visualizado para este cofre</translation>
+    </message>
+    <message>
+        <source>Store threshold</source>
+        <translation>Guardar limiar</translation>
+    </message>
+    <message>
+        <source>Tag scope</source>
+        <translation>Escopo de etiquetas</translation>
+    </message>
+    <message>
+        <source>The answer and its sources; the marked sentence is the best passage</source>
+        <translation>A resposta e suas fontes; a frase marcada é o melhor trecho</translation>
+    </message>
+    <message>
+        <source>The golden set of questions (.jsonl) to evaluate</source>
+        <translation>O conjunto de perguntas de referência (.jsonl) a avaliar</translation>
+    </message>
+    <message>
+        <source>The language model server found on this machine</source>
+        <translation>O servidor de modelo de linguagem encontrado nesta máquina</translation>
+    </message>
+    <message>
+        <source>The note&apos;s text around the selected passage</source>
+        <translation>O texto da nota em torno do trecho selecionado</translation>
+    </message>
+    <message>
+        <source>The notes indexed, excluded, failed, stale, truncated, flagged and the broken links</source>
+        <translation>As notas indexadas, excluídas, com falha, desatualizadas, truncadas, sinalizadas e os links quebrados</translation>
+    </message>
+    <message>
+        <source>The probability that each passage the decision read answers the question</source>
+        <translation>A probabilidade de cada trecho lido pela decisão responder à pergunta</translation>
+    </message>
+    <message>
+        <source>The prompt&apos;s documents and the whole prompt as sent</source>
+        <translation>Os documentos do prompt e o prompt inteiro como enviado</translation>
+    </message>
+    <message>
+        <source>The selected candidate&apos;s scores and why it moved</source>
+        <translation>As pontuações do candidato selecionado e por que ele se moveu</translation>
+    </message>
+    <message>
+        <source>The share of unanswerable questions calibration may let through</source>
+        <translation>A fração de perguntas sem resposta que a calibração pode deixar passar</translation>
+    </message>
+    <message>
+        <source>Type a question about your notes and press Enter; Up and Down walk the history</source>
+        <translation>Digite uma pergunta sobre suas notas e tecle Enter; as setas para cima e para baixo percorrem o histórico</translation>
+    </message>
+    <message>
+        <source>Use it</source>
+        <translation>Usar</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>Vistas</translation>
+    </message>
+    <message>
+        <source>Why this candidate</source>
+        <translation>Por que este candidato</translation>
+    </message>
+    <message>
+        <source>hit@k and MRR of every stage</source>
+        <translation>hit@k e MRR de cada etapa</translation>
+    </message>
+</context>
+<context>
     <name>AnswerView</name>
+    <message>
+        <source> Source: {source}.</source>
+        <translation> Fonte: {source}.</translation>
+    </message>
     <message>
         <source>&lt;b style=&apos;color:#c62828&apos;&gt;Refused&lt;/b&gt;: no note seems to answer this</source>
         <translation>&lt;b style=&apos;color:#c62828&apos;&gt;Recusada&lt;/b&gt;: nenhuma nota parece responder a isto</translation>
@@ -283,6 +634,10 @@
         <translation>&lt;i&gt;A melhor frase, traduzida:&lt;/i&gt; {sentence}</translation>
     </message>
     <message>
+        <source>Answer: {text}</source>
+        <translation>Resposta: {text}</translation>
+    </message>
+    <message>
         <source>Attached by vaultrag, not cited by the model: document {n} backs this sentence (support {support:.0%}).</source>
         <translation>Anexada pelo vaultrag, não citada pelo modelo: o documento {n} sustenta esta frase (apoio {support:.0%}).</translation>
     </message>
@@ -305,6 +660,10 @@
     <message>
         <source>New conversation</source>
         <translation>Nova conversa</translation>
+    </message>
+    <message>
+        <source>Refused: {text}</source>
+        <translation>Recusada: {text}</translation>
     </message>
     <message>
         <source>Source: {where}</source>
@@ -365,6 +724,10 @@
     <message>
         <source>{mark} attached by vaultrag: the model cited nothing there, and that note backs the sentence</source>
         <translation>{mark} anexada pelo vaultrag: o modelo não citou nada ali, e essa nota sustenta a frase</translation>
+    </message>
+    <message>
+        <source>{model} is writing the answer</source>
+        <translation>{model} está escrevendo a resposta</translation>
     </message>
 </context>
 <context>
@@ -1304,6 +1667,10 @@
         <translation>Avaliação</translation>
     </message>
     <message>
+        <source>Go to {pane}</source>
+        <translation>Ir para {pane}</translation>
+    </message>
+    <message>
         <source>How many documents go into the answer&apos;s prompt</source>
         <translation>Quantos documentos entram no prompt da resposta</translation>
     </message>
@@ -2108,6 +2475,10 @@
         <translation>A pontuação desta lista</translation>
     </message>
     <message>
+        <source>This stage&apos;s candidates with their rank and score; the arrows pick one</source>
+        <translation>Os candidatos desta etapa com posição e pontuação; as setas escolhem um</translation>
+    </message>
+    <message>
         <source>confidence {c:.3f}</source>
         <translation>confiança {c:.3f}</translation>
     </message>
@@ -2139,6 +2510,10 @@
     <message>
         <source>selected: not in this list</source>
         <translation>selecionado: fora desta lista</translation>
+    </message>
+    <message>
+        <source>{stage} list</source>
+        <translation>Lista {stage}</translation>
     </message>
 </context>
 <context>

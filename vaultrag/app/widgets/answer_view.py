@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
+from vaultrag.app import access
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning, flagged_documents
 from vaultrag.app.words import decision_reason, refusal_plain
 from vaultrag.core.model import Answer, ContextDoc, QueryTrace, SentenceCheck
@@ -226,6 +227,8 @@ class AnswerView(QWidget):
         self.copy.setEnabled(True)
         self.source.hide()
         a = trace.answer
+        # the answer as a screen reader says it once it is whole (not each streamed piece: a stutter)
+        access.announce(self.browser, self.spoken(trace))
         if a.kind == AnswerKind.REFUSAL:
             self.kind.setText(self.tr("<b style='color:#c62828'>Refused</b>: no note seems to answer this"))
             plain = refusal_plain(trace)
@@ -470,6 +473,14 @@ class AnswerView(QWidget):
         self.copied.emit(text)
 
     # -- a streamed answer --------------------------------------------------------------------------
+    def spoken(self, trace: QueryTrace) -> str:
+        """The answer in a sentence or two for a screen reader: what it is, then its text and its first source."""
+        a = trace.answer
+        if a.kind == AnswerKind.REFUSAL:
+            return self.tr("Refused: {text}").format(text=a.text)
+        where = self.tr(" Source: {source}.").format(source=a.source) if a.source else ""
+        return self.tr("Answer: {text}").format(text=a.sentence or a.text) + where
+
     def begin_stream(self, model: str) -> None:
         self._follow_end = False
         self._stream, self._stream_model, self._streaming = "", model, True
@@ -477,6 +488,7 @@ class AnswerView(QWidget):
         self.source.hide()
         self.browser.clear()
         self.stop.show()
+        access.announce(self.browser, self.tr("{model} is writing the answer").format(model=model))
 
     def show_model_state(self, state: ModelState) -> None:
         """The model is being made ready before it writes: loading its file (the first question), or restarting

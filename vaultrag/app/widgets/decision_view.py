@@ -8,6 +8,7 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
 
+from vaultrag.app import access
 from vaultrag.app.widgets.candidate_table import headings_of
 from vaultrag.app.words import decision_reason, local, source_word, warning_text, wording_tr
 from vaultrag.core import wording
@@ -48,6 +49,8 @@ class DecisionView(QTextBrowser):
         notes = [warning_text(w) for w in trace.warnings if self._say(trace, w)]
         warn = "".join(f"<br><i style='color:#8a5a00'>{escape(w)}</i>" for w in notes)
         self.setHtml(" · ".join(parts) + f"<br>{escape(decision_reason(trace))}{warn}" + self.used(trace, d))
+        # said by a screen reader as it comes, wherever the focus is: the verdict first, then its reason
+        access.announce(self, f"{verdict}. {decision_reason(trace)}")
 
     def _say(self, trace: QueryTrace, w: QueryWarning) -> bool:
         """Whether to show `w` with this question (NO_TRANSLATION: only with the first question of its pair)."""

@@ -107,7 +107,7 @@ class EvalView(QWidget):
         super().__init__()
         self.path = QLineEdit()
         self.path.setPlaceholderText(self.tr("golden .jsonl file"))
-        browse = QPushButton(self.tr("Browse…"))
+        self.browse = browse = QPushButton(self.tr("Browse…"))
         self.limit = QSpinBox()
         self.limit.setRange(0, 100000)
         self.limit.setSpecialValueText(self.tr("all"))

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app import access
 from vaultrag.app.controller import AppController
 from vaultrag.app.widgets.answer_view import COPY_SHORTCUT, AnswerView
 from vaultrag.app.widgets.banner import Banner
@@ -87,6 +88,7 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         self._build()
         self._menus()
+        access.prepare(self)  # names for screen readers, one Tab stop per table, Tab in reading order
         self._connect()
         self._vault_tools(False)
         geometry = self.state.value("geometry")
@@ -274,10 +276,20 @@ class MainWindow(QMainWindow):
                 self.menu_actions.append(act)
                 self._keep_checked(act)
         self._action(v, self.tr("Show all panes"), "Alt+0", lambda _checked=False: self.maximize_pane(None))
+        for n, key in enumerate(self.inspector.panes, start=2):  # Ctrl+1 is the Inspector tab itself
+            self._action(v, self.tr("Go to {pane}").format(pane=self.inspector.title(key)), f"Ctrl+{n}",
+                         lambda _checked=False, k=key: self.go_to_pane(k))
         h = self.menuBar().addMenu(self.tr("&Help"))
         self._action(h, self.tr("&Keyboard shortcuts"), QKeySequence.StandardKey.HelpContents, self.show_shortcuts)
         self._action(h, self.tr("&About vaultrag"), None, self.show_about)
         self._refresh_recent()
+
+    def go_to_pane(self, key: str) -> None:
+        """Show the Inspector with every pane and put the focus in pane `key` (keyboard users jump, never Tab 20
+        times)."""
+        self._tab(0)
+        self.maximize_pane(None)
+        access.pane_focus(self)[key].setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _keep_checked(self, act: QAction) -> None:
         """A pane's checkable View item (named by its object name) as it was left: read from the window's settings

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app import access
 from vaultrag.app.widgets.candidate_table import (
     CandidateTable,
     full_path,
@@ -245,6 +246,9 @@ class StagesView(QWidget):
     def _make_table(self, name: StageName) -> QTableWidget:
         table = QTableWidget(0, 3)
         table.setObjectName(f"stage-{name}")
+        access.name(table, self.tr("{stage} list").format(stage=stage_title(name)),
+                    self.tr("This stage's candidates with their rank and score; the arrows pick one"))
+        access.one_tab_stop(table)
         # short headers: the rank and score columns are as wide as their numbers, the rest is the note › heading's
         table.setHorizontalHeaderLabels([self.tr("#"), self.tr("score", "short column header"),
                                          self.tr("note › heading")])
