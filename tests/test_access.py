@@ -158,3 +158,31 @@ def test_the_decision_and_the_answer_are_announced(qtbot, home: Path, demo: Path
     assert (from_answer[-1].startswith(("Answer: ", "Refused: ")) and trace.answer.text[:20] in from_answer[-1]) or \
         (trace.answer.sentence and trace.answer.sentence[:20] in from_answer[-1])
     assert all(p == QAccessible.AnnouncementPoliteness.Polite for *_, p in events)
+
+
+def test_in_a_high_contrast_theme_every_coloured_row_and_mark_still_reads(qtbot, home: Path, demo: Path):
+    from PySide6.QtGui import QColor, QPalette
+
+    app = QApplication.instance()
+    before = app.palette()
+    dark = QPalette()
+    for role, colour in ((QPalette.ColorRole.Window, "#000000"), (QPalette.ColorRole.Base, "#000000"),
+                         (QPalette.ColorRole.Text, "#ffffff"), (QPalette.ColorRole.WindowText, "#ffffff")):
+        dark.setColor(role, QColor(colour))
+    app.setPalette(dark)
+    try:
+        w = window_on_demo(qtbot, home, demo)
+        table = w.inspector.panes["candidates"].table
+        base = table.palette().color(QPalette.ColorRole.Base)
+        coloured = [table.item(r, c).foreground().color() for r in range(table.rowCount())
+                    for c in range(table.columnCount()) if table.item(r, c) is not None
+                    and table.item(r, c).foreground().style() != Qt.BrushStyle.NoBrush]
+        assert coloured, "the rows in the prompt are coloured"
+        assert min(access.contrast(c, base) for c in coloured) >= access.MIN_CONTRAST
+        decision = w.inspector.panes["decision"].toHtml()
+        verdict = QColor(decision.split("color:", 1)[1][:8].strip(" ;'\""))
+        assert access.contrast(verdict, base) >= access.MIN_CONTRAST, verdict.name()
+        w.close()
+    finally:
+        app.setPalette(before)
+    assert access.contrast(access.legible("#195596", table), QColor("#000000")) >= access.MIN_CONTRAST

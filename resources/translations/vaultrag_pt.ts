@@ -594,16 +594,16 @@
         <translation> Fonte: {source}.</translation>
     </message>
     <message>
-        <source>&lt;b style=&apos;color:#c62828&apos;&gt;Refused&lt;/b&gt;: no note seems to answer this</source>
-        <translation>&lt;b style=&apos;color:#c62828&apos;&gt;Recusada&lt;/b&gt;: nenhuma nota parece responder a isto</translation>
-    </message>
-    <message>
         <source>&lt;b style=&apos;color:#c62828&apos;&gt;The answer stopped&lt;/b&gt;: {m}</source>
         <translation>&lt;b style=&apos;color:#c62828&apos;&gt;A resposta parou&lt;/b&gt;: {m}</translation>
     </message>
     <message>
         <source>&lt;b style=&apos;color:#c62828&apos;&gt;{model} stopped&lt;/b&gt;: restarting it…</source>
         <translation>&lt;b style=&apos;color:#c62828&apos;&gt;{model} parou&lt;/b&gt;: reiniciando…</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:{red}&apos;&gt;Refused&lt;/b&gt;: no note seems to answer this</source>
+        <translation>&lt;b style=&apos;color:{red}&apos;&gt;Recusada&lt;/b&gt;: nenhuma nota parece responder a isto</translation>
     </message>
     <message>
         <source>&lt;b&gt;Extractive&lt;/b&gt;: no language model configured — the passage most likely to answer, its best sentence marked</source>

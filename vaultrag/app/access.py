@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication as Q
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAccessibleEvent
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAccessibleEvent, QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit, QTextBrowser, QTextEdit, QWidget
 
 # the focused widget framed in the theme's highlight colour (Qt's own focus marks are a dotted line or a faint
@@ -43,6 +43,40 @@ def readable(text: QTextEdit | QPlainTextEdit) -> None:
     if isinstance(text, QTextBrowser):
         flags |= Qt.TextInteractionFlag.LinksAccessibleByKeyboard | Qt.TextInteractionFlag.LinksAccessibleByMouse
     text.setTextInteractionFlags(flags)
+
+
+MIN_CONTRAST = 4.5  # WCAG 2's minimum for text
+
+
+def _luminance(c: QColor) -> float:
+    def channel(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG's contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def legible(colour: QColor | str, widget: QWidget) -> QColor:
+    """`colour` as text on `widget`'s background, lightened or darkened until it reads (a high-contrast theme's
+    black background made the prompt's dark blue rows and the red 'Refused' nearly invisible)."""
+    c = QColor(colour)
+    base = widget.palette().color(QPalette.ColorRole.Base)
+    dark = _luminance(base) < 0.5
+    for _ in range(12):
+        if contrast(c, base) >= MIN_CONTRAST:
+            return c
+        c = c.lighter(125) if dark else c.darker(125)
+    return widget.palette().color(QPalette.ColorRole.Text)
+
+
+def css(colour: str, widget: QWidget) -> str:
+    """`legible` as a CSS colour for rich text."""
+    return str(legible(colour, widget).name())
 
 
 def tab_order(widgets: Sequence[QWidget]) -> None:

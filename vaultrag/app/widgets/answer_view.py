@@ -230,7 +230,8 @@ class AnswerView(QWidget):
         # the answer as a screen reader says it once it is whole (not each streamed piece: a stutter)
         access.announce(self.browser, self.spoken(trace))
         if a.kind == AnswerKind.REFUSAL:
-            self.kind.setText(self.tr("<b style='color:#c62828'>Refused</b>: no note seems to answer this"))
+            self.kind.setText(self.tr("<b style='color:{red}'>Refused</b>: no note seems to answer this").format(
+                red=access.css("#c62828", self)))
             plain = refusal_plain(trace)
             lead = f"<p>{escape(plain)}</p>" if plain else ""
             self.browser.setHtml(f"<p><b>{escape(a.text)}</b></p>{lead}<p><i>{escape(decision_reason(trace))}</i></p>")
@@ -308,6 +309,7 @@ class AnswerView(QWidget):
             if not found.isNull():
                 mark = QTextCharFormat()
                 mark.setBackground(QColor(SENTENCE_COLOUR))
+                mark.setForeground(QColor("#000000"))  # dark on the light mark, whatever the theme's text colour
                 found.mergeCharFormat(mark)  # a background only: bold, links and italics stay as the note has them
                 return found
         return None
@@ -372,7 +374,7 @@ class AnswerView(QWidget):
                 link_citations(inline_markdown_to_html(s.text))
             colour = VERDICT_COLOURS[s.verdict]
             if colour:
-                body = (f"<span style='background:{colour}'>{body}</span>"
+                body = (f"<span style='background:{colour}; color:#000000'>{body}</span>"
                         f"<sup style='color:#8a1c1c'> {escape(words[s.verdict])}</sup>")
             parts.append((s, body))
         return parts

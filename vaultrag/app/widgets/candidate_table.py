@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app import access
 from vaultrag.app.widgets.flags import WARNING_COLOUR, WARNING_SIGN, flag_warning
 from vaultrag.app.words import locale, stage_note, stage_title, status_word, wording_tr
 from vaultrag.core import wording
@@ -316,6 +317,7 @@ class CandidateTable(QTableWidget):
                 cells.append(item)
             colour = (QColor(WARNING_COLOUR) if flags else grey if not row.final
                       else IN_PROMPT_TEXT if row.chunk_id in in_prompt else None)
+            colour = access.legible(colour, self) if colour is not None else None
             for col, item in enumerate(cells):
                 item.setData(Qt.ItemDataRole.UserRole, row.chunk_id)
                 if colour is not None:

@@ -33,7 +33,7 @@ class DecisionView(QTextBrowser):
     def set_trace(self, trace: QueryTrace) -> None:
         d = trace.decision
         verdict = self.tr("ANSWERED") if d.answered else self.tr("REFUSED")
-        color = "#2e7d32" if d.answered else "#c62828"
+        color = access.css("#2e7d32" if d.answered else "#c62828", self)
         parts = [f"<b style='color:{color}'>{verdict}</b>"]
         if d.confidence is not None and d.by_model:
             parts.append(local(self.tr("probability {p:.3f} that the notes answer this")).format(p=d.confidence))

@@ -93,6 +93,7 @@ class NotePreview(QWidget):
         end = min(cand.char_end, len(text))
         fmt = QTextCharFormat()
         fmt.setBackground(QColor(255, 236, 153))
+        fmt.setForeground(QColor(0, 0, 0))  # dark on the light mark, whatever the theme's text colour
         cursor = QTextCursor(self.text.document())
         cursor.setPosition(min(cand.char_start, len(text)))
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)

@@ -48,7 +48,7 @@ class RewriteBar(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # no padding nor border: a wrapped label is given the height of its lines only (its frame would cut them)
-        self.setStyleSheet("background: #e8f0fe;")
+        self.setStyleSheet("background: #e8f0fe; color: #1a1a1a;")  # its own text colour on its own light fill
         self.hide()
 
     def set_trace(self, trace: QueryTrace) -> None:

@@ -332,7 +332,7 @@ class StagesView(QWidget):
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     if c.chunk_id in in_prompt and name == trace.final_stage:
                         # in the prompt: blue like the chart's bars (bold would cost the heading its letters)
-                        item.setForeground(QBrush(IN_PROMPT_TEXT))
+                        item.setForeground(QBrush(access.legible(IN_PROMPT_TEXT, table)))
                     if flags:  # the warning's colour wins over the prompt's blue: it is what must be seen
                         item.setForeground(QBrush(QColor(WARNING_COLOUR)))
                     table.setItem(r, col, item)
