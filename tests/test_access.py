@@ -67,6 +67,10 @@ def interactive(w: QWidget) -> list[QWidget]:
 def said(x: QWidget) -> tuple[str, str]:
     face = QAccessible.queryAccessibleInterface(x)
     assert face is not None, x
+    if isinstance(x, QTabBar):  # Qt's tab list says its current tab and each tab by its title (no description)
+        tabs = [face.child(i).text(QAccessible.Text.Name) for i in range(face.childCount())
+                if face.child(i).role() == QAccessible.Role.PageTab]
+        return face.text(QAccessible.Text.Name), "; ".join(tabs) if tabs and all(tabs) else ""
     return face.text(QAccessible.Text.Name), face.text(QAccessible.Text.Description)
 
 
@@ -84,6 +88,34 @@ def test_every_interactive_widget_has_a_name_and_a_description_in_the_window_lan
         assert missing == [], "\n".join(missing)
         assert said(w.question)[0] == ("Pergunta" if language == "pt" else "Question")
         assert said(w.inspector.panes["decision"])[0] == ("Decisão" if language == "pt" else "Decision")
+        w.close()
+    finally:
+        if translator is not None:
+            app.removeTranslator(translator)
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_the_settings_and_why_not_dialogs_name_every_field(qtbot, home: Path, language: str):
+    from vaultrag.app.widgets.settings_dialog import SettingsDialog
+    from vaultrag.settings import Settings
+
+    app = QApplication.instance()
+    translator = _install_translator(app, language) if language == "pt" else None
+    try:
+        c = fake_controller(home)
+        dialog = SettingsDialog(Settings(), None, c, c.paths.models_dir)
+        qtbot.addWidget(dialog)
+        w = MainWindow(c)
+        qtbot.addWidget(w)
+        for root in (dialog, w.why_dialog):
+            widgets = interactive(root)
+            assert len(widgets) >= (30 if root is dialog else 5)
+            missing = [f"{type(x).__name__} {x.objectName()!r}: {said(x)}" for x in widgets
+                       if not all(s.strip() for s in said(x))]
+            assert missing == [], "\n".join(missing)
+        k = dialog.fields["k"]
+        assert said(k)[0] == ("Documentos por resposta (k)" if language == "pt" else "Documents per answer (k)")
+        dialog.close()
         w.close()
     finally:
         if translator is not None:

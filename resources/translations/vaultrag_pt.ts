@@ -267,6 +267,18 @@
         <translation>Fazer as perguntas de referência e medir cada etapa</translation>
     </message>
     <message>
+        <source>Ask the model for one short sentence</source>
+        <translation>Pedir ao modelo uma frase curta</translation>
+    </message>
+    <message>
+        <source>Ask the question again and diagnose anew</source>
+        <translation>Fazer a pergunta de novo e diagnosticar outra vez</translation>
+    </message>
+    <message>
+        <source>Ask the server for its models again</source>
+        <translation>Pedir de novo ao servidor a lista de modelos</translation>
+    </message>
+    <message>
         <source>Below it the app says no note answers; auto is the calibrated value</source>
         <translation>Abaixo dele o app diz que nenhuma nota responde; auto é o valor calibrado</translation>
     </message>
@@ -279,6 +291,14 @@
         <translation>Calibrar</translation>
     </message>
     <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Cancel download</source>
+        <translation>Cancelar download</translation>
+    </message>
+    <message>
         <source>Candidates</source>
         <translation>Candidatos</translation>
     </message>
@@ -289,6 +309,10 @@
     <message>
         <source>Choose the folder of Markdown notes to index and ask</source>
         <translation>Escolher a pasta de notas Markdown a indexar e consultar</translation>
+    </message>
+    <message>
+        <source>Close without saving</source>
+        <translation>Fechar sem salvar</translation>
     </message>
     <message>
         <source>Confidence chart</source>
@@ -319,6 +343,14 @@
         <translation>Decisão</translation>
     </message>
     <message>
+        <source>Diagnose</source>
+        <translation>Diagnosticar</translation>
+    </message>
+    <message>
+        <source>Diagnosis</source>
+        <translation>Diagnóstico</translation>
+    </message>
+    <message>
         <source>Dismiss</source>
         <translation>Dispensar</translation>
     </message>
@@ -329,6 +361,26 @@
     <message>
         <source>Documents per answer</source>
         <translation>Documentos por resposta</translation>
+    </message>
+    <message>
+        <source>Download the cross-encoder named above</source>
+        <translation>Baixar o cross-encoder indicado acima</translation>
+    </message>
+    <message>
+        <source>Download the model</source>
+        <translation>Baixar o modelo</translation>
+    </message>
+    <message>
+        <source>Download the model picked in the list</source>
+        <translation>Baixar o modelo escolhido na lista</translation>
+    </message>
+    <message>
+        <source>Download the reranker</source>
+        <translation>Baixar o reordenador</translation>
+    </message>
+    <message>
+        <source>Each model with its download size and the memory it needs</source>
+        <translation>Cada modelo com o tamanho do download e a memória de que precisa</translation>
     </message>
     <message>
         <source>Each question of the golden set and what went wrong</source>
@@ -349,6 +401,10 @@
     <message>
         <source>Every candidate passage with its rank and score in each stage; the arrows pick one</source>
         <translation>Cada trecho candidato com sua posição e pontuação em cada etapa; as setas escolhem um</translation>
+    </message>
+    <message>
+        <source>Expected note</source>
+        <translation>Nota esperada</translation>
     </message>
     <message>
         <source>Filter the notes</source>
@@ -387,8 +443,24 @@
         <translation>Inspetor, saúde do índice e avaliação</translation>
     </message>
     <message>
+        <source>Language model</source>
+        <translation>Modelo de linguagem</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Models to download</source>
+        <translation>Modelos para baixar</translation>
+    </message>
+    <message>
         <source>Most unanswerable passed</source>
         <translation>Máximo de sem resposta aceitas</translation>
+    </message>
+    <message>
+        <source>Name the first stage that dropped the note, and a fix</source>
+        <translation>Indicar a primeira etapa que descartou a nota, e uma correção</translation>
     </message>
     <message>
         <source>Never</source>
@@ -397,6 +469,10 @@
     <message>
         <source>New conversation</source>
         <translation>Nova conversa</translation>
+    </message>
+    <message>
+        <source>No model, the built-in model or your own server</source>
+        <translation>Nenhum modelo, o modelo embutido ou o seu próprio servidor</translation>
     </message>
     <message>
         <source>Not now</source>
@@ -413,6 +489,10 @@
     <message>
         <source>Notes: {kind}</source>
         <translation>Notas: {kind}</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
     </message>
     <message>
         <source>Open a vault folder</source>
@@ -455,8 +535,16 @@
         <translation>Pausar ou retomar a indexação do cofre</translation>
     </message>
     <message>
+        <source>Pick a GGUF model file already on this computer</source>
+        <translation>Escolher um arquivo de modelo GGUF que já está neste computador</translation>
+    </message>
+    <message>
         <source>Pick a refusal threshold from the golden file and preview it</source>
         <translation>Escolher um limiar de recusa pelo arquivo de referência e pré-visualizá-lo</translation>
+    </message>
+    <message>
+        <source>Pick a section: vault, search, models, language model</source>
+        <translation>Escolha uma seção: cofre, busca, modelos, modelo de linguagem</translation>
     </message>
     <message>
         <source>Pick the golden .jsonl file with the file dialog</source>
@@ -479,6 +567,10 @@
         <translation>Reindexar</translation>
     </message>
     <message>
+        <source>Re-run the question</source>
+        <translation>Refazer a pergunta</translation>
+    </message>
+    <message>
         <source>Read the vault again and index what changed</source>
         <translation>Ler o cofre de novo e indexar o que mudou</translation>
     </message>
@@ -487,8 +579,20 @@
         <translation>Cofres recentes</translation>
     </message>
     <message>
+        <source>Refresh</source>
+        <translation>Atualizar</translation>
+    </message>
+    <message>
         <source>Refusal threshold</source>
         <translation>Limiar de recusa</translation>
+    </message>
+    <message>
+        <source>Reranker</source>
+        <translation>Reordenador</translation>
+    </message>
+    <message>
+        <source>Save the settings and close</source>
+        <translation>Salvar as configurações e fechar</translation>
     </message>
     <message>
         <source>Search only the folders picked here</source>
@@ -507,12 +611,24 @@
         <translation>Servidor encontrado</translation>
     </message>
     <message>
+        <source>Settings page</source>
+        <translation>Página de configurações</translation>
+    </message>
+    <message>
+        <source>Settings sections</source>
+        <translation>Seções das configurações</translation>
+    </message>
+    <message>
         <source>Show only the notes whose path holds this text</source>
         <translation>Mostrar só as notas cujo caminho contém este texto</translation>
     </message>
     <message>
         <source>Stop the answer</source>
         <translation>Parar a resposta</translation>
+    </message>
+    <message>
+        <source>Stop the download</source>
+        <translation>Parar o download</translation>
     </message>
     <message>
         <source>Stop the language model writing the answer</source>
@@ -531,6 +647,10 @@
         <translation>Escopo de etiquetas</translation>
     </message>
     <message>
+        <source>Test connection</source>
+        <translation>Testar conexão</translation>
+    </message>
+    <message>
         <source>The answer and its sources; the marked sentence is the best passage</source>
         <translation>A resposta e suas fontes; a frase marcada é o melhor trecho</translation>
     </message>
@@ -541,6 +661,10 @@
     <message>
         <source>The language model server found on this machine</source>
         <translation>O servidor de modelo de linguagem encontrado nesta máquina</translation>
+    </message>
+    <message>
+        <source>The note you expected to be found</source>
+        <translation>A nota que você esperava encontrar</translation>
     </message>
     <message>
         <source>The note&apos;s text around the selected passage</source>
@@ -563,6 +687,14 @@
         <translation>As pontuações do candidato selecionado e por que ele se moveu</translation>
     </message>
     <message>
+        <source>The server&apos;s model that writes answers</source>
+        <translation>O modelo do servidor que escreve as respostas</translation>
+    </message>
+    <message>
+        <source>The settings of the section</source>
+        <translation>As configurações da seção</translation>
+    </message>
+    <message>
         <source>The share of unanswerable questions calibration may let through</source>
         <translation>A fração de perguntas sem resposta que a calibração pode deixar passar</translation>
     </message>
@@ -571,12 +703,24 @@
         <translation>Digite uma pergunta sobre suas notas e tecle Enter; as setas para cima e para baixo percorrem o histórico</translation>
     </message>
     <message>
+        <source>Use a GGUF file</source>
+        <translation>Usar um arquivo GGUF</translation>
+    </message>
+    <message>
         <source>Use it</source>
         <translation>Usar</translation>
     </message>
     <message>
         <source>Views</source>
         <translation>Vistas</translation>
+    </message>
+    <message>
+        <source>What reorders the candidates</source>
+        <translation>O que reordena os candidatos</translation>
+    </message>
+    <message>
+        <source>Why the note was not found, the evidence and what to do</source>
+        <translation>Por que a nota não foi encontrada, as evidências e o que fazer</translation>
     </message>
     <message>
         <source>Why this candidate</source>

@@ -14,7 +14,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication as Q
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QAccessibleEvent, QColor, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit, QTextBrowser, QTextEdit, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QFormLayout, QPlainTextEdit, QTextBrowser, QTextEdit, QWidget
 
 # the focused widget framed in the theme's highlight colour (Qt's own focus marks are a dotted line or a faint
 # glow in several styles: "barely visible"); item views and text views only: buttons keep their style's own frame,
@@ -97,6 +97,68 @@ def announce(source: QObject, text: str, assertive: bool = False) -> None:
     event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive if assertive
                         else QAccessible.AnnouncementPoliteness.Polite)
     _send(event)
+
+
+def dialog_names() -> dict[str, tuple[str, str]]:
+    """The dialogs' widgets (by object name) that no label or text names well enough: their name and description."""
+    return {
+        "settings-sections": (Q.translate("Access", "Settings sections"),
+                              Q.translate("Access", "Pick a section: vault, search, models, language model")),
+        "settings-page": (Q.translate("Access", "Settings page"), Q.translate("Access", "The settings of the section")),
+        "settings-ok": (Q.translate("Access", "OK"), Q.translate("Access", "Save the settings and close")),
+        "settings-cancel": (Q.translate("Access", "Cancel"), Q.translate("Access", "Close without saving")),
+        "reranker-kind": (Q.translate("Access", "Reranker"), Q.translate("Access", "What reorders the candidates")),
+        "reranker-download": (Q.translate("Access", "Download the reranker"),
+                              Q.translate("Access", "Download the cross-encoder named above")),
+        "reranker-cancel": (Q.translate("Access", "Cancel download"), Q.translate("Access", "Stop the download")),
+        "llm-mode": (Q.translate("Access", "Language model"),
+                     Q.translate("Access", "No model, the built-in model or your own server")),
+        "llm-model": (Q.translate("Access", "Model"), Q.translate("Access", "The server's model that writes answers")),
+        "llm-catalog": (Q.translate("Access", "Models to download"),
+                        Q.translate("Access", "Each model with its download size and the memory it needs")),
+        "llm-download": (Q.translate("Access", "Download the model"),
+                         Q.translate("Access", "Download the model picked in the list")),
+        "llm-cancel": (Q.translate("Access", "Cancel download"), Q.translate("Access", "Stop the download")),
+        "llm-use-file": (Q.translate("Access", "Use a GGUF file"),
+                         Q.translate("Access", "Pick a GGUF model file already on this computer")),
+        "llm-test": (Q.translate("Access", "Test connection"),
+                     Q.translate("Access", "Ask the model for one short sentence")),
+        "llm-refresh": (Q.translate("Access", "Refresh"),
+                        Q.translate("Access", "Ask the server for its models again")),
+        "why-note": (Q.translate("Access", "Expected note"),
+                     Q.translate("Access", "The note you expected to be found")),
+        "why-run": (Q.translate("Access", "Diagnose"),
+                    Q.translate("Access", "Name the first stage that dropped the note, and a fix")),
+        "why-rerun": (Q.translate("Access", "Re-run the question"),
+                      Q.translate("Access", "Ask the question again and diagnose anew")),
+        "why-result": (Q.translate("Access", "Diagnosis"),
+                       Q.translate("Access", "Why the note was not found, the evidence and what to do")),
+    }
+
+
+def name_children(root: QWidget) -> None:
+    """Name a dialog's widgets: those of `dialog_names()` by object name, a form's field by its row's label (its
+    tooltip, when it has one, describes it)."""
+    names = dialog_names()
+    for x in root.findChildren(QWidget):
+        if x.objectName() in names:
+            name(x, *names[x.objectName()])
+    for form in root.findChildren(QFormLayout):
+        for row in range(form.rowCount()):
+            label = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            said = label.widget() if label is not None else None
+            cell = field.widget() if field is not None else None
+            if said is None or cell is None or not hasattr(said, "text"):
+                continue
+            text = said.text().replace("&", "").rstrip(":")
+            for x in (cell, *cell.findChildren(QWidget)):
+                if x.focusPolicy() == Qt.FocusPolicy.NoFocus or x.objectName().startswith("qt_"):
+                    continue
+                if not x.accessibleName():
+                    x.setAccessibleName(text)
+                if not x.accessibleDescription():
+                    x.setAccessibleDescription(x.toolTip() or text)
 
 
 def pane_focus(w: Any) -> dict[str, QWidget]:

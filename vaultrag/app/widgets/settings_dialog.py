@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app import access
 from vaultrag.app.cycles import weak_method
 from vaultrag.app.widgets.calibration_row import CalibrationRow
 from vaultrag.app.widgets.llm_editor import LlmEditor
@@ -116,6 +117,7 @@ class SettingsDialog(QDialog):
             position: Any = form.getWidgetPosition(cell)  # (row, role)
             form.insertRow(int(position[0]) + 1, self.tr("Calibrated"), self.calibration)
         scroll = QScrollArea()
+        scroll.setObjectName("settings-page")
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -125,6 +127,8 @@ class SettingsDialog(QDialog):
         self.problem.setStyleSheet("color: #b71c1c;")
         self.problem.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setObjectName("settings-ok")
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setObjectName("settings-cancel")
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         # the sections by name above the page (a bar of tabs, no width taken from the fields): a click shows a
@@ -160,6 +164,7 @@ class SettingsDialog(QDialog):
         if isinstance(embedder, QComboBox):
             embedder.currentIndexChanged.connect(self._show_embedder_rows)
             self._show_embedder_rows()
+        access.name_children(self)  # every field named by its row's label for screen readers
 
     def _show_embedder_rows(self) -> None:
         """The sentence-transformers fields only while it is the embedder chosen; a hidden row keeps its value."""

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from vaultrag.app import access
 from vaultrag.app.words import stage_title, wording_tr
 from vaultrag.core import wording
 from vaultrag.core.quality.diagnose import Diagnosis
@@ -52,7 +53,9 @@ class WhyDialog(QDialog):
         self.heading = QLineEdit()
         self.heading.setPlaceholderText(self.tr("optional: one heading of the note"))
         self.run = QPushButton(self.tr("Diagnose"))
+        self.run.setObjectName("why-run")
         self.rerun = QPushButton(self.tr("Re-run the question"))
+        self.rerun.setObjectName("why-rerun")
         self.result_view = QTextBrowser()
         self.result_view.setObjectName("why-result")
         self.scope_note = QLabel(self.tr("Runs the question again against the current index, with the same "
@@ -76,6 +79,7 @@ class WhyDialog(QDialog):
         self.rerun.clicked.connect(self.rerun_requested.emit)
         self.picker.editTextChanged.connect(lambda _t: self.clear_result())
         self.heading.textChanged.connect(lambda _t: self.clear_result())
+        access.name_children(self)
 
     def set_vault_open(self, on: bool) -> None:
         """Diagnose and Re-run ask the open vault: without one they are disabled."""
