@@ -77,7 +77,7 @@ def every_text(result: Any) -> str:
 def test_a_client_lists_the_read_only_tools_and_each_answer_names_its_notes(served_vault: Path, home: Path):
     async def session(client: Any) -> None:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(tools) == {"search", "ask", "why_not", "note"}
+        assert set(tools) == {"search", "ask", "why_not", "related", "note"}
         assert all(t.annotations.read_only_hint and not t.annotations.destructive_hint for t in tools.values())
         assert "query" in tools["search"].input_schema["properties"]
 
@@ -124,16 +124,21 @@ def test_a_private_note_never_crosses_not_even_one_made_private_after_indexing(s
                            ("why_not", {"question": "what is the safe code", "note": "Secret.md"}),
                            ("why_not", {"question": "shed alarm code", "note": "Shed.md"}),
                            ("note", {"path": "Secret.md"}), ("note", {"path": "Shed.md"}),
-                           ("note", {"path": "./Secret.md"}), ("note", {"path": "secret.md"})]:
+                           ("note", {"path": "./Secret.md"}), ("note", {"path": "secret.md"}),
+                           ("related", {"note": "Garden.md", "limit": 50}), ("related", {"note": "Shed.md"}),
+                           ("related", {"note": "Secret.md"})]:
             result = await client.call_tool(name, args)
             seen.append(every_text(result))
-            if name == "note":
-                assert result.is_error, f"{args} served"
+            if name == "note" or (name == "related" and args["note"] != "Garden.md"):
+                assert result.is_error, f"{name} {args} served"
         leaked = [s for s in seen if CANARY in s or LATER in s]
         assert not leaked
         shed = data(await client.call_tool("search", {"query": "shed alarm code garden tools", "limit": 50}))
         assert "Shed.md" not in {r["note"] for r in shed["results"]}
         assert {w["note"] for w in shed["withheld"]} == {"Shed.md"} and "private" in shed["withheld"][0]["why"]
+        near = data(await client.call_tool("related", {"note": "Garden.md", "limit": 50}))
+        assert {r["note"] for r in near["related"]} == {"Recipes/Bread.md", "Recipes/Soup.md"}
+        assert [w["note"] for w in near["withheld"]] == ["Shed.md"]
         asked = data(await client.call_tool("ask", {"question": "What is the shed's alarm code?"}))
         assert all(p["note"] != "Shed.md" for p in asked["passages"])
 

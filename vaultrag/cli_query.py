@@ -219,6 +219,7 @@ def register(sub: Any) -> None:
     s.set_defaults(func=cmd_ask)
     register_eval(sub)
     register_why(sub)
+    register_related(sub)
 
 
 def _golden_run(args: argparse.Namespace) -> tuple[Searcher, GoldenRun]:
@@ -383,6 +384,48 @@ def why_text(d: Diagnosis) -> str:
            textwrap.fill("What to do: " + one_line(words.advice), WIDTH)]
     out += [f"  {label}: {one_line(value)}" for label, value in wording.evidence_lines(d.evidence)]
     return "\n".join(out)
+
+
+def cmd_related(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from vaultrag.core.related import related
+    from vaultrag.core.workspace import Workspace
+
+    store, _ = Workspace.load(args.vault, args.home).open_store(readonly=True)
+    try:
+        found = related(store, args.note.replace("\\", "/").lstrip("/"), args.n, args.hide_linked)
+    finally:
+        store.close()
+    if args.json:
+        print(json_text([asdict(r) for r in found], indent=2))
+        return 0
+    for r in found:
+        why = []
+        if r.cosine is not None:
+            why.append(f"meaning {r.cosine:.3f}")
+        if r.links_to or r.linked_from:
+            way = "both ways" if r.links_to and r.linked_from else "links to it" if r.links_to else "links here"
+            why.append(way + (f" (as {', '.join(map(one_line, r.aliases))})" if r.aliases else ""))
+        if r.tags:
+            why.append("tags " + ", ".join("#" + one_line(t) for t in r.tags))
+        print(f"{one_line(r.note)} — {'; '.join(why)}")
+        if r.passage is not None:
+            print(f"    closest passages: {one_line(r.passage.mine)} ~ {one_line(r.passage.theirs)} "
+                  f"({r.passage.cosine:.3f})")
+    if not found:
+        print("no related note (no vectors yet, no links, no shared tags)")
+    return 0
+
+
+def register_related(sub: Any) -> None:
+    s = sub.add_parser("related", help="the notes related to a note: close in meaning, linked, sharing tags")
+    s.add_argument("vault")
+    s.add_argument("note", help="the note (vault-relative path)")
+    s.add_argument("-n", type=positive_int, default=10, help="how many found by meaning (default 10)")
+    s.add_argument("--hide-linked", action="store_true", help="leave out the notes already linked to or from it")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_related)
 
 
 def register_why(sub: Any) -> None:

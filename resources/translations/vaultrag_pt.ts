@@ -447,6 +447,10 @@
         <translation>Modelo de linguagem</translation>
     </message>
     <message>
+        <source>Links and related notes</source>
+        <translation>Links e notas relacionadas</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
@@ -665,6 +669,10 @@
     <message>
         <source>The note you expected to be found</source>
         <translation>A nota que você esperava encontrar</translation>
+    </message>
+    <message>
+        <source>The note&apos;s links, the notes linking to it and the notes close in meaning; Enter on one shows it</source>
+        <translation>Os links da nota, as notas que ligam a ela e as notas próximas no significado; Enter em uma a mostra</translation>
     </message>
     <message>
         <source>The note&apos;s text around the selected passage</source>
@@ -1062,6 +1070,10 @@
         <translation>voltar ao limiar de fábrica</translation>
     </message>
     <message>
+        <source>how many found by meaning (default 10)</source>
+        <translation>quantas encontradas pelo significado (padrão 10)</translation>
+    </message>
+    <message>
         <source>index a vault (incremental; resumes where it stopped)</source>
         <translation>indexar um cofre (incremental; retoma de onde parou)</translation>
     </message>
@@ -1072,6 +1084,10 @@
     <message>
         <source>largest share of unanswerable questions allowed through, above 0 and below 1 (default 0.10)</source>
         <translation>maior fração de perguntas sem resposta que pode passar, acima de 0 e abaixo de 1 (padrão 0.10)</translation>
+    </message>
+    <message>
+        <source>leave out the notes already linked to or from it</source>
+        <translation>deixar de fora as notas já ligadas a ela ou que ligam a ela</translation>
     </message>
     <message>
         <source>list the notes of a kind (unresolved: the links that name no note or heading)</source>
@@ -1162,8 +1178,16 @@
         <translation>o modelo de linguagem: listar seus modelos, detectar um servidor local ou testá-lo; o catálogo de modelos para baixar, e baixar um</translation>
     </message>
     <message>
+        <source>the note (vault-relative path)</source>
+        <translation>a nota (caminho relativo ao cofre)</translation>
+    </message>
+    <message>
         <source>the note you expected (vault-relative path)</source>
         <translation>a nota que você esperava (caminho relativo ao cofre)</translation>
+    </message>
+    <message>
+        <source>the notes related to a note: close in meaning, linked, sharing tags</source>
+        <translation>as notas relacionadas a uma nota: próximas no significado, ligadas, com etiquetas em comum</translation>
     </message>
     <message>
         <source>unrecognized arguments: %s</source>
@@ -2018,6 +2042,22 @@
         <translation> (alterada desde a indexação)</translation>
     </message>
     <message>
+        <source>Backlinks</source>
+        <translation>Backlinks</translation>
+    </message>
+    <message>
+        <source>Hide notes already linked</source>
+        <translation>Ocultar notas já ligadas</translation>
+    </message>
+    <message>
+        <source>Links</source>
+        <translation>Links</translation>
+    </message>
+    <message>
+        <source>Links, backlinks and related notes of the note shown</source>
+        <translation>Links, backlinks e notas relacionadas da nota mostrada</translation>
+    </message>
+    <message>
         <source>Note preview: the note of the selected chunk, its passage marked.</source>
         <translation>Prévia da nota: a nota do trecho selecionado, com a passagem marcada.</translation>
     </message>
@@ -2038,8 +2078,32 @@
         <translation>Abrir no editor</translation>
     </message>
     <message>
+        <source>Related</source>
+        <translation>Relacionadas</translation>
+    </message>
+    <message>
+        <source>Related notes: leave out the ones this note links to or that link to it</source>
+        <translation>Notas relacionadas: deixar de fora as que esta nota liga ou que ligam a ela</translation>
+    </message>
+    <message>
         <source>Select a chunk to preview its note</source>
         <translation>Selecione um trecho para ver a nota</translation>
+    </message>
+    <message>
+        <source>closest passages: {mine} ~ {theirs}</source>
+        <translation>trechos mais próximos: {mine} ~ {theirs}</translation>
+    </message>
+    <message>
+        <source>linked</source>
+        <translation>ligada</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>nenhum</translation>
+    </message>
+    <message>
+        <source>none yet (no vectors)</source>
+        <translation>nenhuma ainda (sem vetores)</translation>
     </message>
     <message>
         <source>{note} — line {n}</source>

@@ -223,6 +223,9 @@ def prepare(w: Any) -> None:
          Q.translate("Access", "Open the note in Obsidian")),
         (preview.text, Q.translate("Access", "Note preview"),
          Q.translate("Access", "The note's text around the selected passage")),
+        (preview.web, Q.translate("Access", "Links and related notes"),
+         Q.translate("Access", "The note's links, the notes linking to it and the notes close in meaning; Enter on "
+                               "one shows it")),
         (ev.path, Q.translate("Access", "Golden file"),
          Q.translate("Access", "The golden set of questions (.jsonl) to evaluate")),
         (ev.browse, Q.translate("Access", "Browse for a golden file"),
@@ -262,7 +265,7 @@ def prepare(w: Any) -> None:
     name(w.error.dismiss, Q.translate("Access", "Dismiss"), Q.translate("Access", "Hide this message"))
     for view in w.findChildren(QAbstractItemView):
         one_tab_stop(view)
-    for text in (answer.browser, decision, preview.text):
+    for text in (answer.browser, decision, preview.text, preview.web):
         readable(text)
     # a tab widget hands its focus to its tab bar, which is a stop of its own: as a stop too it sent Tab back to
     # the tab bar after the last pane, a loop that never reached the question again
@@ -271,5 +274,5 @@ def prepare(w: Any) -> None:
     chart.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # reached by its shortcut and by Tab, its numbers read out
     tab_order([w.question, w.ask_button, w.k, w.threshold, w.folder_box, w.tag_box, answer.browser, answer.copy,
                answer.new, answer.stop, w.tabs.tabBar(), stages.table, stages.details_box, chart, decision, prompt.copy,
-               prompt.tree, preview.open_editor, preview.open_obsidian, preview.text])
+               prompt.tree, preview.open_editor, preview.open_obsidian, preview.text, preview.hide_linked, preview.web])
     w.setStyleSheet(w.styleSheet() + FOCUS_CSS)

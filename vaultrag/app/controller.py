@@ -105,6 +105,7 @@ class AppController(QObject):
     llm_models_listed = Signal(object)
     llm_tested = Signal(object)
     note_read = Signal(object)
+    web_read = Signal(object)
     failed = Signal(str)
     model_download_progress = Signal(object)
     model_download_finished = Signal(str)
@@ -151,7 +152,8 @@ class AppController(QObject):
         """Re-emit the parts' signals as this object's (the widgets connect to the facade only)."""
         s, a, d, e, m = self.session, self.answers, self.downloads, self.evaluation, self.llm_setup
         for part, names in ((s, ("status_changed", "model_ready", "index_progress", "index_changed",
-                                 "diagnosis_finished", "health_ready", "notes_listed", "note_read", "failed")),
+                                 "diagnosis_finished", "health_ready", "notes_listed", "note_read", "web_read",
+                                 "failed")),
                             (a, ("search_finished", "answer_started", "answer_delta", "answer_finished",
                                  "answer_failed", "model_state_changed", "llm_unavailable", "local_llm_found",
                                  "failed")),
@@ -250,6 +252,9 @@ class AppController(QObject):
 
     def read_note(self, cand: Candidate) -> None:
         self.session.read_note(cand)
+
+    def read_web(self, note: str, hide_linked: bool) -> None:
+        self.session.read_web(note, hide_linked)
 
     def run_eval(self, golden: str, limit: int | None, calibrate_max_pass: float | None) -> None:
         self.evaluation.run_eval(golden, limit, calibrate_max_pass)

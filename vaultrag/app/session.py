@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from vaultrag.core.quality.diagnose import Diagnosis
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.query.state import StageUnit
+    from vaultrag.core.related import NoteVectors
     from vaultrag.core.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class VaultSession(QObject):
     health_ready = Signal(object)
     notes_listed = Signal(object)
     note_read = Signal(object)
+    web_read = Signal(object)  # a NoteWeb (core/related.py): a note's links, backlinks and related notes
     failed = Signal(str)
 
     def __init__(self, paths: Paths, settings: Callable[[], Settings], bridge: MainThreadBridge,
@@ -92,6 +94,7 @@ class VaultSession(QObject):
         self.pipeline: Sequence[StageUnit] | None = None  # the query units (None: the shipped PIPELINE); checked
         # when the Searcher is built
         self._searcher_key: tuple[int, int, Settings, int] | None = None
+        self._note_vectors: NoteVectors | None = None  # related notes' matrix, kept on the query lane
 
     @property
     def settings(self) -> Settings:
@@ -255,6 +258,7 @@ class VaultSession(QObject):
         if self._searcher is not None:
             store = self._searcher.store
             self._searcher = None
+            self._note_vectors = None
             self.queries.always("close", store.close)
 
     def why(self, question: str, note: str, heading: str | None, scope: Scope, k: int | None,
@@ -292,6 +296,22 @@ class VaultSession(QObject):
             return {"notes": notes, "folders": folders, "tags": store.all_tags()}
 
         self.queries.submit("notes", work, self.notes_listed.emit, lambda _: None)
+
+    def read_web(self, note: str, hide_linked: bool) -> None:
+        """A note's links, backlinks and related notes for the preview, read on the query lane (the notes' vectors
+        kept between calls: one matrix product a call)."""
+        from vaultrag.core.related import NoteVectors, note_web
+
+        if self.ws is None:
+            return
+        if self._note_vectors is None:
+            self._note_vectors = NoteVectors()
+        kept = self._note_vectors
+
+        def work() -> object:
+            return note_web(self.searcher().store, note, hide_linked, vectors=kept)
+
+        self.queries.submit("web", work, self.web_read.emit, lambda _message: None)  # a note left out: nothing
 
     def read_note(self, cand: Candidate) -> None:
         """Read the note of a candidate for the preview (off the GUI thread: a slow disk must not freeze it)."""

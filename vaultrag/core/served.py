@@ -23,6 +23,7 @@ from vaultrag.errors import UserFacingError
 
 if TYPE_CHECKING:
     from vaultrag.core.query.search import Searcher
+    from vaultrag.core.related import NoteVectors
 
 MAX_RESULTS = 50
 SNIPPET_CHARS = 600  # of a search result's passage: enough to judge it, the `note` tool gives the rest
@@ -70,6 +71,7 @@ class Served:
     def __init__(self, searcher: Searcher, vault: str | os.PathLike[str]) -> None:
         self.searcher = searcher
         self.vault = Path(vault)
+        self._vectors: NoteVectors | None = None  # the notes' vectors for `related`, kept between calls
 
     # -- privacy at the file ----------------------------------------------------------------------
     def why_withheld(self, note: str) -> str:
@@ -176,6 +178,25 @@ class Served:
         return {"note": d.note, "verdict": str(d.verdict), "layer": d.layer, "stages": list(d.stages),
                 "title": words.title, "message": words.message, "advice": words.advice,
                 "evidence": dict(wording.evidence_lines(d.evidence))}
+
+    def related(self, path: str, limit: int = 10, hide_linked: bool = False) -> dict[str, Any]:
+        """The notes related to `path`: closest in meaning, linked to or from it, sharing tags, each with why."""
+        from vaultrag.core.related import NoteVectors, related
+
+        note = note_path(path)
+        why = self.why_withheld(note)
+        if why:
+            raise UserFacingError(f"{note}: not served ({why}).")
+        if self._vectors is None:
+            self._vectors = NoteVectors()
+        found = related(self.searcher.store, note, _limit(limit), hide_linked, self._vectors)
+        withheld = self._withheld([r.note for r in found])
+        return {"note": note, "related": [
+            {"note": r.note, "cosine": r.cosine, "links_to": r.links_to, "linked_from": r.linked_from,
+             "aliases": list(r.aliases), "shared_tags": list(r.tags),
+             "closest_passages": None if r.passage is None else {"mine": r.passage.mine, "theirs": r.passage.theirs,
+                                                                  "cosine": r.passage.cosine}}
+            for r in found if r.note not in withheld.notes], "withheld": withheld.as_list()}
 
     def note(self, path: str) -> dict[str, Any]:
         """A note's text as it is on disk now, for an indexed note that is neither private nor left out."""

@@ -59,10 +59,12 @@ class Inspector(QSplitter):
     Signals:
         chunk_selected: the Candidate the user picked in any pane.
         note_requested: the Candidate whose note a pane wants to show (answer with `show_note`).
+        web_requested: (note, hide linked) whose links and related notes a pane wants (answer with `show_web`).
     """
 
     chunk_selected = Signal(object)
     note_requested = Signal(object)
+    web_requested = Signal(str, bool)
 
     def __init__(self, specs: tuple[PaneSpec, ...] | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal)
@@ -79,7 +81,8 @@ class Inspector(QSplitter):
             pane.setObjectName(f"pane-{spec.key}")
             columns[spec.column.value].addWidget(pane)
             self.panes[spec.key] = pane
-            for name, slot in (("chunk_selected", self.select), ("note_requested", self.note_requested.emit)):
+            for name, slot in (("chunk_selected", self.select), ("note_requested", self.note_requested.emit),
+                               ("web_requested", self.web_requested.emit)):
                 signal = getattr(pane, name, None)
                 if signal is not None:
                     signal.connect(slot)
@@ -108,6 +111,13 @@ class Inspector(QSplitter):
             show = getattr(pane, "show_note", None)
             if show is not None:
                 show(note)
+
+    def show_web(self, web: object) -> None:
+        """A note's links, backlinks and related notes read for a pane's `web_requested`."""
+        for pane in self.panes.values():
+            show = getattr(pane, "show_web", None)
+            if show is not None:
+                show(web)
 
     def _each(self) -> list[InspectorPane]:
         return list(self.panes.values())  # type: ignore[arg-type]

@@ -377,6 +377,8 @@ class MainWindow(QMainWindow):
         self.ask_button.clicked.connect(self.ask)
         self.inspector.note_requested.connect(c.read_note)
         c.note_read.connect(self.inspector.show_note)
+        self.inspector.web_requested.connect(c.read_web)
+        c.web_read.connect(self.inspector.show_web)
         self.pause.toggled.connect(self._on_pause)
         self.health.reindex_requested.connect(c.reindex)
         self.health.check_requested.connect(lambda: c.refresh_health(check=True))

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTextBrowser,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
+from vaultrag.app.words import number
 from vaultrag.core.index.vault import NoteText
 from vaultrag.core.model import Candidate, QueryTrace
+from vaultrag.core.related import NoteWeb
+
+NOTE_SCHEME = "note:"  # an anchor of the links line: a note to show in the preview
 
 
 class NotePreview(QWidget):
@@ -19,10 +34,12 @@ class NotePreview(QWidget):
 
     Signals:
         note_requested: the Candidate whose note should be read.
+        web_requested: (note, hide linked): its links, backlinks and related notes should be read (`show_web`).
         open_failed: why "Open in editor" opened nothing, in words (also said in the pane).
     """
 
     note_requested = Signal(object)
+    web_requested = Signal(str, bool)
     open_failed = Signal(str)
 
     def __init__(self) -> None:
@@ -44,6 +61,15 @@ class NotePreview(QWidget):
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setPlaceholderText(self.tr("Note preview: the note of the selected chunk, its passage marked."))
+        # the note's place among the others: its links, the notes linking to it, the notes close in meaning
+        self.web = QTextBrowser()
+        self.web.setObjectName("preview-web")
+        self.web.setOpenLinks(False)
+        self.web.setPlaceholderText(self.tr("Links, backlinks and related notes of the note shown"))
+        self.web.setMaximumHeight(self.fontMetrics().lineSpacing() * 5 + 8)
+        self.hide_linked = QCheckBox(self.tr("Hide notes already linked"))
+        self.hide_linked.setObjectName("preview-hide-linked")
+        self.hide_linked.setToolTip(self.tr("Related notes: leave out the ones this note links to or that link to it"))
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
         top.addWidget(self.open_editor)
@@ -52,7 +78,11 @@ class NotePreview(QWidget):
         col.setContentsMargins(0, 0, 0, 0)
         col.addLayout(top)
         col.addWidget(self.problem)
-        col.addWidget(self.text)
+        col.addWidget(self.text, 1)
+        col.addWidget(self.hide_linked)
+        col.addWidget(self.web)
+        self.web.anchorClicked.connect(self._open_linked)
+        self.hide_linked.toggled.connect(lambda _on: self._ask_web())
         self.open_editor.clicked.connect(self._open_editor)
         self.open_obsidian.clicked.connect(self._open_obsidian)
         self._buttons(False)
@@ -66,6 +96,7 @@ class NotePreview(QWidget):
         self.problem.hide()
         self.title.setText(self.tr("Select a chunk to preview its note"))
         self.text.clear()
+        self.web.clear()
         self._buttons(False)
 
     def select_chunk(self, cand: Candidate) -> None:
@@ -105,9 +136,52 @@ class NotePreview(QWidget):
         self.text.setTextCursor(view)
         self.text.centerCursor()
         self._buttons(True)
+        self._ask_web()
+
+    def _ask_web(self) -> None:
+        if self.note:
+            self.web_requested.emit(self.note, self.hide_linked.isChecked())
+
+    def show_web(self, web: NoteWeb) -> None:
+        """The shown note's links, backlinks and related notes, each a link that shows that note here."""
+        if web.note != self.note or web.hide_linked != self.hide_linked.isChecked():
+            return  # an older request
+
+        def a(note: str, text: str | None = None) -> str:
+            return f"<a href='{NOTE_SCHEME}{quote(note)}'>{escape(text or note.removesuffix('.md'))}</a>"
+
+        links, backlinks, near = self.tr("Links"), self.tr("Backlinks"), self.tr("Related")
+        out = [f"<b>{links}</b> → " + (", ".join(
+            a(target, name) if target else f"<span style='color:gray'>{escape(name)}</span>"
+            for name, target in web.outgoing) or self.tr("none"))]
+        out.append(f"<b>{backlinks}</b> ← " + (", ".join(a(n) for n in web.backlinks) or self.tr("none")))
+        related = []
+        for r in web.related:
+            why = [number(r.cosine, 2)] if r.cosine is not None else []
+            if r.linked:
+                why.append(self.tr("linked") + (f" ({escape(', '.join(r.aliases))})" if r.aliases else ""))
+            why += ["#" + escape(t) for t in r.tags]
+            tip = (self.tr("closest passages: {mine} ~ {theirs}").format(mine=r.passage.mine, theirs=r.passage.theirs)
+                   if r.passage else "")
+            related.append(f"<span title='{escape(tip, quote=True)}'>{a(r.note)} <small>({'; '.join(why)})</small>"
+                           "</span>")
+        out.append(f"<b>{near}</b>: " + (", ".join(related) or self.tr("none yet (no vectors)")))
+        self.web.setHtml("<br>".join(out))
+
+    def _open_linked(self, url: QUrl) -> None:
+        """A note of the links line, shown here from its start."""
+        text = url.toString()
+        if not text.startswith(NOTE_SCHEME):
+            return
+        note = unquote(text[len(NOTE_SCHEME):])
+        self.select_chunk(Candidate(note=note, heading_path=[], char_start=0, char_end=0, line_start=0, line_end=1,
+                                    chunk_id=-1, rank=0, score=0.0))
 
     def where(self, cand: Candidate) -> str:
-        """The note and its lines: "line 25" for one line (not "lines 25–25"), "lines 11–14" for more."""
+        """The note and its lines: "line 25" for one line (not "lines 25–25"), "lines 11–14" for more; a whole note
+        (opened from the links line) by its path alone."""
+        if cand.chunk_id < 0:
+            return cand.note
         first, last = cand.line_start + 1, max(cand.line_end, cand.line_start + 1)
         if first == last:
             return self.tr("{note} — line {n}").format(note=cand.note, n=first)
