@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import write
-from tests.test_app import demo as demo  # noqa: F401 (the fixture: a copy of the demo vault)
+from tests.test_app import demo as demo  # the fixture: a copy of the demo vault
 from vaultrag.core.related import NoteVectors, related
 from vaultrag.core.workspace import Workspace
 from vaultrag.errors import UserFacingError
@@ -102,10 +102,10 @@ def test_the_preview_shows_links_backlinks_and_related_notes_and_opens_one(qtbot
     qtbot.waitUntil(lambda: preview.web.toPlainText() != hidden_before, timeout=30_000)
     related_part = preview.web.toPlainText().split("Related: ", 1)[1]
     assert "Academia" not in related_part, "hidden: it is linked"
-    from PySide6.QtCore import QUrl
-
     import re
     from urllib.parse import unquote
+
+    from PySide6.QtCore import QUrl
 
     href = next(h for h in re.findall(r'href="(note:[^"]+)"', preview.web.toHtml()) if "Academia" in h)
     with qtbot.waitSignal(w.c.note_read, timeout=30_000):
