@@ -2042,6 +2042,14 @@
         <translation> (alterada desde a indexação)</translation>
     </message>
     <message>
+        <source> and {n} more</source>
+        <translation> e mais {n}</translation>
+    </message>
+    <message>
+        <source> · {n} broken</source>
+        <translation> · {n} quebrados</translation>
+    </message>
+    <message>
         <source>Backlinks</source>
         <translation>Backlinks</translation>
     </message>

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from vaultrag.core.links import Link
 from vaultrag.core.store.db import generation
 from vaultrag.errors import Problem, UserFacingError
 
@@ -194,7 +195,7 @@ class NoteWeb:
     """A note's place in the web of notes: where it links, what links to it, and its related notes."""
 
     note: str
-    outgoing: list[tuple[str, str]]  # (the link as written, the note it names: "" when none of the index)
+    outgoing: list[tuple[str, str]]  # (the link as written, the note it names: "" when none of the index), one a note
     backlinks: list[str]  # the indexed notes that link to it
     related: list[RelatedNote]
     hide_linked: bool = False
@@ -209,12 +210,16 @@ def note_web(store: IndexStore, note: str, hide_linked: bool = False, n: int = D
     record = store.note_record(note)
     assert record is not None  # related() raised otherwise
     outgoing: list[tuple[str, str]] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[str] = set()
     for link in stored_links.of_notes(store.db, [note]):
-        key = (link.target + (f"#{link.heading}" if link.heading else ""), link.target_note or "")
-        if link.target and key not in seen and link.target_note != note:
-            seen.add(key)
-            outgoing.append(key)
+        # one entry a note it names (its headings aside); attachments (images, PDFs) are no notes
+        key = link.target_note or link.target
+        if not link.target or key in seen or link.target_note == note:
+            continue
+        if link.target_note is None and not Link(link.kind, link.target, link.heading, "", 0, 0).is_note:
+            continue
+        seen.add(key)
+        outgoing.append((link.target, link.target_note or ""))
     backlinks = [r[0] for r in store.db.execute(
         """select distinct s.path from links l join notes s on s.id = l.note_id
            where l.target_id = ? and s.status = 'indexed' and s.id != ? order by s.path""", (record.id, record.id))]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote
 
 from PySide6.QtCore import Qt, QUrl, Signal
@@ -26,6 +26,7 @@ from vaultrag.core.model import Candidate, QueryTrace
 from vaultrag.core.related import NoteWeb
 
 NOTE_SCHEME = "note:"  # an anchor of the links line: a note to show in the preview
+WEB_SHOWN = 6  # notes of each kind the links line names (then "and N more")
 
 
 class NotePreview(QWidget):
@@ -66,7 +67,7 @@ class NotePreview(QWidget):
         self.web.setObjectName("preview-web")
         self.web.setOpenLinks(False)
         self.web.setPlaceholderText(self.tr("Links, backlinks and related notes of the note shown"))
-        self.web.setMaximumHeight(self.fontMetrics().lineSpacing() * 5 + 8)
+        self.web.setMaximumHeight(self.fontMetrics().lineSpacing() * 4 + 8)
         self.hide_linked = QCheckBox(self.tr("Hide notes already linked"))
         self.hide_linked.setObjectName("preview-hide-linked")
         self.hide_linked.setToolTip(self.tr("Related notes: leave out the ones this note links to or that link to it"))
@@ -151,10 +152,6 @@ class NotePreview(QWidget):
             return f"<a href='{NOTE_SCHEME}{quote(note)}'>{escape(text or note.removesuffix('.md'))}</a>"
 
         links, backlinks, near = self.tr("Links"), self.tr("Backlinks"), self.tr("Related")
-        out = [f"<b>{links}</b> → " + (", ".join(
-            a(target, name) if target else f"<span style='color:gray'>{escape(name)}</span>"
-            for name, target in web.outgoing) or self.tr("none"))]
-        out.append(f"<b>{backlinks}</b> ← " + (", ".join(a(n) for n in web.backlinks) or self.tr("none")))
         related = []
         for r in web.related:
             why = [number(r.cosine, 2)] if r.cosine is not None else []
@@ -165,8 +162,20 @@ class NotePreview(QWidget):
                    if r.passage else "")
             related.append(f"<span title='{escape(tip, quote=True)}'>{a(r.note)} <small>({'; '.join(why)})</small>"
                            "</span>")
-        out.append(f"<b>{near}</b>: " + (", ".join(related) or self.tr("none yet (no vectors)")))
+        # related first (what is new to the reader), then the notes linking here, then this note's own links; a
+        # hub note's 40 links would push the others out of the box: the first few, then how many more
+        out = [f"<b>{near}</b>: " + (self._some(related) or self.tr("none yet (no vectors)"))]
+        out.append(f"<b>{backlinks}</b> ← " + (self._some([a(n) for n in web.backlinks]) or self.tr("none")))
+        resolved = [a(target, PurePosixPath(target).stem) for _name, target in web.outgoing if target]
+        broken = [name for name, target in web.outgoing if not target]
+        mine = self._some(resolved) + (self.tr(" · {n} broken").format(n=len(broken)) if broken else "")
+        out.append(f"<b>{links}</b> → " + (mine or self.tr("none")))
         self.web.setHtml("<br>".join(out))
+
+    def _some(self, items: list[str]) -> str:
+        """The first WEB_SHOWN items, and how many more."""
+        more = len(items) - WEB_SHOWN
+        return ", ".join(items[:WEB_SHOWN]) + (self.tr(" and {n} more").format(n=more) if more > 0 else "")
 
     def _open_linked(self, url: QUrl) -> None:
         """A note of the links line, shown here from its start."""
