@@ -148,8 +148,9 @@ class NotePreview(QWidget):
         if web.note != self.note or web.hide_linked != self.hide_linked.isChecked():
             return  # an older request
 
-        def a(note: str, text: str | None = None) -> str:
-            return f"<a href='{NOTE_SCHEME}{quote(note)}'>{escape(text or note.removesuffix('.md'))}</a>"
+        def a(note: str, text: str | None = None) -> str:  # a note by its name; its path in the tooltip
+            return (f"<a href='{NOTE_SCHEME}{quote(note)}' title='{escape(note, quote=True)}'>"
+                    f"{escape(text or note.removesuffix('.md'))}</a>")
 
         links, backlinks, near = self.tr("Links"), self.tr("Backlinks"), self.tr("Related")
         related = []
@@ -160,12 +161,14 @@ class NotePreview(QWidget):
             why += ["#" + escape(t) for t in r.tags]
             tip = (self.tr("closest passages: {mine} ~ {theirs}").format(mine=r.passage.mine, theirs=r.passage.theirs)
                    if r.passage else "")
-            related.append(f"<span title='{escape(tip, quote=True)}'>{a(r.note)} <small>({'; '.join(why)})</small>"
+            name = a(r.note, PurePosixPath(r.note).stem)
+            related.append(f"<span title='{escape(tip, quote=True)}'>{name} <small>({'; '.join(why)})</small>"
                            "</span>")
         # related first (what is new to the reader), then the notes linking here, then this note's own links; a
         # hub note's 40 links would push the others out of the box: the first few, then how many more
         out = [f"<b>{near}</b>: " + (self._some(related) or self.tr("none yet (no vectors)"))]
-        out.append(f"<b>{backlinks}</b> ← " + (self._some([a(n) for n in web.backlinks]) or self.tr("none")))
+        back = [a(n, PurePosixPath(n).stem) for n in web.backlinks]
+        out.append(f"<b>{backlinks}</b> ← " + (self._some(back) or self.tr("none")))
         resolved = [a(target, PurePosixPath(target).stem) for _name, target in web.outgoing if target]
         broken = [name for name, target in web.outgoing if not target]
         mine = self._some(resolved) + (self.tr(" · {n} broken").format(n=len(broken)) if broken else "")
