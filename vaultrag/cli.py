@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-COMMANDS = {"index", "status", "ask", "why", "eval", "calibrate", "watch", "llm", "mcp", "related"}
+COMMANDS = {"index", "status", "ask", "why", "eval", "calibrate", "watch", "llm", "mcp", "related", "history"}
 
 
 def _wants_window(argv: list[str]) -> bool:

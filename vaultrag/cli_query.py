@@ -9,7 +9,9 @@ import math
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from vaultrag.cli_show import WIDTH, explain, format_answer
@@ -220,6 +222,7 @@ def register(sub: Any) -> None:
     register_eval(sub)
     register_why(sub)
     register_related(sub)
+    register_history(sub)
 
 
 def _golden_run(args: argparse.Namespace) -> tuple[Searcher, GoldenRun]:
@@ -416,6 +419,68 @@ def cmd_related(args: argparse.Namespace) -> int:
     if not found:
         print("no related note (no vectors yet, no links, no shared tags)")
     return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from vaultrag.core.history import History
+    from vaultrag.core.workspace import Workspace
+
+    ws = Workspace.load(args.vault, args.home)
+    path = ws.paths.history_file(ws.vault)
+    if not path.exists():
+        print("no conversation kept for this vault yet (the window keeps each one as it is asked)")
+        return 0
+    history = History(path)
+    try:
+        if args.delete_all:
+            print(f"deleted {history.delete_all()} exchange(s)")
+            return 0
+        talks = history.conversations(args.search or "")
+
+        def one(prefix: str) -> str:
+            found = [c.id for c in talks if c.id.startswith(prefix)]
+            if len(found) != 1:
+                raise UserFacingError(f"{prefix!r} names {len(found)} conversations: give more of its id "
+                                      "(`vaultrag history VAULT` lists them).")
+            return found[0]
+
+        if args.delete:
+            print(f"deleted {history.delete(one(args.delete))} exchange(s)")
+            return 0
+        if args.export:
+            text = history.export_markdown(one(args.export), ws.vault)
+            if args.out:
+                Path(args.out).write_text(text, encoding="utf-8")
+                print(f"written {args.out}")
+            else:
+                print(text)
+            return 0
+        if args.json:
+            print(json_text([{**asdict(c), "exchanges": [asdict(x) for x in history.exchanges(c.id)]}
+                             for c in talks], indent=2))
+            return 0
+        for c in talks:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(c.started))
+            print(f"{c.id[:8]}  {when}  {c.exchanges} exchange(s)  {one_line(c.first_question)}")
+        if not talks:
+            print("no conversation matches" if args.search else "no conversation kept")
+    finally:
+        history.close()
+    return 0
+
+
+def register_history(sub: Any) -> None:
+    s = sub.add_parser("history", help="the conversations kept for a vault: list, search, export as Markdown, delete")
+    s.add_argument("vault")
+    s.add_argument("--search", help="only conversations whose questions or answers hold this text")
+    s.add_argument("--export", metavar="ID", help="print (or --out) one conversation as Markdown with its sources")
+    s.add_argument("--out", metavar="FILE", help="where --export writes")
+    s.add_argument("--delete", metavar="ID", help="delete one conversation")
+    s.add_argument("--delete-all", action="store_true", help="delete every conversation of this vault")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_history)
 
 
 def register_related(sub: Any) -> None:

@@ -79,6 +79,10 @@ class Paths:
         """Logs of the processes vaultrag runs (the built-in model's server)."""
         return self.home / "log"
 
+    def history_file(self, vault: str | os.PathLike[str]) -> Path:
+        """The conversations asked of `vault` (core/history.py), keyed as its index is."""
+        return self.home / "history" / f"{_vault_key(vault)}.sqlite"
+
     def index_file(self, vault: str | os.PathLike[str]) -> Path:
         """The SQLite index of `vault`, keyed by the vault's absolute path (name kept for humans)."""
         return self.index_dir / f"{_vault_key(vault)}.sqlite"

@@ -323,6 +323,10 @@
         <translation>Verificação de consistência</translation>
     </message>
     <message>
+        <source>Conversations</source>
+        <translation>Conversas</translation>
+    </message>
+    <message>
         <source>Copy answer with sources</source>
         <translation>Copiar resposta com fontes</translation>
     </message>
@@ -341,6 +345,22 @@
     <message>
         <source>Decision</source>
         <translation>Decisão</translation>
+    </message>
+    <message>
+        <source>Delete all</source>
+        <translation>Apagar todas</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>Apagar conversa</translation>
+    </message>
+    <message>
+        <source>Delete every conversation kept for this vault</source>
+        <translation>Apagar todas as conversas guardadas deste cofre</translation>
+    </message>
+    <message>
+        <source>Delete this conversation and everything kept of it</source>
+        <translation>Apagar esta conversa e tudo o que foi guardado dela</translation>
     </message>
     <message>
         <source>Diagnose</source>
@@ -387,6 +407,10 @@
         <translation>Cada pergunta do conjunto de referência e o que deu errado</translation>
     </message>
     <message>
+        <source>Each question with its answer and sources; Enter reopens it in the inspector</source>
+        <translation>Cada pergunta com sua resposta e fontes; Enter a reabre no inspetor</translation>
+    </message>
+    <message>
         <source>Evaluate</source>
         <translation>Avaliar</translation>
     </message>
@@ -405,6 +429,10 @@
     <message>
         <source>Expected note</source>
         <translation>Nota esperada</translation>
+    </message>
+    <message>
+        <source>Export as Markdown</source>
+        <translation>Exportar como Markdown</translation>
     </message>
     <message>
         <source>Filter the notes</source>
@@ -439,8 +467,8 @@
         <translation>Listas da saúde do índice</translation>
     </message>
     <message>
-        <source>Inspector, index health and evaluation</source>
-        <translation>Inspetor, saúde do índice e avaliação</translation>
+        <source>Inspector, index health, evaluation and history</source>
+        <translation>Inspetor, saúde do índice, avaliação e histórico</translation>
     </message>
     <message>
         <source>Language model</source>
@@ -563,6 +591,10 @@
         <translation>Pergunta</translation>
     </message>
     <message>
+        <source>Questions of the conversation</source>
+        <translation>Perguntas da conversa</translation>
+    </message>
+    <message>
         <source>Questions to ask</source>
         <translation>Perguntas a fazer</translation>
     </message>
@@ -591,6 +623,10 @@
         <translation>Limiar de recusa</translation>
     </message>
     <message>
+        <source>Reopen in the inspector</source>
+        <translation>Reabrir no inspetor</translation>
+    </message>
+    <message>
         <source>Reranker</source>
         <translation>Reordenador</translation>
     </message>
@@ -605,6 +641,10 @@
     <message>
         <source>Search only the notes with the tags picked here</source>
         <translation>Buscar só nas notas com as etiquetas escolhidas aqui</translation>
+    </message>
+    <message>
+        <source>Search the history</source>
+        <translation>Buscar no histórico</translation>
     </message>
     <message>
         <source>Search the notes for the question and answer it</source>
@@ -623,8 +663,16 @@
         <translation>Seções das configurações</translation>
     </message>
     <message>
+        <source>Show only the conversations whose questions or answers hold this text</source>
+        <translation>Mostrar só as conversas cujas perguntas ou respostas contêm este texto</translation>
+    </message>
+    <message>
         <source>Show only the notes whose path holds this text</source>
         <translation>Mostrar só as notas cujo caminho contém este texto</translation>
+    </message>
+    <message>
+        <source>Show this exchange&apos;s stages, decision and prompt as they were</source>
+        <translation>Mostrar as etapas, a decisão e o prompt desta troca como eram</translation>
     </message>
     <message>
         <source>Stop the answer</source>
@@ -657,6 +705,10 @@
     <message>
         <source>The answer and its sources; the marked sentence is the best passage</source>
         <translation>A resposta e suas fontes; a frase marcada é o melhor trecho</translation>
+    </message>
+    <message>
+        <source>The conversations kept for this vault, newest first</source>
+        <translation>As conversas guardadas deste cofre, as mais novas primeiro</translation>
     </message>
     <message>
         <source>The golden set of questions (.jsonl) to evaluate</source>
@@ -733,6 +785,10 @@
     <message>
         <source>Why this candidate</source>
         <translation>Por que este candidato</translation>
+    </message>
+    <message>
+        <source>Write the conversation and its sources to a Markdown file</source>
+        <translation>Escrever a conversa e suas fontes num arquivo Markdown</translation>
     </message>
     <message>
         <source>hit@k and MRR of every stage</source>
@@ -1038,6 +1094,14 @@
         <translation>juntar eventos até passar este tempo sem nenhum</translation>
     </message>
     <message>
+        <source>delete every conversation of this vault</source>
+        <translation>apagar todas as conversas deste cofre</translation>
+    </message>
+    <message>
+        <source>delete one conversation</source>
+        <translation>apagar uma conversa</translation>
+    </message>
+    <message>
         <source>documents in the context (default from settings: 5)</source>
         <translation>documentos no contexto (padrão das configurações: 5)</translation>
     </message>
@@ -1102,6 +1166,10 @@
         <translation>medir um conjunto de referência: hit@k e MRR por etapa, recusa</translation>
     </message>
     <message>
+        <source>only conversations whose questions or answers hold this text</source>
+        <translation>só as conversas cujas perguntas ou respostas contêm este texto</translation>
+    </message>
+    <message>
         <source>only notes in this folder (and sub-folders); repeatable</source>
         <translation>só notas desta pasta (e subpastas); repetível</translation>
     </message>
@@ -1124,6 +1192,10 @@
     <message>
         <source>positional arguments</source>
         <translation>argumentos posicionais</translation>
+    </message>
+    <message>
+        <source>print (or --out) one conversation as Markdown with its sources</source>
+        <translation>imprimir (ou --out) uma conversa em Markdown com suas fontes</translation>
     </message>
     <message>
         <source>print the full QueryTrace as JSON</source>
@@ -1166,6 +1238,10 @@
         <translation>só texto e BM25; vetores depois</translation>
     </message>
     <message>
+        <source>the conversations kept for a vault: list, search, export as Markdown, delete</source>
+        <translation>as conversas guardadas de um cofre: listar, buscar, exportar em Markdown, apagar</translation>
+    </message>
+    <message>
         <source>the following arguments are required: %s</source>
         <translation>os seguintes argumentos são obrigatórios: %s</translation>
     </message>
@@ -1196,6 +1272,10 @@
     <message>
         <source>usage: </source>
         <translation>uso: </translation>
+    </message>
+    <message>
+        <source>where --export writes</source>
+        <translation>onde --export escreve</translation>
     </message>
 </context>
 <context>
@@ -1478,6 +1558,57 @@
     <message>
         <source>{i} indexed, {e} excluded, {f} failed, {s} stale; {ch} chunks, {em} with full-quality vectors, {t} truncated</source>
         <translation>{i} indexadas, {e} excluídas, {f} com falha, {s} desatualizadas; {ch} trechos, {em} com vetores de qualidade plena, {t} truncados</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryView</name>
+    <message>
+        <source>Delete all</source>
+        <translation>Apagar todas</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>Apagar conversa</translation>
+    </message>
+    <message>
+        <source>Delete every conversation kept for this vault? This cannot be undone.</source>
+        <translation>Apagar todas as conversas guardadas deste cofre? Não dá para desfazer.</translation>
+    </message>
+    <message>
+        <source>Delete this conversation, its questions, answers and traces? This cannot be undone.</source>
+        <translation>Apagar esta conversa, suas perguntas, respostas e rastros? Não dá para desfazer.</translation>
+    </message>
+    <message>
+        <source>Each question asked of this vault is kept here, with its answer and sources (under the app&apos;s home, never in the vault).</source>
+        <translation>Cada pergunta feita a este cofre fica guardada aqui, com a resposta e as fontes (na pasta do app, nunca no cofre).</translation>
+    </message>
+    <message>
+        <source>Export as Markdown…</source>
+        <translation>Exportar como Markdown…</translation>
+    </message>
+    <message>
+        <source>Export the conversation</source>
+        <translation>Exportar a conversa</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Reopen in the inspector</source>
+        <translation>Reabrir no inspetor</translation>
+    </message>
+    <message>
+        <source>Search the questions and answers…</source>
+        <translation>Buscar nas perguntas e respostas…</translation>
+    </message>
+    <message>
+        <source>Written {path}</source>
+        <translation>Escrito {path}</translation>
+    </message>
+    <message>
+        <source>{when} · {n} question(s) · {first}</source>
+        <translation>{when} · {n} pergunta(s) · {first}</translation>
     </message>
 </context>
 <context>
@@ -1837,6 +1968,14 @@
     <message>
         <source>Go to {pane}</source>
         <translation>Ir para {pane}</translation>
+    </message>
+    <message>
+        <source>Histor&amp;y</source>
+        <translation>Histó&amp;rico</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Histórico</translation>
     </message>
     <message>
         <source>How many documents go into the answer&apos;s prompt</source>

@@ -16,6 +16,7 @@ from vaultrag.app import collector
 from vaultrag.app.answers import AnswerWriter
 from vaultrag.app.downloads import Downloads
 from vaultrag.app.evaluation import Evaluation
+from vaultrag.app.keeper import HistoryKeeper
 from vaultrag.app.llm_setup import LlmSetup
 from vaultrag.app.session import EmbedderFactory, FastFactory, VaultSession, real_embedder, real_fast_tier
 from vaultrag.app.tasks import QUERY_LANE, MainThreadBridge, QueryLane, Workers
@@ -141,6 +142,11 @@ class AppController(QObject):
         self.downloads = Downloads(self.paths.models_dir, self.bridge, self.workers)
         self.evaluation = Evaluation(self.session, self.bridge, self.queries)
         self.llm_setup = LlmSetup(self.bridge, self.workers)
+        # every exchange kept in the open vault's history (the History tab binds to it directly)
+        self.history = HistoryKeeper(self.bridge, self.workers)
+        self.answers.search_finished.connect(self.history.record)
+        self.answers.answer_finished.connect(self.history.answered)
+        self.session.notes_listed.connect(self.history.keep_indexed)
         self._forward()
         self._load_token_table()
         if embedder_factory is None:
@@ -217,10 +223,14 @@ class AppController(QObject):
                                      "it. ({problem})").format(problem=self.settings_problem))
             return
         self.session.open(vault)
+        ws = self.session.ws
+        self.history.use(self.paths.history_file(ws.vault) if ws is not None else None)
+        self.history.new_conversation()
 
     def close_vault(self) -> None:
         """Stop watching and stop the lane at its next checkpoint, on a worker (the window never waits)."""
         self.session.close()
+        self.history.use(None)
 
     def pause_indexing(self, paused: bool) -> None:
         self.session.pause_indexing(paused)
@@ -239,6 +249,7 @@ class AppController(QObject):
 
     def new_conversation(self) -> None:
         self.answers.new_conversation()
+        self.history.new_conversation()
 
     def why(self, question: str, note: str, heading: str | None, scope: Scope, k: int | None,
             threshold: float | None) -> None:
@@ -303,6 +314,7 @@ class AppController(QObject):
         self.downloads.cancel()
         self.session.close()
         self.answers.stop_answer()
+        self.history.stop()  # what is queued is written first
         registry.shutdown()  # the built-in model's server: stopped now, so an answer waiting on it ends too
         # the loader, the lane's closer (which fails a write the query lane may wait on), a download, the answers
         # being written, the detector

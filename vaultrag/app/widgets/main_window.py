@@ -34,6 +34,7 @@ from vaultrag.app.widgets.answer_view import COPY_SHORTCUT, AnswerView
 from vaultrag.app.widgets.banner import Banner
 from vaultrag.app.widgets.eval_view import EvalView
 from vaultrag.app.widgets.health_panel import HealthPanel
+from vaultrag.app.widgets.history_view import HistoryView
 from vaultrag.app.widgets.inspector import Inspector
 from vaultrag.app.widgets.llm_offer import LlmOfferBar
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
@@ -214,7 +215,27 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.inspector, self.tr("Inspector"))
         self.tabs.addTab(self.health, self.tr("Index health"))
         self.tabs.addTab(self.evaluation, self.tr("Evaluation"))
+        self.history_view = HistoryView(self.c.history, self._vault_path)
+        self.tabs.addTab(self.history_view, self.tr("History"))
         return self.tabs
+
+    def _vault_path(self) -> str | None:
+        ws = self.c.session.ws
+        return str(ws.vault) if ws is not None else None
+
+    def forget_questions(self, questions: list[str] | None) -> None:
+        """Deleted from the History: gone from the question box's recall too (None: every question)."""
+        gone = None if questions is None else set(questions)
+        self.history = [] if gone is None else [q for q in self.history if q not in gone]
+        self._history_pos = len(self.history)
+        if self.vault_state is not None:
+            self.vault_state.setValue("history", self.history[-100:])
+            self.vault_state.sync()
+
+    def show_kept(self, trace: QueryTrace) -> None:
+        """An exchange of the History tab in every pane, as it was answered (not asked again)."""
+        self._on_search_finished(trace)
+        self._tab(0)
 
     def _build_status_bar(self) -> None:
         self.status = QLabel(self.tr("No vault open"))
@@ -260,7 +281,8 @@ class MainWindow(QMainWindow):
         self.vault_actions += [
             self._action(t, self.tr("&Why not this note?"), "Ctrl+Shift+W", self.show_why),
             self._action(t, self.tr("Index &health"), "Ctrl+Shift+H", lambda: self._tab(1, refresh=True)),
-            self._action(t, self.tr("&Evaluation"), "Ctrl+Shift+E", lambda: self._tab(2))]
+            self._action(t, self.tr("&Evaluation"), "Ctrl+Shift+E", lambda: self._tab(2)),
+            self._action(t, self.tr("Histor&y"), "Ctrl+Shift+Y", lambda: self._tab(3))]
         # Linux has no standard Preferences key: Ctrl+, there, as on macOS and in most editors
         prefs = QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)
         self._action(t, self.tr("&Settings…"), prefs[0] if prefs else "Ctrl+,", self.show_settings)
@@ -378,6 +400,8 @@ class MainWindow(QMainWindow):
         self.inspector.note_requested.connect(c.read_note)
         c.note_read.connect(self.inspector.show_note)
         self.inspector.web_requested.connect(c.read_web)
+        self.history_view.reopen_requested.connect(self.show_kept)
+        self.history_view.forgotten.connect(self.forget_questions)
         c.web_read.connect(self.inspector.show_web)
         self.pause.toggled.connect(self._on_pause)
         self.health.reindex_requested.connect(c.reindex)
