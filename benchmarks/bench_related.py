@@ -6,6 +6,7 @@ Run: python benchmarks/bench_related.py [--notes 10000] [--calls 200]
     real sentences) with 3 links and 2 tags a note, built once into benchmarks/out/related/; each call asks for
     one random note's related notes, the note vectors kept between calls as the window and the MCP server keep
     them (p50, p90), and once without (a one-off command: the matrix is built first);
+  - the prompt with a linked note's passage (the help dev sets, a sign test: it is not added, see docs/related.md);
   - links agreement: the help vaults of benchmarks/quality.py (benchmarks/out/quality), the share of each note's
     5 closest notes by meaning that it links to or from, and how many of those lists the most frequent note is
     in (a general note close to every note floods them).
@@ -117,12 +118,64 @@ def agreement() -> None:
                   f"note in {lists} of {len(paths)} lists ({note})")
 
 
+def linked_context() -> None:
+    """Would the prompt gain from a linked note's passage? The help dev sets' answerable questions: the gold note
+    in the prompt as shipped, against the prompt whose last document gives way to the best passage (by cosine) of
+    a note the first document links to (never through a hub chunk: hub mark < 0.5). A sign test decides."""
+    from math import comb
+
+    from benchmarks.quality import golden_of, home_of, vault_path
+    from vaultrag.core import embed, rerank
+    from vaultrag.core.quality import golden
+    from vaultrag.core.query.search import Searcher
+    from vaultrag.core.workspace import Workspace
+
+    for name in ("help-en", "help-pt"):
+        vault_set, gold = golden_of(name, QUALITY)
+        ws = Workspace.load(vault_path(vault_set), home_of(QUALITY, vault_set))
+        if not ws.index_path.exists():
+            print(f"{name}: no index (run benchmarks/quality.py)")
+            continue
+        store, _ = ws.open_store(readonly=True)
+        s = Searcher(store, ws.settings, embed.from_settings(ws.settings), rerank.from_settings(ws.settings))
+        items = [i for i in golden.load(gold)[0] if i.answerable]
+        base = var = wins = losses = added = 0
+        for item in items:
+            t = s.ask(item.question, threshold=float("-inf"))
+            docs = [d.note for d in t.context]
+            if not docs:
+                continue
+            chunks = store.stored_chunks(t.context[0].chunk_ids)
+            links = store.chunk_links([c for c in t.context[0].chunk_ids if chunks[c].hub < 0.5])
+            targets = list(dict.fromkeys(p for c in links for p, _ in links[c] if p not in docs))
+            with_link = docs
+            best: tuple[float, str] | None = None
+            for p in targets:
+                record = store.note_record(p)
+                cos = store.cosines(s.query_vector(t.question), [c.id for c in store.note_chunks(record.id)]) \
+                    if record is not None else {}
+                if cos and (best is None or max(cos.values()) > best[0]):
+                    best = (max(cos.values()), p)
+            if best is not None:
+                with_link = (docs[:-1] if len(docs) >= ws.settings.k else docs) + [best[1]]
+                added += 1
+            hit, hit_link = any(n in item.notes for n in docs), any(n in item.notes for n in with_link)
+            base, var = base + hit, var + hit_link
+            wins, losses = wins + (hit_link and not hit), losses + (hit and not hit_link)
+        store.close()
+        n, k = wins + losses, min(wins, losses)
+        p = min(1.0, 2 * sum(comb(n, i) for i in range(k + 1)) / 2**n) if n else 1.0
+        print(f"{name}: gold note in the prompt {base / len(items):.3f} as shipped, {var / len(items):.3f} with a "
+              f"linked note's passage (added to {added} of {len(items)}): {wins} wins, {losses} losses, p = {p:.3g}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--notes", type=int, default=10_000)
     ap.add_argument("--calls", type=int, default=200)
     args = ap.parse_args()
     agreement()
+    linked_context()
     speed(args.notes, args.calls)
 
 

@@ -293,6 +293,9 @@ def report_chars(label: str, chars: dict[str, list[tuple[int, int]]]) -> None:
               f"whole in {whole}/{len(rows)}  under 24: {short}")
 
 
+FOLLOW_UPS = {"en": "and on my phone?", "pt": "e no celular?"}
+
+
 def shoot_real(out: Path, language: str) -> None:
     """The main states on real vaults with long names, and how much of each name the views show."""
     from PySide6.QtWidgets import QApplication
@@ -351,6 +354,15 @@ def shoot_real(out: Path, language: str) -> None:
         report_chars(f"{stem} table, no kw/vec", name_chars(w))
         first.trigger()
         assert not stages.lists_shown()
+        if name == "obsidian-help":  # a second question, then the History tab with both, and the links line
+            w.question.setText(FOLLOW_UPS[language])
+            done.pop("trace", None)
+            w.ask()
+            wait(app, lambda d=done: "trace" in d)
+            w._tab(3)
+            wait(app, lambda v=w.history_view: v.items.count() > 0, 30)
+            save(app, w, out, f"{stem}-history")
+            w._tab(0)
         w.close()
 
 
