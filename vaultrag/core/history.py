@@ -173,5 +173,7 @@ def _row(trace: QueryTrace) -> tuple[str, str, str, str, int, str, str]:
         else []
     searched = trace.rewrite.question if trace.rewrite is not None else trace.question
     original = trace.rewrite.original if trace.rewrite is not None else trace.question
-    return (original, searched, str(a.kind), a.text, int(trace.decision.answered), json.dumps(sources),
+    # an extractive answer is its marked sentence (the passage is in the trace); a model's answer its whole text
+    answer = (a.sentence or a.text) if a.kind == AnswerKind.EXTRACTIVE else a.text
+    return (original, searched, str(a.kind), answer, int(trace.decision.answered), json.dumps(sources),
             json.dumps(to_dict(trace), ensure_ascii=False))

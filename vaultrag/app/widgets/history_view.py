@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -27,6 +28,7 @@ from vaultrag.core.history import Conversation, Exchange
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SEARCH_PAUSE_MS = 250  # typing in the search box asks once it pauses
+ANSWER_SHOWN = 160  # characters of an answer in the list (the whole answer: Reopen, Export)
 
 
 class HistoryView(QWidget):
@@ -46,6 +48,7 @@ class HistoryView(QWidget):
         self.search.setClearButtonEnabled(True)
         self.talks = QListWidget()
         self.talks.setObjectName("history-conversations")
+        self.talks.setWordWrap(True)
         self.items = QListWidget()
         self.items.setObjectName("history-exchanges")
         self.items.setWordWrap(True)
@@ -124,10 +127,14 @@ class HistoryView(QWidget):
     def show_exchanges(self, items: list[Exchange]) -> None:
         self.items.clear()
         for x in items:
-            sources = ", ".join(f"[{n}] {where}" for n, where, _note, _line in x.sources)
-            text = f"{x.question}\n→ {x.answer}" + (f"\n{sources}" if sources else "")
+            # one short line each: the question, the answer's start, the sources by note name
+            sources = ", ".join(f"[{n}] {PurePosixPath(note).stem}" for n, _where, note, _line in x.sources)
+            answer = " ".join(x.answer.split())
+            answer = answer if len(answer) <= ANSWER_SHOWN else answer[: ANSWER_SHOWN - 1] + "…"
+            text = f"{x.question}\n→ {answer}" + (f"\n{sources}" if sources else "")
             item = QListWidgetItem(text)
             item.setData(ID_ROLE, x.id)
+            item.setToolTip("\n".join(f"[{n}] {where} (line {line})" for n, where, _note, line in x.sources))
             self.items.addItem(item)
         if self.items.count():
             self.items.setCurrentRow(self.items.count() - 1)
