@@ -190,3 +190,25 @@ def test_the_window_keeps_each_exchange_reopens_exports_and_deletes_it(qtbot, ho
     assert w.history == [], "the question box forgets them too"
     w.close()
     assert files_holding(home, "qwzx") == [], [str(p) for p in files_holding(home, "qwzx")]
+
+
+def test_an_exchange_citing_a_note_made_private_is_forgotten_with_it(qtbot, home: Path, demo: Path):
+    pytest.importorskip("pytestqt")
+    from tests.test_app import ask, fake_controller, open_and_wait
+    from vaultrag.app.widgets.main_window import MainWindow
+
+    w = MainWindow(fake_controller(home))
+    qtbot.addWidget(w)
+    w.show()
+    open_and_wait(qtbot, w, demo)
+    with qtbot.waitSignal(w.c.history.changed, timeout=30_000):
+        trace = ask(qtbot, w, QUESTION)
+    cited = demo / trace.context[0].note
+    history = w.c.paths.history_file(demo)
+    passage = "aparecer na fatura é de até 7 dias úteis"  # words of the cited passage, kept in the trace
+    assert passage in trace.context[0].text and files_holding(history.parent, passage)
+    with qtbot.waitSignal(w.c.history.changed, timeout=60_000):  # the watcher re-indexes it; its exchange goes
+        cited.write_text("#private\n" + cited.read_text(encoding="utf-8"), encoding="utf-8")
+    assert files_holding(history.parent, passage) == []
+    assert not (w.c.paths.home / "history" / f"{history.stem}.sqlite-journal").exists()
+    w.close()

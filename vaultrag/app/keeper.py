@@ -126,7 +126,7 @@ class HistoryKeeper(QObject):
             cited = {s[2] for c in h.conversations() for x in h.exchanges(c.id) for s in x.sources}
             return h.forget_notes(cited - indexed)
 
-        self._read(forget, "changed")
+        self._read(forget, "changed", only_if_any=True)
 
     def keep_indexed(self, info: dict[str, list[str]]) -> None:
         """`keep_only` the notes of a notes listing (the session's `notes_listed`)."""
@@ -170,11 +170,15 @@ class HistoryKeeper(QObject):
 
         self._writer.jobs.put(run)
 
-    def _read(self, fn: Callable[[History], Any], signal: str) -> None:
+    def _read(self, fn: Callable[[History], Any], signal: str, only_if_any: bool = False) -> None:
+        """`fn(history)` on the writer, its result emitted as `signal` (`only_if_any`: only a result that is not 0
+        or empty: a purge that forgot nothing says nothing)."""
         post = self._post()
 
         def work(w: _Writer) -> None:
             if w.history is not None:
-                post(signal, fn(w.history))
+                result = fn(w.history)
+                if result or not only_if_any:
+                    post(signal, result)
 
         self._submit(work)
