@@ -282,7 +282,7 @@ class MainWindow(QMainWindow):
             self._action(t, self.tr("&Why not this note?"), "Ctrl+Shift+W", self.show_why),
             self._action(t, self.tr("Index &health"), "Ctrl+Shift+H", lambda: self._tab(1, refresh=True)),
             self._action(t, self.tr("&Evaluation"), "Ctrl+Shift+E", lambda: self._tab(2)),
-            self._action(t, self.tr("Histor&y"), "Ctrl+Shift+Y", lambda: self._tab(3))]
+            self._action(t, self.tr("Histor&y"), "Ctrl+Shift+J", lambda: self._tab(3))]
         # Linux has no standard Preferences key: Ctrl+, there, as on macOS and in most editors
         prefs = QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)
         self._action(t, self.tr("&Settings…"), prefs[0] if prefs else "Ctrl+,", self.show_settings)

@@ -67,7 +67,12 @@ class NotePreview(QWidget):
         self.web.setObjectName("preview-web")
         self.web.setOpenLinks(False)
         self.web.setPlaceholderText(self.tr("Links, backlinks and related notes of the note shown"))
-        self.web.setMaximumHeight(self.fontMetrics().lineSpacing() * 4 + 8)
+        line = self.fontMetrics().lineSpacing()
+        self.web.setMaximumHeight(line * 4 + 8)
+        # small minimums: a short pane (1024×700, another pane added below) shrinks both boxes instead of
+        # taking the height of the panes beside it
+        self.web.setMinimumHeight(line * 2 + 6)
+        self.text.setMinimumHeight(line * 2 + 6)
         self.hide_linked = QCheckBox(self.tr("Hide notes already linked"))
         self.hide_linked.setObjectName("preview-hide-linked")
         self.hide_linked.setToolTip(self.tr("Related notes: leave out the ones this note links to or that link to it"))
