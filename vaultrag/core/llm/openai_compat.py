@@ -331,14 +331,7 @@ class OpenAICompatible:
         finally:
             stream.close()
             client.close()
-        if status == GenerationStatus.COMPLETE and finish is None:
-            return run.failed(Failure(LLMFailure.STREAM_CUT, detail=wording.LLM_NO_END))
-        if finish == "length":
-            status = GenerationStatus.CAPPED
-        record = run.record(status)
-        if status == GenerationStatus.CAPPED:
-            record.error = f"The answer was cut at {cap} tokens (llm_max_tokens): it may be incomplete."
-        return Generated(run.text, record)
+        return run.ended(status, finish, cap)
 
 
     def ollama_context(self, messages: Sequence[Message], cap: int) -> int:
@@ -395,14 +388,7 @@ class OpenAICompatible:
             return run.failed(Failure(LLMFailure.STREAM_CUT, detail=type(e).__name__))
         finally:
             lines.close()
-        if status == GenerationStatus.COMPLETE and not done_reason:
-            return run.failed(Failure(LLMFailure.STREAM_CUT, detail=wording.LLM_NO_END))
-        if done_reason == "length":
-            status = GenerationStatus.CAPPED
-        record = run.record(status)
-        if status == GenerationStatus.CAPPED:
-            record.error = f"The answer was cut at {cap} tokens (llm_max_tokens): it may be incomplete."
-        return Generated(run.text, record)
+        return run.ended(status, done_reason or None, cap)
 
 
 @dataclass(frozen=True)
@@ -456,6 +442,17 @@ class _Run:
             completion_tokens=completion, tokens_counted_by="server" if usage is not None else "stream",
             tokens_per_s=round(rate, 2) if rate is not None else None,
         )
+
+    def ended(self, status: GenerationStatus, finish: str | None, cap: int) -> Generated:
+        """The streamed answer once it stopped: cut without an end (no finish reason), capped at `cap`, or whole."""
+        if status == GenerationStatus.COMPLETE and finish is None:
+            return self.failed(Failure(LLMFailure.STREAM_CUT, detail=wording.LLM_NO_END))
+        if finish == "length":
+            status = GenerationStatus.CAPPED
+        record = self.record(status)
+        if status == GenerationStatus.CAPPED:
+            record.error = f"The answer was cut at {cap} tokens (llm_max_tokens): it may be incomplete."
+        return Generated(self.text, record)
 
     def failed(self, failure: Failure) -> Generated:
         self.usage = None  # a failed answer counts the pieces it streamed
