@@ -74,10 +74,12 @@ class Served:
         self._vectors: NoteVectors | None = None  # the notes' vectors for `related`, kept between calls
 
     # -- privacy at the file ----------------------------------------------------------------------
-    def why_withheld(self, note: str) -> str:
-        """Why `note` must not be served now ("" when it may): checked at its file, not only in the index."""
+    def why_withheld(self, note: str, rules: vaultmod.IgnoreRules | None = None) -> str:
+        """Why `note` must not be served now ("" when it may): checked at its file, not only in the index (`rules`:
+        the ignore rules read once for a whole result)."""
         settings = self.searcher.settings
-        rule = vaultmod.IgnoreRules(self.vault, settings.ignore_globs).real_rule(note, False)
+        rules = rules or vaultmod.IgnoreRules(self.vault, settings.ignore_globs)
+        rule = rules.real_rule(note, False)
         if rule:
             return f"left out by a rule ({rule[1]})"
         record = self.searcher.store.note_record(note)
@@ -103,8 +105,9 @@ class Served:
 
     def _withheld(self, notes: list[str]) -> Withheld:
         out = Withheld()
+        rules = vaultmod.IgnoreRules(self.vault, self.searcher.settings.ignore_globs)  # .vaultragignore read once
         for n in dict.fromkeys(notes):
-            why = self.why_withheld(n)
+            why = self.why_withheld(n, rules)
             if why:
                 out.notes[n] = why
         return out
