@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
@@ -42,7 +43,8 @@ class FakeServer:
          "publisher": "nomic-ai", "arch": "nomic-bert", "compatibility_type": "gguf", "quantization": "Q4_K_M",
          "state": "not-loaded", "max_context_length": 2048}])
     reply: str = "Water the tomatoes every second morning [1]."
-    mode: str = "ok"  # ok | error500 | error-line
+    # ok | error500 | error-line | tags-garbage | show-garbage | chat-objectless | chat-silent-lines | drip-version
+    mode: str = "ok"
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     httpd: ClosingHTTPServer | None = None
     thread: threading.Thread | None = None
@@ -90,8 +92,22 @@ class FakeServer:
 
             def do_GET(self) -> None:
                 server.requests.append((self.path, {}))
-                if server.kind == "ollama" and self.path == "/api/version":
+                if server.kind == "ollama" and self.path == "/api/version" and server.mode == "drip-version":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.end_headers()
+                    try:
+                        for b in b'{"version": "0.12.3"}':  # a byte every half second: 11 s for the whole answer
+                            self.wfile.write(bytes([b]))
+                            self.wfile.flush()
+                            time.sleep(0.5)
+                    except OSError:  # the client gave up, as it should
+                        return
+                elif server.kind == "ollama" and self.path == "/api/version":
                     self._send(200, {"version": "0.12.3"})
+                elif server.kind == "ollama" and self.path == "/api/tags" and server.mode == "tags-garbage":
+                    self._send(200, {"models": [7, "llama3.2:latest", {"name": ["x"]}, {"name": "ok:latest",
+                                                                                        "details": "text"}]})
                 elif server.kind == "ollama" and self.path == "/api/tags":
                     self._send(200, {"models": [
                         {"name": m.name, "model": m.name, "modified_at": "2026-11-02T10:00:00Z", "size": 2019393189,
@@ -117,6 +133,9 @@ class FakeServer:
                     if m is None:
                         self._send(404, {"error": f"model '{body.get('model')}' not found"})
                         return
+                    if server.mode == "show-garbage":
+                        self._send(200, {"capabilities": 5, "model_info": [1, 2], "parameters": ["num_ctx 9"]})
+                        return
                     self._send(200, {"modelfile": "# Modelfile", "parameters": m.parameters,
                                      "template": "{{ .Prompt }}", "details": {"family": m.arch},
                                      "capabilities": m.capabilities,
@@ -141,6 +160,18 @@ class FakeServer:
                 self.send_header("Content-Type", "application/x-ndjson")
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
+                if server.mode == "chat-objectless":
+                    self._chunk(b'["not", "an", "object"]\n')
+                    self._chunk(b"")
+                    return
+                if server.mode == "chat-silent-lines":  # lines that never say anything, and never end
+                    try:
+                        while True:
+                            self._chunk(json.dumps({"message": {"role": "assistant", "content": ""},
+                                                    "done": False}).encode() + b"\n")
+                            time.sleep(0.05)
+                    except OSError:
+                        return
                 words = server.reply.split(" ")
                 for i, w in enumerate(words):
                     line = {"model": body["model"], "created_at": "2026-12-03T10:00:00Z",

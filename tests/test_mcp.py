@@ -172,3 +172,39 @@ def test_a_vault_never_indexed_is_said_before_serving(vault: Path, home: Path):
     r = vaultrag(home, "mcp", str(vault))
     assert r.returncode == 2 and "not been indexed yet" in r.stderr and "vaultrag index" in r.stderr
     assert r.stdout == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or not hasattr(os, "mkfifo"), reason="no symlinks or FIFOs here")
+def test_a_note_swapped_after_indexing_for_a_link_out_a_same_size_private_edit_or_a_fifo_is_withheld(
+        served_vault: Path, home: Path, tmp_path: Path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Out\n\nOUTSIDE-CANARY lives outside the vault: water the tomatoes.\n", encoding="utf-8")
+    bread = served_vault / "Recipes" / "Bread.md"
+    bread.unlink()
+    bread.symlink_to(outside)  # Recipes/Bread.md now points outside the vault
+    garden = served_vault / "Garden.md"
+    st = garden.stat()
+    text = garden.read_text(encoding="utf-8")
+    garden.write_text(text.replace("every second", "#private now", 1), encoding="utf-8")  # as many bytes
+    assert garden.stat().st_size == st.st_size, "an edit that keeps the size"
+    os.utime(garden, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the time, as cp -p or rsync -t keep them
+    soup = served_vault / "Recipes" / "Soup.md"
+    soup.unlink()
+    os.mkfifo(soup)  # a named pipe where a note was: must not freeze the server
+
+    async def session(client: Any) -> None:
+        seen = []
+        for name, args in [("note", {"path": "Recipes/Bread.md"}), ("note", {"path": "Garden.md"}),
+                           ("note", {"path": "Recipes/Soup.md"}), ("search", {"query": "water the tomatoes"}),
+                           ("ask", {"question": "How often do I water the tomatoes?"}),
+                           ("why_not", {"question": "water tomatoes every second morning", "note": "Garden.md"}),
+                           ("why_not", {"question": "x", "note": "a/" * 3000 + "x.md"})]:
+            result = await asyncio.wait_for(client.call_tool(name, args), timeout=60)
+            seen.append(every_text(result))
+            if name in ("note", "why_not"):
+                assert result.is_error, f"{name} {args} served"
+        assert not [s for s in seen if "OUTSIDE-CANARY" in s or "deeply, at the roots" in s]
+        found = data(await client.call_tool("search", {"query": "water the tomatoes", "limit": 50}))
+        assert {w["note"] for w in found["withheld"]} >= {"Garden.md", "Recipes/Bread.md"}
+
+    call(served_vault, home, session)

@@ -148,3 +148,32 @@ def test_llm_models_prints_each_model_with_its_context(ollama: FakeServer, lmstu
     out = models(lmstudio)
     assert "qwen2.5-7b-instruct — context 4,096 tokens (model up to 32,768), loaded" in out
     assert "text-embedding" not in out
+
+
+def test_malformed_answers_of_a_server_are_no_crash_and_no_hang(ollama: FakeServer):
+    import time
+
+    ollama.mode = "tags-garbage"
+    info = servers.identify(ollama.base_url)
+    assert [m.name for m in info.models] == ["ok:latest"], "entries that are no model are left out"
+    ollama.mode = "show-garbage"
+    shown = servers.identify(ollama.base_url).models
+    assert shown and all(m.context is None and m.kind == servers.ModelKind.UNKNOWN for m in shown)
+    ollama.mode = "ok"
+    ollama.ollama_models = [OllamaModel("neg:latest", context_length=-5)]
+    assert backend(ollama, "neg").context_window() is None, "a negative context is no context"
+    assert servers.positive_int(True) is None and servers.positive_int("4096") is None
+    ollama.mode = "chat-objectless"
+    broken = backend(ollama, "neg").generate([Message("user", "hi")]).record
+    assert broken.failure == LLMFailure.STREAM_CUT
+    ollama.mode = "chat-silent-lines"
+    quiet = openai_compat.build(Settings(llm_base_url=ollama.base_url, llm_model="neg", llm_timeout=1.0))
+    assert quiet is not None
+    t = time.monotonic()
+    assert quiet.generate([Message("user", "hi")]).record.failure == LLMFailure.TIMEOUT
+    assert time.monotonic() - t < 10, "empty lines forever end at llm_timeout"
+    ollama.mode = "drip-version"
+    t = time.monotonic()
+    with pytest.raises(OSError):
+        servers.request(f"{ollama.base_url.removesuffix('/v1')}/api/version", timeout=1.0)
+    assert time.monotonic() - t < 4, "the probe's whole answer within its timeout"

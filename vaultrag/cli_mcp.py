@@ -57,6 +57,8 @@ class Tools:
             return await asyncio.get_running_loop().run_in_executor(self.pool, work)
         except UserFacingError as e:  # a bad argument or a vault problem: the caller's error, said in words
             raise ToolError(str(e)) from None
+        except OSError as e:  # the system refused a path (too long, a loop of links): said, not a traceback
+            raise ToolError(f"cannot read that: {e.strerror or e}") from None
 
     def close(self) -> None:
         def shut() -> None:

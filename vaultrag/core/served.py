@@ -8,6 +8,7 @@ it no longer passes, or cannot be read. Nothing here writes the vault or the ind
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,15 +92,23 @@ class Served:
             return f"not indexed: {record.reason or record.status}"
         path = self.vault / note
         try:
-            st = path.stat()
-        except OSError:
+            root = self.vault.resolve()
+            real = path.resolve(strict=True)  # where a symlink (the note's or a folder's above it) really goes
+        except (OSError, RuntimeError):
             return "its file is gone since it was indexed"
-        if (st.st_mtime_ns, st.st_size) == (record.mtime_ns, record.size):
-            return ""  # as indexed, and the index judged it then
+        if not real.is_relative_to(root):
+            return "its file now points outside the vault"
+        rule = rules.real_rule(real.relative_to(root).as_posix(), False) if real != path.absolute() else None
+        if rule:
+            return f"it now points into a left-out place ({rule[1]})"
         try:
-            _, text = vaultmod.read_note(path, settings.max_note_bytes)
+            data, text = vaultmod.read_note(path, settings.max_note_bytes)
         except vaultmod.ReadError as e:
             return f"its file cannot be read now ({e})"
+        # the bytes, not the file's size and time (`cp -p`, `rsync -t` keep them through an edit): as indexed, the
+        # index judged them then; else judged again here
+        if hashlib.sha256(data).hexdigest() == self.searcher.store.note_hash(note):
+            return ""
         rule = vaultmod.exclusion_rule(parse(text, path.stem), settings.private_tag)
         return f"left out since it was indexed ({rule[1]})" if rule else ""
 
@@ -176,7 +185,15 @@ class Served:
         """"Why not this note?": the first stage that dropped it, and what to do."""
         from vaultrag.core.quality.diagnose import diagnose
 
-        d = diagnose(self.searcher, self.vault, question, note_path(note), heading or None, _scope(folders, tags))
+        note = note_path(note)
+        why = self.why_withheld(note)
+        if why and self.searcher.store.note_record(note) is not None:
+            # a note left out since indexing is not diagnosed: which of the question's words it holds would leak
+            raise UserFacingError(f"{note}: not served ({why}).")
+        try:
+            d = diagnose(self.searcher, self.vault, question, note, heading or None, _scope(folders, tags))
+        except OSError as e:  # a name the system refuses (too long): the caller's error, in words
+            raise UserFacingError(f"{note!r}: {e.strerror or e}.") from e
         words = wording.diagnosis(d)
         return {"note": d.note, "verdict": str(d.verdict), "layer": d.layer, "stages": list(d.stages),
                 "title": words.title, "message": words.message, "advice": words.advice,

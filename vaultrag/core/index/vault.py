@@ -231,7 +231,15 @@ WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (
 def read_note(path: str | os.PathLike[str], max_bytes: int) -> tuple[bytes, str]:
     """The raw bytes and decoded text of a note, or ReadError with the reason."""
     try:
-        with open(path, "rb") as f:
+        # O_NONBLOCK: a named pipe put where a note was must not block the reader for good (a blocking open waits
+        # for a writer); a regular file reads as ever
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            mode = os.fstat(f.fileno()).st_mode
+            if stat.S_ISDIR(mode):
+                raise ReadError(Reason.IS_FOLDER, "is a folder now, not a file")
+            if not stat.S_ISREG(mode):
+                raise ReadError(Reason.CANNOT_READ, "not a regular file (a pipe, a socket or a device)")
             data = f.read(max_bytes + 1)
     except FileNotFoundError as e:
         raise ReadError(Reason.VANISHED, "vanished while being read") from e

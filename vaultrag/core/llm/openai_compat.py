@@ -315,13 +315,15 @@ class OpenAICompatible:
                     return run.failed(found if found is not None and found.kind == LLMFailure.TIMEOUT else cut)
                 if chunk.usage is not None:
                     run.usage = chunk.usage
-                for choice in chunk.choices or []:
-                    piece = choice.delta.content if choice.delta else None
-                    if piece:
+                for choice in chunk.choices if isinstance(chunk.choices, list) else []:
+                    delta = getattr(choice, "delta", None)
+                    piece = getattr(delta, "content", None)
+                    if isinstance(piece, str) and piece:
                         run.piece(piece)
                         if on_piece is not None:  # outside the `except`: the caller's own errors are not ours
                             on_piece(piece)
-                    finish = choice.finish_reason or finish
+                    reason = getattr(choice, "finish_reason", None)
+                    finish = reason if isinstance(reason, str) and reason else finish
                 if cancel is not None and cancel.is_set():
                     status = GenerationStatus.STOPPED
                     break
@@ -357,17 +359,26 @@ class OpenAICompatible:
         status, done_reason = GenerationStatus.COMPLETE, ""
         lines = servers.stream_lines(f"{info.root}/api/chat", body, cfg.timeout, key)
         try:
+            quiet_since = time.monotonic()
             for line in lines:
+                if not isinstance(line, dict):  # a line of JSON that is no object: no Ollama chat stream
+                    return run.failed(Failure(LLMFailure.STREAM_CUT, detail=wording.LLM_NO_END))
                 if line.get("error"):  # an error after the answer began (Ollama sends it as a line)
-                    return run.failed(Failure(LLMFailure.SERVER_ERROR, None, str(line["error"])[:300]))
-                piece = (line.get("message") or {}).get("content") or ""
-                if piece:
+                    return run.failed(Failure(LLMFailure.SERVER_ERROR, None, servers.error_words(line["error"])))
+                message = line.get("message")
+                piece = message.get("content") if isinstance(message, dict) else None
+                if isinstance(piece, str) and piece:
+                    quiet_since = time.monotonic()
                     run.piece(piece)
                     if on_piece is not None:
                         on_piece(piece)
+                elif time.monotonic() - quiet_since > cfg.timeout:  # lines that say nothing, forever
+                    return run.failed(Failure(LLMFailure.TIMEOUT))
                 if line.get("done"):
-                    done_reason = str(line.get("done_reason") or "stop")
-                    run.usage = _OllamaUsage(line.get("prompt_eval_count"), line.get("eval_count"))
+                    reason = line.get("done_reason")
+                    done_reason = reason if isinstance(reason, str) and reason else "stop"
+                    run.usage = _OllamaUsage(servers.positive_int(line.get("prompt_eval_count")),
+                                             servers.positive_int(line.get("eval_count")))
                     break
                 if cancel is not None and cancel.is_set():
                     status = GenerationStatus.STOPPED
@@ -430,8 +441,12 @@ class _Run:
         self.text += piece
 
     def record(self, status: GenerationStatus) -> Generation:
-        end, first, usage = time.perf_counter(), self.first, self.usage
-        completion = int(usage.completion_tokens) if usage is not None and usage.completion_tokens else self.pieces
+        end, first = time.perf_counter(), self.first
+        usage = self.usage
+        if usage is not None and not (servers.positive_int(getattr(usage, "completion_tokens", None))
+                                      and servers.positive_int(getattr(usage, "prompt_tokens", None))):
+            usage = None  # counts that are no whole numbers above 0 ("x", [1]): the streamed pieces are counted
+        completion = int(usage.completion_tokens) if usage is not None else self.pieces
         # tokens after the first over the time since it came: one token alone gives no rate (it read 4,146 tokens/s)
         rate = (completion - 1) / (end - first) if first is not None and end > first and completion > 1 else None
         return Generation(

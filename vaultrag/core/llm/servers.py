@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Generator
@@ -17,8 +18,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-PROBE_TIMEOUT_S = 2.0
+PROBE_TIMEOUT_S = 2.0  # a probe's whole answer (a server that drips a byte at a time is cut there)
+SHOW_BUDGET_S = 6.0  # all of Ollama's /api/show requests of one listing; the models after it come without details
 MAX_SHOW = 200  # models asked for their details (Ollama: one request each); more are listed without them
+MAX_BODY = 8 << 20  # the largest JSON answer read from a probe
 
 
 class ServerKind(StrEnum):
@@ -89,6 +92,13 @@ def root_of(base_url: str) -> str:
     return address[: -len("/v1")] if address.endswith("/v1") else address
 
 
+def error_words(err: Any) -> str:
+    """An error's words, from a string or an {"message": …} object (Ollama's and OpenAI's shapes)."""
+    if isinstance(err, dict):
+        return str(err.get("message") or err.get("type") or err)[:300]
+    return str(err)[:300]
+
+
 def error_message(body: bytes) -> str:
     """The words of an error body: Ollama's {"error": "…"}, LM Studio's and OpenAI's {"error": {"message": …}}."""
     try:
@@ -96,17 +106,37 @@ def error_message(body: bytes) -> str:
     except ValueError:
         return body.decode("utf-8", "replace").strip()[:300]
     err = data.get("error") if isinstance(data, dict) else None
-    if isinstance(err, dict):
-        return str(err.get("message") or err.get("type") or err)[:300]
-    return str(err if err is not None else data)[:300]
+    return error_words(err if err is not None else data)
 
 
 def request(url: str, body: dict[str, Any] | None = None, timeout: float = PROBE_TIMEOUT_S,
             api_key: str = "") -> Any:
-    """GET (or POST `body` as JSON) and the JSON answer; ServerError on an error status, OSError/ValueError when
-    nothing or no JSON answers."""
+    """GET (or POST `body` as JSON) and the JSON answer, all of it within `timeout`; ServerError on an error
+    status, OSError (TimeoutError) / ValueError when nothing, too little in time or no JSON answers."""
+    deadline = time.monotonic() + timeout
     with _open(url, body, timeout, api_key) as reply:
-        return json.loads(reply.read().decode("utf-8"))
+        data = bytearray()
+        while chunk := reply.read1(65536):
+            data += chunk
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{url} sent its answer too slowly")
+            if len(data) > MAX_BODY:
+                raise ValueError(f"{url} sent more than {MAX_BODY:,} bytes")
+        return json.loads(bytes(data).decode("utf-8"))
+
+
+def positive_int(value: Any) -> int | None:
+    """`value` when it is a whole number above 0 (a server's context length), else None (a string, a negative,
+    a boolean: no context said)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def stream_lines(url: str, body: dict[str, Any], timeout: float,
@@ -153,20 +183,24 @@ def identify(base_url: str, timeout: float = PROBE_TIMEOUT_S, api_key: str = "")
 
 
 def ollama_models(root: str, timeout: float = PROBE_TIMEOUT_S, api_key: str = "") -> list[ServerModel]:
-    """Ollama's models (`/api/tags`), each with its capabilities and context from `/api/show`."""
-    tags = request(f"{root}/api/tags", timeout=timeout, api_key=api_key)
+    """Ollama's models (`/api/tags`), each with its capabilities and context from `/api/show` (all of those within
+    SHOW_BUDGET_S; a malformed entry is left out, a malformed detail read as unsaid)."""
+    tags = _dict(request(f"{root}/api/tags", timeout=timeout, api_key=api_key))
     out = []
-    for i, m in enumerate(tags.get("models") or []):
-        name = str(m.get("name") or m.get("model") or "")
-        if not name:
+    budget = time.monotonic() + SHOW_BUDGET_S
+    for i, m in enumerate(_list(tags.get("models"))):
+        m = _dict(m)
+        name = m.get("name") or m.get("model")
+        if not isinstance(name, str) or not name:
             continue
-        d = m.get("details") or {}
-        details = " ".join(str(d[k]) for k in ("family", "parameter_size", "quantization_level") if d.get(k))
-        if i >= MAX_SHOW:
+        d = _dict(m.get("details"))
+        details = " ".join(str(d[k]) for k in ("family", "parameter_size", "quantization_level")
+                           if isinstance(d.get(k), str | int | float) and d.get(k))
+        if i >= MAX_SHOW or time.monotonic() > budget:
             out.append(ServerModel(name, details=details))
             continue
         try:
-            shown = request(f"{root}/api/show", {"model": name}, timeout=timeout, api_key=api_key)
+            shown = _dict(request(f"{root}/api/show", {"model": name}, timeout=timeout, api_key=api_key))
         except (ServerError, OSError, ValueError):
             out.append(ServerModel(name, details=details))
             continue
@@ -175,34 +209,40 @@ def ollama_models(root: str, timeout: float = PROBE_TIMEOUT_S, api_key: str = ""
 
 
 def _ollama_model(name: str, shown: dict[str, Any], details: str) -> ServerModel:
-    caps = [str(c) for c in shown.get("capabilities") or []]
+    caps = [c for c in _list(shown.get("capabilities")) if isinstance(c, str)]
     if caps:
         kind = ModelKind.EMBEDDING if "embedding" in caps and "completion" not in caps else ModelKind.CHAT
     else:
         kind = ModelKind.UNKNOWN
-    info = shown.get("model_info") or {}
-    arch = str(info.get("general.architecture") or "")
-    trained = info.get(f"{arch}.context_length") if arch else None
-    if not isinstance(trained, int):
-        trained = next((v for k, v in info.items() if k.endswith(".context_length") and isinstance(v, int)), None)
+    info = _dict(shown.get("model_info"))
+    arch = info.get("general.architecture")
+    trained = positive_int(info.get(f"{arch}.context_length")) if isinstance(arch, str) and arch else None
+    if trained is None:
+        trained = next((positive_int(v) for k, v in info.items()
+                        if isinstance(k, str) and k.endswith(".context_length") and positive_int(v)), None)
     # a Modelfile's PARAMETER num_ctx is what the server gives it; without one, vaultrag asks per request (the
     # server's own default depends on its version and memory): the model's length is then the limit
-    set_ctx = re.search(r"(?m)^\s*num_ctx\s+(\d+)", str(shown.get("parameters") or ""))
-    return ServerModel(name, kind, int(set_ctx.group(1)) if set_ctx else trained, trained, details=details)
+    parameters = shown.get("parameters")
+    set_ctx = re.search(r"(?m)^\s*num_ctx\s+(\d+)", parameters) if isinstance(parameters, str) else None
+    return ServerModel(name, kind, positive_int(int(set_ctx.group(1))) if set_ctx else trained, trained,
+                       details=details)
 
 
 def lmstudio_models(listed: dict[str, Any]) -> list[ServerModel]:
-    """LM Studio's models from its `/api/v0/models` list."""
+    """LM Studio's models from its `/api/v0/models` list (malformed entries left out)."""
     kinds = {"llm": ModelKind.CHAT, "vlm": ModelKind.CHAT, "embeddings": ModelKind.EMBEDDING}
     out = []
-    for m in listed.get("data") or []:
-        name = str(m.get("id") or "")
-        if not name:
+    for m in _list(listed.get("data")):
+        m = _dict(m)
+        name = m.get("id")
+        if not isinstance(name, str) or not name:
             continue
-        most = m.get("max_context_length") if isinstance(m.get("max_context_length"), int) else None
-        loaded = m.get("state") == "loaded" if isinstance(m.get("state"), str) else None
-        now = m.get("loaded_context_length") if isinstance(m.get("loaded_context_length"), int) else None
-        details = " ".join(str(m[k]) for k in ("arch", "quantization") if m.get(k))
-        out.append(ServerModel(name, kinds.get(str(m.get("type")), ModelKind.UNKNOWN), now or most, most, loaded,
-                               details))
+        most = positive_int(m.get("max_context_length"))
+        state = m.get("state")
+        loaded = state == "loaded" if isinstance(state, str) else None
+        now = positive_int(m.get("loaded_context_length"))
+        details = " ".join(str(m[k]) for k in ("arch", "quantization") if isinstance(m.get(k), str) and m.get(k))
+        kind = m.get("type")
+        out.append(ServerModel(name, kinds.get(kind, ModelKind.UNKNOWN) if isinstance(kind, str) else ModelKind.UNKNOWN,
+                               now or most, most, loaded, details))
     return out

@@ -427,6 +427,11 @@ class QueryReads:
         return [int(r[0]) for r in rows]
 
     # -- notes, for pickers and the diagnosis -------------------------------------------------------
+    def note_hash(self, path: str) -> str:
+        """The content hash the index read `path` with ("" for none)."""
+        row = self.db.execute("select content_hash from notes where path = ?", (path,)).fetchone()
+        return str(row[0]) if row and row[0] else ""
+
     def note_record(self, path: str) -> NoteRecord | None:
         row = self.db.execute(
             "select id, path, status, reason, reason_code, mtime_ns, size from notes where path = ?", (path,)
