@@ -48,6 +48,15 @@ class ClosingHTTPServer(ThreadingHTTPServer):
         super().server_close()
 
 
+def stop_serving(httpd: ThreadingHTTPServer | None, thread: threading.Thread | None) -> None:
+    """Stop a test server started on `thread`: its loop, its open connections and request threads, then the thread."""
+    if httpd is not None:
+        httpd.shutdown()
+        httpd.server_close()
+    if thread is not None:
+        thread.join()
+
+
 class _QuietServer(ClosingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a client that hangs up mid-answer (Stop, the max-tokens cap) is expected here
@@ -161,8 +170,4 @@ class ScriptedServer:
         return self
 
     def stop(self) -> None:
-        if self.httpd is not None:
-            self.httpd.shutdown()
-            self.httpd.server_close()
-        if self.thread is not None:
-            self.thread.join()
+        stop_serving(self.httpd, self.thread)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from tests.llm_server import ClosingHTTPServer
+from tests.llm_server import ClosingHTTPServer, stop_serving
 
 
 @dataclass
@@ -216,11 +216,7 @@ class FakeServer:
         return self
 
     def stop(self) -> None:
-        if self.httpd is not None:
-            self.httpd.shutdown()
-            self.httpd.server_close()
-        if self.thread is not None:
-            self.thread.join()
+        stop_serving(self.httpd, self.thread)
 
     def paths(self) -> list[str]:
         return [p for p, _ in self.requests]
