@@ -107,6 +107,13 @@ NOTES = """
   top-1 flag gave faquad-pt 0.907–0.913): USE is weak in Portuguese (dense hit@1 0.506, MODELS.md) and a weight
   learned where it is strong carries to where it is not. Counted only for candidates in another language than
   the question, it learns nothing (no training set has such candidates: xquad-xl 0.897). Not kept.
+- Note-level evidence (2026-12-03, issue 35; each candidate given its note's aggregate over the fused list: the
+  number of its note's candidates, the note's best fused, BM25 and vector ranks, the sum of the note's RRF, its best
+  sentence_idf / sentence_grams / title_cov, "first in both lists"), one at a time and all together; and each feature
+  again normalised within the question (centred, z-scored, less the best, as a rank): note-level hit@1
+  leave-one-genre-out help-en 0.750–0.772 and help-pt 0.707–0.730 against 0.764 / 0.727 without, the QA sets within
+  ±0.01, and even in-sample (trained on the help sets too) no row above 0.783 / 0.772. A linear model over these
+  lists' evidence is saturated on real notes: the misses need a stronger judge of meaning than e5-small. Not kept.
 - FTS5's tokenizer is unchanged (a stemming tokenizer needs a C extension; BM25 is measured as before).
 
 ## The marks on real vaults (`python benchmarks/chunk_marks.py`)
@@ -178,7 +185,7 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
 
     if cache.exists():
         data = dict(np.load(cache))
-        if list(data.get("names", [])) == list(features.FEATURES) and "yn" in data:
+        if list(data.get("names", [])) == list(features.FEATURES) and "notes" in data:
             return data  # else computed by an older version of the features: collected again
     from vaultrag.core import embed
     from vaultrag.core.quality import golden
@@ -199,6 +206,7 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
     labels: list[np.ndarray] = []
     note_labels: list[np.ndarray] = []  # the candidate's note is a gold note (the note-level hit)
     note_ranks: list[tuple[int, int, int]] = []
+    note_ids: list[np.ndarray] = []  # each candidate's note, numbered within its question (0 = the fused #1's)
     info: list[tuple[int, int, int, str, float]] = []  # bm25 rank, vector rank, fused rank (0 = none), lang, ms
 
     class Capture:
@@ -222,6 +230,8 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
             rows.append(x)
             labels.append(np.array([i in hit for i in ids], dtype=bool))
             note_labels.append(np.array([q.chunks[i].note in item.notes for i in ids], dtype=bool))
+            seen: dict[str, int] = {}
+            note_ids.append(np.array([seen.setdefault(q.chunks[i].note, len(seen)) for i in ids]))
             note_ranks.append((first_note(StageName.BM25), first_note(StageName.VECTOR), first_note(StageName.FUSED)))
             info.append((first(StageName.BM25), first(StageName.VECTOR), first(StageName.FUSED), q.language, ms))
 
@@ -241,10 +251,12 @@ def collect(work: Path, name: str, gate: float, n: int = 20, limit: int = 0) -> 
     y = np.zeros((len(rows), width), dtype=bool)
     yn = np.zeros((len(rows), width), dtype=bool)
     mask = np.zeros((len(rows), width), dtype=bool)
-    for i, (r, lab, nlab) in enumerate(zip(rows, labels, note_labels, strict=True)):
+    notes = np.full((len(rows), width), -1)
+    for i, (r, lab, nlab, nid) in enumerate(zip(rows, labels, note_labels, note_ids, strict=True)):
         x[i, : len(r)], y[i, : len(r)], yn[i, : len(r)], mask[i, : len(r)] = r, lab, nlab, True
+        notes[i, : len(r)] = nid
     data = {"x": x, "y": y, "yn": yn, "mask": mask, "names": np.array(features.FEATURES),
-            "ranks": np.array([i[:3] for i in info]), "note_ranks": np.array(note_ranks),
+            "ranks": np.array([i[:3] for i in info]), "note_ranks": np.array(note_ranks), "notes": notes,
             "lang": np.array([i[3] for i in info]), "ms": np.array([i[4] for i in info])}
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(cache, **data)
