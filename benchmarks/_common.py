@@ -15,7 +15,7 @@ EVAL = ROOT.parent / "shared" / "eval" / "data"
 
 _RUNNER = """
 import json, resource, sys, time
-from vaultrag.cli import main
+from vaultrag.cli.main import main
 t = time.perf_counter()
 code = main(sys.argv[1:])
 sys.stderr.write("\\n@@" + json.dumps({"code": code, "wall": time.perf_counter() - t,

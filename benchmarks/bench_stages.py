@@ -25,7 +25,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--questions", type=int, default=100)
     args = ap.parse_args()
-    from vaultrag.cli import main as cli
+    from vaultrag.cli.main import main as cli
     from vaultrag.core import embed, rerank
     from vaultrag.core.query.search import Searcher
     from vaultrag.core.workspace import Workspace

@@ -9,6 +9,6 @@ if __name__ == "__main__":
         from vaultrag.core.llm import serve
 
         sys.exit(serve.main(sys.argv[2:]))
-    from vaultrag.cli import main
+    from vaultrag.cli.main import main
 
     sys.exit(main())

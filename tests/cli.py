@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vaultrag.cli import main
+from vaultrag.cli.main import main
 
 
 @dataclass(frozen=True)

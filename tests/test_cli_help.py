@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from vaultrag import cli, cli_help
+from vaultrag.cli import help as cli_help
+from vaultrag.cli import main as cli
 
 
 def run(lang: str, *args: str) -> subprocess.CompletedProcess[str]:

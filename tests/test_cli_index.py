@@ -119,7 +119,7 @@ def test_obsidian_help_pt_br_indexes_every_note_or_says_why(home: Path, cli):
 
 
 def test_the_command_line_tells_the_window_from_the_commands():
-    from vaultrag.cli import _wants_window
+    from vaultrag.cli.main import _wants_window
 
     assert _wants_window([]) and _wants_window(["some/vault"]) and _wants_window(["--home", "h", "v"])
     assert _wants_window(["--smoke-test"]) and _wants_window(["gui", "v"])
@@ -141,9 +141,9 @@ def test_index_piped_prints_a_progress_line_now_and_then(home: Path, tmp_path: P
     terminal's redrawn bar printed nothing at all there: minutes of silence)."""
     import io
 
+    from vaultrag.cli.termui import PIPED_EVERY_S, progress_printer
     from vaultrag.core.model import Progress
     from vaultrag.core.vocab import Phase
-    from vaultrag.termui import PIPED_EVERY_S, progress_printer
 
     vault = tmp_path / "vault"
     for i in range(30):
@@ -217,7 +217,7 @@ def test_a_budget_no_passage_fits_is_said_not_passed_off_as_a_refusal(home: Path
 
 def test_a_failed_index_write_is_worded_by_its_cause():
     """A full disk was told "if it is damaged, `vaultrag index` rebuilds it" (a hostile tester)."""
-    from vaultrag.cli import db_failure
+    from vaultrag.cli.main import db_failure
 
     full = db_failure(Exception("database or disk is full"))
     assert full.startswith("the disk that holds the index is full") and "rebuilds" not in full

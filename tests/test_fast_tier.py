@@ -515,7 +515,7 @@ def test_a_fast_listed_candidate_without_an_e5_vector_shows_no_score(backlog):
     assert any(c.score == 0.0 and c.cosine for c in stage.candidates), "a later stage embedded one of them"
     bm25 = trace.stages[StageName.BM25]
     assert all(wording.shown_score(bm25, c) == c.score for c in bm25.candidates)
-    from vaultrag.cli_show import explain
+    from vaultrag.cli.show import explain
 
     vector_column = [line.split("|")[2] for line in explain(trace).splitlines() if line.count("|") >= 3][2:]
     assert any(cell.strip().endswith("—") and cell.strip()[0].isdigit() for cell in vector_column), vector_column

@@ -100,7 +100,7 @@ def test_ask_explain_shows_the_final_list_without_a_gap():
     import dataclasses
 
     from tests.test_app_widgets import cand, trace
-    from vaultrag.cli_show import _rows
+    from vaultrag.cli.show import _rows
     from vaultrag.core.model import Answer, Stage
     from vaultrag.core.vocab import AnswerKind, StageName, StageStatus
 

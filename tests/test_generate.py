@@ -247,7 +247,7 @@ def test_a_new_backend_is_one_module_and_one_registry_line(store: IndexStore, re
     import argparse
 
     from tests import engine_scripted
-    from vaultrag import cli_llm
+    from vaultrag.cli import llm as cli_llm
     from vaultrag.core.llm import registry
     from vaultrag.engines import GENERATORS, GeneratorEngine
 

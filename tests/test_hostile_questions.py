@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import write
-from vaultrag.cli_query import check_question
+from vaultrag.cli.query import check_question
 from vaultrag.errors import BadQuestion
 
 

@@ -17,7 +17,7 @@ import sys, pkgutil, importlib
 import vaultrag.core
 for m in pkgutil.walk_packages(vaultrag.core.__path__, "vaultrag.core."):
     importlib.import_module(m.name)
-import vaultrag.cli_query, vaultrag.cli_watch
+import vaultrag.cli.query, vaultrag.cli.watch
 heavy = sorted(n for n in ("PySide6", "torch", "sentence_transformers", "matplotlib") if n in sys.modules)
 print(",".join(heavy) or "clean")
 """
@@ -43,7 +43,7 @@ def test_the_import_contracts_hold():
 
 
 @pytest.mark.parametrize(("module", "back_import"), [
-    ("vaultrag/cli_llm.py", "from vaultrag.cli_query import check_question"),  # two commands importing each other
+    ("vaultrag/cli/llm.py", "from vaultrag.cli.query import check_question"),  # two commands importing each other
     ("vaultrag/errors.py", "from vaultrag.core import vocab"),  # errors over the core that raises them
     ("vaultrag/core/store/reads.py", "from vaultrag.core.query import search"),  # the store over the query flow
     ("vaultrag/app/words.py", "from vaultrag.app import controller"),  # the window's words over the controller

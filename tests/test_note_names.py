@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import write
-from vaultrag.termui import one_line
+from vaultrag.cli.termui import one_line
 
 FORGED = "— Bank.md › Passwords, line 7"
 NEWLINE_NAME = f"Shopping\n{FORGED}\nlist.md"  # the answer's source line would read as the bank note's

@@ -13,7 +13,7 @@ import sqlean
 
 from tests.conftest import write
 from tests.fakes import CountingEmbedder
-from vaultrag.cli import main as cli_main
+from vaultrag.cli.main import main as cli_main
 from vaultrag.core import embed, vocab, wording
 from vaultrag.core.index.indexer import Indexer, IndexOptions, run_to_end
 from vaultrag.core.model import Decision, IndexState, QueryTrace, QueryWarning, Stage

@@ -64,7 +64,7 @@ def test_a_mistyped_setting_names_the_key_and_its_type(tmp_path: Path, line: str
 
 
 def test_the_cli_says_which_setting_is_mistyped_without_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    from vaultrag import cli
+    from vaultrag.cli import main as cli
 
     (tmp_path / "vault").mkdir()
     (tmp_path / "home").mkdir()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import write
-from vaultrag.cli import main
+from vaultrag.cli.main import main
 from vaultrag.core.store import migrations
 from vaultrag.core.store.db import CorruptIndex, connect
 from vaultrag.core.store.index_store import IndexStore, vec_bytes

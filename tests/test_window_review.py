@@ -25,7 +25,7 @@ from vaultrag.app.widgets.eval_view import EvalView
 from vaultrag.app.widgets.main_window import MainWindow
 from vaultrag.app.widgets.settings_dialog import SettingsDialog
 from vaultrag.app.words import problem_text
-from vaultrag.cli_show import format_answer
+from vaultrag.cli.show import format_answer
 from vaultrag.core import wording
 from vaultrag.core.model import Answer, Diagnosis, Evidence
 from vaultrag.core.quality.evaluate import CONTEXT, QuestionResult

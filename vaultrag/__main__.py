@@ -1,5 +1,5 @@
 """`python -m vaultrag` runs the command-line interface."""
 
-from vaultrag.cli import main
+from vaultrag.cli.main import main
 
 raise SystemExit(main())

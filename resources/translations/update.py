@@ -57,7 +57,8 @@ def data_words() -> dict[str, list[str]]:
         # a choice's name in words (the embedders, the window languages); the reranker editor lists RERANKERS
         settings += [w for f in fields if (c := rule_of(f).choices) for w in (c.options() or {}).values()]
     settings += [e.words for e in RERANKERS if e.words]
-    from vaultrag import cli, cli_help
+    from vaultrag.cli import help as cli_help
+    from vaultrag.cli import main as cli
 
     help_texts = [*cli_help.texts(cli.build_parser()), *cli_help.ARGPARSE_WORDS]  # `vaultrag --help`
     return {"Settings": settings, wording.CONTEXT: list(wording.TEMPLATES), cli_help.CONTEXT: help_texts}

@@ -8,13 +8,13 @@ import contextlib
 import sys
 from typing import TYPE_CHECKING, Any
 
-from vaultrag.cli_show import explain, format_generated
+from vaultrag.cli.show import explain, format_generated
+from vaultrag.cli.termui import json_text
 from vaultrag.core import wording
 from vaultrag.core.llm.generator import LLMError
 from vaultrag.core.model import to_dict
 from vaultrag.core.vocab import ModelState
 from vaultrag.errors import UserFacingError
-from vaultrag.termui import json_text
 
 if TYPE_CHECKING:
     import threading

@@ -9,10 +9,10 @@ from collections import Counter
 from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
+from vaultrag.cli.termui import one_line
 from vaultrag.core import wording
 from vaultrag.core.model import Candidate, QueryTrace, SentenceCheck, Stage
 from vaultrag.core.vocab import AnswerKind, RewriteMethod, StageStatus, SupportVerdict
-from vaultrag.termui import one_line
 
 WIDTH = 120  # when the output is no terminal
 SEP = " › "

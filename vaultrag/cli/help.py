@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 CONTEXT = "Cli"
-TS = Path(__file__).resolve().parents[1] / "resources" / "translations" / "vaultrag_pt.ts"
+TS = Path(__file__).resolve().parents[2] / "resources" / "translations" / "vaultrag_pt.ts"
 # argparse's own words (it asks gettext for them): the headings, the help option's line, its commonest errors
 ARGPARSE_WORDS = ("usage: ", "positional arguments", "options", "show this help message and exit",
                   "show program's version number and exit", "%(prog)s: error: %(message)s\n",

@@ -8,10 +8,14 @@ import logging
 import os
 import sys
 
-from vaultrag import __version__, cli_llm, cli_mcp, cli_query, cli_watch
+from vaultrag import __version__
+from vaultrag.cli import llm as cli_llm
+from vaultrag.cli import mcp as cli_mcp
+from vaultrag.cli import query as cli_query
+from vaultrag.cli import watch as cli_watch
+from vaultrag.cli.termui import json_text, one_line, progress_printer
 from vaultrag.core.model import IndexReport, to_dict
 from vaultrag.errors import UserFacingError
-from vaultrag.termui import json_text, one_line, progress_printer
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -192,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         from vaultrag.app.main import main as gui_main  # `vaultrag [VAULT]` opens the window
 
         return gui_main([a for a in argv if a != "gui"])
-    from vaultrag.termui import PrintableStream
+    from vaultrag.cli.termui import PrintableStream
 
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)  # notes print as text only
@@ -203,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    from vaultrag.cli_help import localize
+    from vaultrag.cli.help import localize
 
     parser = localize(build_parser())  # its help in Portuguese where the environment asks for it
     args = parser.parse_args(argv)

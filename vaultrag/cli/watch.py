@@ -10,8 +10,8 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
+from vaultrag.cli.termui import one_line
 from vaultrag.core.vocab import LaneEventKind
-from vaultrag.termui import one_line
 
 if TYPE_CHECKING:  # the lane (indexer, parser, embedder) loads only when `watch` runs, not for every command
     from vaultrag.core.index.lane import LaneEvent

@@ -37,7 +37,7 @@ class Tools:
         self._served: Served | None = None
 
     def _open(self) -> Served:
-        from vaultrag.cli_query import open_searcher
+        from vaultrag.cli.query import open_searcher
         from vaultrag.core.served import Served
         from vaultrag.core.workspace import Workspace
 

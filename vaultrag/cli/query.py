@@ -14,13 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from vaultrag.cli_show import WIDTH, explain, format_answer
+from vaultrag.cli.show import WIDTH, explain, format_answer
+from vaultrag.cli.termui import json_text, one_line
 from vaultrag.core import wording
 from vaultrag.core.model import Progress, to_dict
 from vaultrag.core.vocab import Phase
 from vaultrag.errors import BadQuestion, UserFacingError
 from vaultrag.paths import outside_vault
-from vaultrag.termui import json_text, one_line
 
 if TYPE_CHECKING:
     from vaultrag.core.quality.diagnose import Diagnosis
@@ -150,11 +150,11 @@ def index_for_first_question(vault: str, home: str | None) -> None:
     """A vault never indexed is indexed for its first question (progress on stderr): a small one whole, a large one
     its text, keyword search and the fast vectors in seconds, as the window starts (`vaultrag index` adds the
     model's vectors)."""
+    from vaultrag.cli.termui import progress_printer
     from vaultrag.core import embed, fast_tier
     from vaultrag.core.index import vault as vaultmod
     from vaultrag.core.index.indexer import CancelToken, Indexer, IndexOptions, run_to_end
     from vaultrag.core.workspace import Workspace
-    from vaultrag.termui import progress_printer
 
     ws = Workspace.load(vault, home)
     if ws.index_path.exists():
@@ -187,7 +187,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     scope = Scope(args.folder or [], args.tag or [], args.note or [])
     try:
         if args.generate or args.after:  # a language model and/or a conversation: see cli_llm
-            from vaultrag import cli_llm
+            from vaultrag.cli import llm as cli_llm
 
             return cli_llm.ask_generating(args, searcher, scope)
         trace = searcher.ask(args.question, scope, k=args.k, threshold=args.threshold)
@@ -229,8 +229,8 @@ def _golden_run(args: argparse.Namespace) -> tuple[Searcher, GoldenRun]:
     """Ask the golden file's questions (a seeded, stratified sample of --limit), with a progress bar."""
     import sys
 
+    from vaultrag.cli.termui import progress_printer
     from vaultrag.core.quality import evaluate
-    from vaultrag.termui import progress_printer
 
     searcher = open_searcher(args)
     show = progress_printer(sys.stderr)

@@ -1,0 +1,1 @@
+"""The command line: `main` parses and dispatches (vaultrag.cli.main), one module per group of commands beside it."""
