@@ -168,14 +168,12 @@ def pane_focus(w: Any) -> dict[str, QWidget]:
             "prompt": panes["prompt"].tree, "preview": panes["preview"].text}
 
 
-def prepare(w: Any) -> None:
-    """Names, descriptions, Tab stops, Tab order and the visible focus of the main window's parts (`w`: the
-    MainWindow; typed loosely so that this module needs none of the widgets' modules)."""
-    ins = w.inspector
-    stages, decision, prompt, preview = (ins.panes[k] for k in ("candidates", "decision", "prompt", "preview"))
-    chart = ins.panes["chart"]
-    answer, ev, health, offer = w.answer_view, w.evaluation, w.health, w.llm_offer
-    named = [
+Named = list[tuple[Any, str, str]]  # (widget, name, description)
+
+
+def _ask_names(w: Any) -> Named:
+    """The vault buttons, the ask bar and the scope row."""
+    return [
         (w.open_button, Q.translate("Access", "Open a vault folder"),
          Q.translate("Access", "Choose the folder of Markdown notes to index and ask")),
         (w.demo_button, Q.translate("Access", "Open the demo vault"),
@@ -196,6 +194,12 @@ def prepare(w: Any) -> None:
          Q.translate("Access", "Search only the notes with the tags picked here")),
         (w.pause, Q.translate("Access", "Pause indexing"),
          Q.translate("Access", "Pause or resume the indexing of the vault")),
+    ]
+
+
+def _answer_names(answer: Any) -> Named:
+    """The answer pane and its buttons."""
+    return [
         (answer.browser, Q.translate("Access", "Answer"),
          Q.translate("Access", "The answer and its sources; the marked sentence is the best passage")),
         (answer.copy, Q.translate("Access", "Copy answer with sources"),
@@ -204,6 +208,15 @@ def prepare(w: Any) -> None:
          Q.translate("Access", "Stop the language model writing the answer")),
         (answer.new, Q.translate("Access", "New conversation"),
          Q.translate("Access", "Forget the earlier questions: the next one stands alone")),
+    ]
+
+
+def _inspector_names(w: Any) -> Named:
+    """The tabs and the inspector's panes."""
+    ins = w.inspector
+    stages, decision, prompt, preview = (ins.panes[k] for k in ("candidates", "decision", "prompt", "preview"))
+    chart = ins.panes["chart"]
+    return [
         (w.tabs, Q.translate("Access", "Views"),
          Q.translate("Access", "Inspector, index health, evaluation and history")),
         (stages.table, Q.translate("Access", "Candidates"),
@@ -227,6 +240,12 @@ def prepare(w: Any) -> None:
         (preview.web, Q.translate("Access", "Links and related notes"),
          Q.translate("Access", "The note's links, the notes linking to it and the notes close in meaning; Enter on "
                                "one shows it")),
+    ]
+
+
+def _evaluation_names(ev: Any) -> Named:
+    """The Evaluation tab."""
+    return [
         (ev.path, Q.translate("Access", "Golden file"),
          Q.translate("Access", "The golden set of questions (.jsonl) to evaluate")),
         (ev.browse, Q.translate("Access", "Browse for a golden file"),
@@ -244,6 +263,12 @@ def prepare(w: Any) -> None:
         (ev.table, Q.translate("Access", "Evaluation results"), Q.translate("Access", "hit@k and MRR of every stage")),
         (ev.questions, Q.translate("Access", "Evaluated questions"),
          Q.translate("Access", "Each question of the golden set and what went wrong")),
+    ]
+
+
+def _history_names(w: Any) -> Named:
+    """The History tab."""
+    return [
         (w.history_view.search, Q.translate("Access", "Search the history"),
          Q.translate("Access", "Show only the conversations whose questions or answers hold this text")),
         (w.history_view.talks, Q.translate("Access", "Conversations"),
@@ -258,6 +283,12 @@ def prepare(w: Any) -> None:
          Q.translate("Access", "Delete this conversation and everything kept of it")),
         (w.history_view.delete_all, Q.translate("Access", "Delete all"),
          Q.translate("Access", "Delete every conversation kept for this vault")),
+    ]
+
+
+def _health_names(health: Any, offer: Any) -> Named:
+    """The Index health tab and the local server's offer."""
+    return [
         (health.tabs, Q.translate("Access", "Index health lists"),
          Q.translate("Access", "The notes indexed, excluded, failed, stale, truncated, flagged and the broken links")),
         (health.reindex, Q.translate("Access", "Re-index"),
@@ -272,6 +303,17 @@ def prepare(w: Any) -> None:
         (offer.later, Q.translate("Access", "Not now"), Q.translate("Access", "Ask again at the next start")),
         (offer.never, Q.translate("Access", "Never"), Q.translate("Access", "Do not look for a local server again")),
     ]
+
+
+def prepare(w: Any) -> None:
+    """Names, descriptions, Tab stops, Tab order and the visible focus of the main window's parts (`w`: the
+    MainWindow; typed loosely so that this module needs none of the widgets' modules)."""
+    ins = w.inspector
+    stages, decision, prompt, preview = (ins.panes[k] for k in ("candidates", "decision", "prompt", "preview"))
+    chart = ins.panes["chart"]
+    answer, health = w.answer_view, w.health
+    named = (_ask_names(w) + _answer_names(answer) + _inspector_names(w) + _evaluation_names(w.evaluation)
+             + _history_names(w) + _health_names(health, w.llm_offer))
     for widget, label, description in named:
         name(widget, label, description)
     for i, lw in enumerate(health.lists.values()):

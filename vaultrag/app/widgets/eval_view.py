@@ -132,27 +132,7 @@ class EvalView(QWidget):
         self.table.setHorizontalHeaderLabels([m.header for m in RANK_METRICS])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self._rows((*ranked_lists(PIPELINE), CONTEXT))  # an evaluation brings its own lists
-        self.questions = QTableWidget(0, 4)
-        self.questions.setObjectName("eval-questions")
-        self.questions.setHorizontalHeaderLabels([self.tr("Question"), self.tr("Expected note"),
-                                                  self.tr("In the prompt at"), self.tr("What went wrong")])
-        self.questions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.questions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.questions.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.questions.verticalHeader().hide()
-        self.questions.setWordWrap(False)  # one line per question: its whole text on hover
-        self.questions.setTextElideMode(Qt.TextElideMode.ElideRight)  # a question reads from its start
-        head = self.questions.horizontalHeader()
-        # the columns share the room (`_share_widths`: the question had it all, and "What went wrong" was cut even at
-        # 1920 wide); a cut text ends in "…" and is whole on hover
-        for column, width in ((0, 200), (1, NOTE_COLUMN), (2, 110), (3, 170)):
-            head.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            # never narrower than its header ("Posição no prompt" was cut to "osição no prompt")
-            label = self.questions.horizontalHeaderItem(column)
-            wide = head.fontMetrics().horizontalAdvance(label.text()) + 24 if label is not None else 0
-            head.resizeSection(column, max(width, wide))
-        self.questions.setToolTip(self.tr("Each question of the golden set, failures first: double-click (or Enter) "
-                                          "asks it again in the inspector and says why its note was lost"))
+        self.questions = self._question_table()
         self.questions.activated.connect(self._open_row)
         self.questions.viewport().installEventFilter(self)
         # the golden file's format said where it is picked, with the README's section for the rest
@@ -189,6 +169,31 @@ class EvalView(QWidget):
         self.calibrate.clicked.connect(lambda: self.run_requested.emit(self.path.text(), self.limit.value(),
                                                                        self.max_pass.value()))
         self.store.clicked.connect(self._store)
+
+    def _question_table(self) -> QTableWidget:
+        """The per-question list: one line a question, its columns sharing the room."""
+        questions = QTableWidget(0, 4)
+        questions.setObjectName("eval-questions")
+        questions.setHorizontalHeaderLabels([self.tr("Question"), self.tr("Expected note"),
+                                             self.tr("In the prompt at"), self.tr("What went wrong")])
+        questions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        questions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        questions.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        questions.verticalHeader().hide()
+        questions.setWordWrap(False)  # one line per question: its whole text on hover
+        questions.setTextElideMode(Qt.TextElideMode.ElideRight)  # a question reads from its start
+        head = questions.horizontalHeader()
+        # the columns share the room (`_share_widths`: the question had it all, and "What went wrong" was cut even at
+        # 1920 wide); a cut text ends in "…" and is whole on hover
+        for column, width in ((0, 200), (1, NOTE_COLUMN), (2, 110), (3, 170)):
+            head.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            # never narrower than its header ("Posição no prompt" was cut to "osição no prompt")
+            label = questions.horizontalHeaderItem(column)
+            wide = head.fontMetrics().horizontalAdvance(label.text()) + 24 if label is not None else 0
+            head.resizeSection(column, max(width, wide))
+        questions.setToolTip(self.tr("Each question of the golden set, failures first: double-click (or Enter) "
+                                     "asks it again in the inspector and says why its note was lost"))
+        return questions
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.questions.viewport() and event.type() == QEvent.Type.Resize:

@@ -86,36 +86,10 @@ class SettingsDialog(QDialog):
             form = QFormLayout(box)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             for f in fields:
-                if f.name in owned and editor_of(f, type(settings)) != Editor.LLM:
-                    continue
-                w = self._editor(f, getattr(settings, f.name))
-                w.setObjectName(f"setting-{f.name}")
-                help_text = tr(f.metadata["desc"])
-                if f.name == "ui_language":
-                    help_text += " " + self.tr("Takes effect at the next start.")
-                term = f.metadata.get("term", "")
-                w.setToolTip(help_text + (f"\n({term})" if term else ""))  # the technical term, for who knows it
-                helper = QLabel(help_text)
-                helper.setObjectName(f"setting-help-{f.name}")
-                helper.setWordWrap(True)
-                helper.setStyleSheet("color: palette(placeholder-text); font-size: small;")
-                cell = QWidget()
-                stack = QVBoxLayout(cell)
-                stack.setContentsMargins(0, 0, 0, 4)
-                stack.setSpacing(1)
-                stack.addWidget(w)
-                stack.addWidget(helper)
-                form.addRow(tr(f.metadata["label"]) or f.name, cell)
-                self.fields[f.name] = w
-                self.rows[f.name] = (form, cell)
+                if f.name not in owned or editor_of(f, type(settings)) == Editor.LLM:
+                    self._add_row(form, f, getattr(settings, f.name))
             sections.addWidget(box)
-        self.calibration: CalibrationRow | None = None
-        if "threshold" in self.rows and getattr(downloader, "evaluation", None) is not None:
-            # the vault's calibrated threshold, under the override: Undo and Back to shipped
-            form, cell = self.rows["threshold"]
-            self.calibration = CalibrationRow(downloader.evaluation)
-            position: Any = form.getWidgetPosition(cell)  # (row, role)
-            form.insertRow(int(position[0]) + 1, self.tr("Calibrated"), self.calibration)
+        self.calibration = self._calibration_row(downloader)
         scroll = QScrollArea()
         scroll.setObjectName("settings-page")
         scroll.setWidgetResizable(True)
@@ -126,20 +100,8 @@ class SettingsDialog(QDialog):
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b71c1c;")
         self.problem.hide()
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setObjectName("settings-ok")
-        buttons.button(QDialogButtonBox.StandardButton.Cancel).setObjectName("settings-cancel")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        # the sections by name above the page (a bar of tabs, no width taken from the fields): a click shows a
-        # section, the bar follows the scrolling
-        self.sections = QTabBar()
-        self.sections.setObjectName("settings-sections")
-        self.sections.setExpanding(False)
-        self.sections.setDrawBase(False)
-        for box in self.boxes:
-            self.sections.addTab(box.title())
-        self.sections.currentChanged.connect(self._go_to_section)
+        buttons = self._buttons()
+        self.sections = self._section_bar()
         scroll.verticalScrollBar().valueChanged.connect(self._follow_section)
         col = QVBoxLayout(self)
         col.addWidget(self.sections)
@@ -165,6 +127,59 @@ class SettingsDialog(QDialog):
             embedder.currentIndexChanged.connect(self._show_embedder_rows)
             self._show_embedder_rows()
         access.name_children(self)  # every field named by its row's label for screen readers
+
+    def _add_row(self, form: QFormLayout, f: dataclasses.Field[Any], value: Any) -> None:
+        """A field's row: its editor, its help below it, its technical term in the tooltip."""
+        w = self._editor(f, value)
+        w.setObjectName(f"setting-{f.name}")
+        help_text = tr(f.metadata["desc"])
+        if f.name == "ui_language":
+            help_text += " " + self.tr("Takes effect at the next start.")
+        term = f.metadata.get("term", "")
+        w.setToolTip(help_text + (f"\n({term})" if term else ""))  # the technical term, for who knows it
+        helper = QLabel(help_text)
+        helper.setObjectName(f"setting-help-{f.name}")
+        helper.setWordWrap(True)
+        helper.setStyleSheet("color: palette(placeholder-text); font-size: small;")
+        cell = QWidget()
+        stack = QVBoxLayout(cell)
+        stack.setContentsMargins(0, 0, 0, 4)
+        stack.setSpacing(1)
+        stack.addWidget(w)
+        stack.addWidget(helper)
+        form.addRow(tr(f.metadata["label"]) or f.name, cell)
+        self.fields[f.name] = w
+        self.rows[f.name] = (form, cell)
+
+    def _calibration_row(self, downloader: Any) -> CalibrationRow | None:
+        """The vault's calibrated threshold under the override (Undo and Back to shipped), with an open vault."""
+        if "threshold" not in self.rows or getattr(downloader, "evaluation", None) is None:
+            return None
+        form, cell = self.rows["threshold"]
+        row = CalibrationRow(downloader.evaluation)
+        position: Any = form.getWidgetPosition(cell)  # (row, role)
+        form.insertRow(int(position[0]) + 1, self.tr("Calibrated"), row)
+        return row
+
+    def _buttons(self) -> QDialogButtonBox:
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setObjectName("settings-ok")
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setObjectName("settings-cancel")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        return buttons
+
+    def _section_bar(self) -> QTabBar:
+        """The sections by name above the page (a bar of tabs, no width taken from the fields): a click shows a
+        section, the bar follows the scrolling."""
+        bar = QTabBar()
+        bar.setObjectName("settings-sections")
+        bar.setExpanding(False)
+        bar.setDrawBase(False)
+        for box in self.boxes:
+            bar.addTab(box.title())
+        bar.currentChanged.connect(self._go_to_section)
+        return bar
 
     def _show_embedder_rows(self) -> None:
         """The sentence-transformers fields only while it is the embedder chosen; a hidden row keeps its value."""

@@ -18,7 +18,7 @@ from vaultrag.core.fast_tier import FastTier
 from vaultrag.core.index import vault as vaultmod
 from vaultrag.core.index.chunking import CHUNKER_VERSION
 from vaultrag.core.index.prepare import Prepared, PrepareOptions, prepare_all
-from vaultrag.core.model import IndexReport, Progress, Tiers
+from vaultrag.core.model import IndexReport, Progress, Skip, Tiers
 from vaultrag.core.store import links as links_store
 from vaultrag.core.store.db import drop_aside_copies
 from vaultrag.core.store.index_store import IndexStore, NoteRow, vec_bytes
@@ -144,11 +144,7 @@ class Indexer:
             indexed = sum(r.status == NoteStatus.INDEXED and not scanned.unseen(p)
                           for p, r in self.store.note_rows().items())
             if indexed:
-                raise VaultNotFound(
-                    f"The vault folder {self.vault} holds no note now, but the index has {indexed}: is its drive or "
-                    "share mounted, or is a sync client still filling it? (Or do the ignore rules leave out every "
-                    "note?) Nothing was deleted. If you did remove every note, run `vaultrag index --allow-empty "
-                    "VAULT`.", Problem.VAULT_EMPTIED, path=self.vault, count=indexed)
+                raise VaultNotFound(Problem.VAULT_EMPTIED, path=self.vault, count=indexed)
 
         t1 = time.perf_counter()
         yield from self._text_phase(scanned, report, cancel)
@@ -220,19 +216,7 @@ class Indexer:
             if force:
                 store.set_meta("chunker_version", CHUNKER_VERSION)
                 store.set_meta("chunk_tokens", str(self.options.chunk_tokens))
-            for skip in scanned.skipped:
-                old = rows.get(skip.path)
-                if skip.code == Reason.CANNOT_STAT and old is not None and old.status == NoteStatus.INDEXED:
-                    kept.append((skip.path, skip.detail))  # listed, not readable (a folder without x)
-                    continue
-                if old is None or (old.status, old.reason, old.reason_code) != (NoteStatus.EXCLUDED, skip.detail,
-                                                                                skip.code):
-                    if old is not None:
-                        store.delete_note(old.id)
-                        if old.status == NoteStatus.INDEXED:
-                            store.forget_graph()  # an ignored note's vectors' bytes would stay in the graph file
-                    store.upsert_note(skip.path, mtime_ns=0, size=0, content_hash="", status=NoteStatus.EXCLUDED,
-                                      reason=skip.detail, reason_code=skip.code)
+            self._record_skips(scanned.skipped, rows, kept)
             last_commit = time.perf_counter()
             jobs = []
             for f in scanned.notes:
@@ -257,35 +241,64 @@ class Indexer:
                         last_commit = time.perf_counter()
             finally:
                 results.close()  # stops the worker pool early on cancel or error
-            gone = [r for r in vanished.values() if store.has_note(r.id, r.path)]  # still there: no move took it
-            lost = [r for r in gone if r.status == NoteStatus.INDEXED]
-            indexed = sum(r.status == NoteStatus.INDEXED for r in rows.values())
-            if not self.options.allow_empty and holds_back(len(lost), indexed):
-                self._say(report, mass_deletion(self.vault, len(lost), indexed, lost[0].path))
-            else:
-                for r in gone:
-                    store.delete_note(r.id)
-                    report.notes_deleted += 1
-                if any(r.status == NoteStatus.INDEXED for r in gone):
-                    # a deleted or newly ignored note: its vectors' bytes would stay in the graph file
-                    store.forget_graph()
+            self._drop_vanished(list(vanished.values()), rows, report)
             if kept:
                 self._say(report, f"kept the indexed version of {len(kept)} note(s) that cannot be read now ("
                           + "; ".join(f"{p}: {why}" for p, why in kept[:5]) + (", …" if len(kept) > 5 else "")
                           + "): they are read again on the next run")
-            # boilerplate is decided over the whole vault: the chunks that share a line with one added or removed
-            # in this run are recounted (a cancelled run leaves its lines dirty for the next); so are links: the
-            # new ones resolved, and all of them when a note came, went or was renamed
             if not cancel.cancelled:
-                store.refresh_marks()
-                store.resolve_links()
-            if store.chunks_dropped and not cancel.cancelled:
-                store.prune_vector_cache()
-            if not cancel.cancelled and store.path is not None:
-                # every note is read again: a damaged copy moved aside before the rebuild has nothing left to give
-                for copy in drop_aside_copies(store.path):
-                    log.info("deleted %s, the damaged index this one was rebuilt from the notes to replace", copy)
+                self._after_text()
         yield rate.progress(Phase.TEXT, len(scanned.notes))
+
+    def _record_skips(self, skipped: list[Skip], rows: dict[str, NoteRow],
+                      kept: list[tuple[str, str]]) -> None:
+        """Each path the scan left out, as an excluded note with its reason (an indexed note listed but not
+        readable now is kept as it is, in `kept`)."""
+        store = self.store
+        for skip in skipped:
+            old = rows.get(skip.path)
+            if skip.code == Reason.CANNOT_STAT and old is not None and old.status == NoteStatus.INDEXED:
+                kept.append((skip.path, skip.detail))  # listed, not readable (a folder without x)
+                continue
+            if old is None or (old.status, old.reason, old.reason_code) != (NoteStatus.EXCLUDED, skip.detail,
+                                                                            skip.code):
+                if old is not None:
+                    store.delete_note(old.id)
+                    if old.status == NoteStatus.INDEXED:
+                        store.forget_graph()  # an ignored note's vectors' bytes would stay in the graph file
+                store.upsert_note(skip.path, mtime_ns=0, size=0, content_hash="", status=NoteStatus.EXCLUDED,
+                                  reason=skip.detail, reason_code=skip.code)
+
+    def _drop_vanished(self, vanished: list[NoteRow], rows: dict[str, NoteRow], report: IndexReport) -> None:
+        """The notes gone from the vault leave the index, unless so many went at once that the vault looks
+        unmounted (`holds_back`: nothing is deleted then, and the report says why)."""
+        store = self.store
+        gone = [r for r in vanished if store.has_note(r.id, r.path)]  # still there: no move took it
+        lost = [r for r in gone if r.status == NoteStatus.INDEXED]
+        indexed = sum(r.status == NoteStatus.INDEXED for r in rows.values())
+        if not self.options.allow_empty and holds_back(len(lost), indexed):
+            self._say(report, mass_deletion(self.vault, len(lost), indexed, lost[0].path))
+            return
+        for r in gone:
+            store.delete_note(r.id)
+            report.notes_deleted += 1
+        if lost:
+            store.forget_graph()  # a deleted or newly ignored note: its vectors' bytes would stay in the graph file
+
+    def _after_text(self) -> None:
+        """What a whole text phase settles over the vault: boilerplate is decided over all of it (the chunks that
+        share a line with one added or removed in this run are recounted; a cancelled run leaves its lines dirty
+        for the next), and so are links (the new ones resolved, all of them when a note came, went or was
+        renamed); vectors no chunk holds any more are pruned; a damaged copy moved aside before a rebuild has
+        nothing left to give (every note was read again)."""
+        store = self.store
+        store.refresh_marks()
+        store.resolve_links()
+        if store.chunks_dropped:
+            store.prune_vector_cache()
+        if store.path is not None:
+            for copy in drop_aside_copies(store.path):
+                log.info("deleted %s, the damaged index this one was rebuilt from the notes to replace", copy)
 
     @property
     def _prepare_options(self) -> PrepareOptions:

@@ -131,40 +131,65 @@ def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult
     """
     root = check_vault(vault)
     rules = IgnoreRules(root, globs)
-    notes: list[NoteFile] = []
-    skipped: list[Skip] = []
-    seen_dirs: set[tuple[int, int]] = set()
+    walk = _Walk(root, rules)
+    walk.folder(root, "", False)
+    # folders reached through a link are walked after every real one, so a note is indexed where it really lives
+    # and the link is the one said to lead back into the vault (a link sorted before its target took the notes'
+    # paths, and the real folder was called the loop)
+    while walk.linked_dirs:
+        walk.folder(*walk.linked_dirs.pop(0), True)
+    ignored = [s for s in walk.skipped if s.code in (Reason.IGNORE_SETTING, Reason.IGNORE_FILE)]
+    if not walk.notes and ignored:  # "*.md" as a rule: nothing is searchable, and nothing else would say why
+        rules.problems.append(f"the ignore rules leave out every note ({len(ignored)} path(s), e.g. "
+                              f"{ignored[0].path}: {ignored[0].detail}); check ignore_globs and .vaultragignore")
+    return ScanResult(walk.notes, walk.skipped, rules.problems)
 
-    def link_rule(entry: os.DirEntry[str], is_dir: bool) -> Rule | None:
+
+class _Walk:
+    """One scan's walk through the vault's folders: the notes found, the paths skipped with their reasons."""
+
+    def __init__(self, root: Path, rules: IgnoreRules) -> None:
+        self.root, self.rules = root, rules
+        self.notes: list[NoteFile] = []
+        self.skipped: list[Skip] = []
+        self.seen_dirs: set[tuple[int, int]] = set()
+        self.linked_dirs: list[tuple[Path, str]] = []  # folders reached through a link: walked last
+
+    def link_rule(self, entry: os.DirEntry[str], is_dir: bool) -> Rule | None:
         """For a path reached through a symlink: the rule its real place falls under, or None."""
         real = Path(os.path.realpath(entry.path))
-        if real == root:
+        if real == self.root:
             return None
-        if not real.is_relative_to(root):
+        if not real.is_relative_to(self.root):
             return Reason.SYMLINK_OUTSIDE, "symlink to a place outside the vault (not followed)"
-        real_rel = real.relative_to(root).as_posix()
-        rule = rules.real_rule(real_rel, is_dir)
+        real_rel = real.relative_to(self.root).as_posix()
+        rule = self.rules.real_rule(real_rel, is_dir)
         if rule:
             return Reason.SYMLINK_TO_IGNORED, f"symlink to {real_rel}, which is left out ({rule[1]})"
         return None
 
-    def walk(folder: Path, rel: str, linked: bool) -> None:
+    def entries(self, folder: Path, rel: str) -> list[os.DirEntry[str]] | None:
+        """The folder's entries by name; None (skipped with its reason) when it cannot be read or was seen."""
         try:
             st = folder.stat()
         except OSError as e:
-            skipped.append(Skip(rel + "/", Reason.UNREADABLE_FOLDER, f"unreadable folder: {e.strerror}"))
-            return
+            self.skipped.append(Skip(rel + "/", Reason.UNREADABLE_FOLDER, f"unreadable folder: {e.strerror}"))
+            return None
         key = (st.st_dev, st.st_ino)
-        if key in seen_dirs:
-            skipped.append(Skip(rel + "/", Reason.SYMLINK_LOOP, "symlink loop (folder already visited)"))
-            return
-        seen_dirs.add(key)
+        if key in self.seen_dirs:
+            self.skipped.append(Skip(rel + "/", Reason.SYMLINK_LOOP, "symlink loop (folder already visited)"))
+            return None
+        self.seen_dirs.add(key)
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            return sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as e:
-            skipped.append(Skip((rel or ".") + "/", Reason.UNREADABLE_FOLDER, f"unreadable folder: {e.strerror}"))
-            return
-        for entry in entries:
+            self.skipped.append(Skip((rel or ".") + "/", Reason.UNREADABLE_FOLDER,
+                                     f"unreadable folder: {e.strerror}"))
+            return None
+
+    def folder(self, folder: Path, rel: str, linked: bool) -> None:
+        """Walk `folder` (`rel` in the vault; `linked`: reached through a symlink)."""
+        for entry in self.entries(folder, rel) or ():
             child = f"{rel}/{entry.name}" if rel else entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=True)
@@ -175,45 +200,37 @@ def scan(vault: str | os.PathLike[str], globs: Iterable[str] = ()) -> ScanResult
                 continue
             shown = child + ("/" if is_dir else "")
             if not _valid_name(child):
-                skipped.append(Skip(_printable(shown), Reason.BAD_FILENAME,
-                                    "name is not valid UTF-8: rename it to index it"))
-                continue
-            if is_dir:
-                rule = rules.dir_rule(child, entry.name) or (link_rule(entry, True) if via_link else None)
-                if rule:
-                    skipped.append(Skip(shown, *rule))
-                elif entry.is_symlink():
-                    linked_dirs.append((Path(entry.path), child))  # after every real folder (see below)
-                else:
-                    walk(Path(entry.path), child, via_link)
-                continue
-            rule = (Reason.HIDDEN_FILE, "hidden file") if entry.name.startswith(".") else rules.file_rule(child)
-            rule = rule or (link_rule(entry, False) if via_link else None)
-            if rule:
-                skipped.append(Skip(child, *rule))
-                continue
-            try:
-                st = entry.stat(follow_symlinks=True)
-            except OSError as e:
-                skipped.append(Skip(child, Reason.CANNOT_STAT, f"cannot stat: {e.strerror or e}"))
-                continue
-            if not stat.S_ISREG(st.st_mode):
-                skipped.append(Skip(child, Reason.NOT_REGULAR, "not a regular file"))
-                continue
-            notes.append(NoteFile(child, entry.path, st.st_size, st.st_mtime_ns))
+                self.skipped.append(Skip(_printable(shown), Reason.BAD_FILENAME,
+                                         "name is not valid UTF-8: rename it to index it"))
+            elif is_dir:
+                self.subfolder(entry, child, via_link)
+            else:
+                self.note(entry, child, via_link)
 
-    # folders reached through a link are walked after every real one, so a note is indexed where it really lives
-    # and the link is the one said to lead back into the vault (a link sorted before its target took the notes'
-    # paths, and the real folder was called the loop)
-    linked_dirs: list[tuple[Path, str]] = []
-    walk(root, "", False)
-    while linked_dirs:
-        walk(*linked_dirs.pop(0), True)
-    ignored = [s for s in skipped if s.code in (Reason.IGNORE_SETTING, Reason.IGNORE_FILE)]
-    if not notes and ignored:  # "*.md" as a rule: nothing is searchable, and nothing else would say why
-        rules.problems.append(f"the ignore rules leave out every note ({len(ignored)} path(s), e.g. "
-                              f"{ignored[0].path}: {ignored[0].detail}); check ignore_globs and .vaultragignore")
-    return ScanResult(notes, skipped, rules.problems)
+    def subfolder(self, entry: os.DirEntry[str], child: str, via_link: bool) -> None:
+        rule = self.rules.dir_rule(child, entry.name) or (self.link_rule(entry, True) if via_link else None)
+        if rule:
+            self.skipped.append(Skip(child + "/", *rule))
+        elif entry.is_symlink():
+            self.linked_dirs.append((Path(entry.path), child))  # after every real folder (see scan)
+        else:
+            self.folder(Path(entry.path), child, via_link)
+
+    def note(self, entry: os.DirEntry[str], child: str, via_link: bool) -> None:
+        rule = (Reason.HIDDEN_FILE, "hidden file") if entry.name.startswith(".") else self.rules.file_rule(child)
+        rule = rule or (self.link_rule(entry, False) if via_link else None)
+        if rule:
+            self.skipped.append(Skip(child, *rule))
+            return
+        try:
+            st = entry.stat(follow_symlinks=True)
+        except OSError as e:
+            self.skipped.append(Skip(child, Reason.CANNOT_STAT, f"cannot stat: {e.strerror or e}"))
+            return
+        if not stat.S_ISREG(st.st_mode):
+            self.skipped.append(Skip(child, Reason.NOT_REGULAR, "not a regular file"))
+            return
+        self.notes.append(NoteFile(child, entry.path, st.st_size, st.st_mtime_ns))
 
 
 class ReadError(Exception):
