@@ -24,6 +24,7 @@ from vaultrag.app.widgets.answer_view import AnswerView
 from vaultrag.app.widgets.main_window import MainWindow, answer_height
 from vaultrag.core import wording
 from vaultrag.core.vocab import AnswerKind, LLMFailure
+from vaultrag.errors import Problem, problem_words
 
 # test_app_llm's fixtures: the window on the demo vault, answered by a scripted server
 window, server, extra_notes = test_app_llm.window, test_app_llm.server, test_app_llm.extra_notes
@@ -75,8 +76,7 @@ def test_a_missing_piece_is_said_in_the_answer_pane_question_after_question(
     c, view = window.c, window.answer_view
     if missing == "model name":
         c.save_settings(c.settings.replace(llm_model=""))
-        said = (f"A language model server is set ({server.base_url}) but no model: choose the model in "
-                "Settings.")
+        said = problem_words(Problem.LLM_NO_MODEL, {"where": server.base_url})  # the one wording of it
     else:
         monkeypatch.setitem(sys.modules, "openai", None)  # the client library cannot be imported
         said = wording.llm_failure(LLMFailure.NOT_INSTALLED, {})  # the core's words for it

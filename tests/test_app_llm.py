@@ -189,7 +189,8 @@ def test_a_missing_generation_backend_reaches_the_window_worded_by_its_code(qtbo
             qtbot.waitSignal(c.search_finished, timeout=30_000):
         c.ask("Qual o prazo do reembolso?", window_scope(), None, None)
     said = unavailable.args[0]
-    assert said == "O modelo absent precisa de um pacote que não está instalado: pip install absent"
+    assert said.startswith("absent precisa de vaultrag_absent_backend, que não pode ser importado (")
+    assert said.endswith("): pip install absent — ou escolha outro nas Configurações.")
     assert window.answer_view.notice.text() == said and not window.answer_view.notice.isHidden()
 
 

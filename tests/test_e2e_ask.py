@@ -49,7 +49,7 @@ def test_ask_json_on_faquad_pt(faquad_home: tuple[Path, Path], cli):
     assert max(len(line) for line in head) <= 120
 
     r = run(home, "ask", str(vault), "UFMS", "--folder", "nowhere")
-    assert r.returncode == 2 and "No folder 'nowhere'" in r.stderr
+    assert r.returncode == 2 and "No note of the index is in the folder nowhere" in r.stderr
 
 
 def test_readme_first_command_on_the_demo_vault(home: Path, tmp_path: Path, cli):

@@ -108,10 +108,10 @@ def test_index_repairs_or_rebuilds_each_kind_of_damage(home: Path, vault: Path, 
     if expect == "fresh":
         assert f"{NOTES} (re)indexed" in out, out
     elif expect != "repaired":  # rebuilt from the notes, saying why
-        said = {"damaged": "damaged", "folder": "is a folder"}.get(expect, expect)
+        said = {"damaged": "damaged", "folder": "a folder is in its place"}.get(expect, expect)
         assert "is rebuilt from the notes" in out and said in out, out
         if expect == "folder":  # not vaultrag's to delete, and not said to be
-            assert "the folder is kept as it was" in out and "deleted once" not in out, out
+            assert "the folder found in its place is kept as it was" in out and "deleted once" not in out, out
         assert not [p.name for p in (home / "indexes").iterdir() if ".corrupt-" in p.name and p.is_file()], \
             "the damaged copy (with the text of notes that may be private now) outlived the rebuild"
     else:

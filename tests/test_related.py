@@ -63,7 +63,7 @@ def test_related_lists_a_note_linking_by_alias_and_one_close_in_meaning_never_a_
         assert back["Sourdough.md"].links_to and back["Sourdough.md"].aliases == ("Levain bread",)
         kept = NoteVectors()
         assert related(store, "Sourdough.md", vectors=kept) == related(store, "Sourdough.md", vectors=kept)
-        with pytest.raises(UserFacingError, match="not an indexed note"):
+        with pytest.raises(UserFacingError, match="is not in the index"):
             related(store, "Secret recipe.md")
     finally:
         store.close()
@@ -77,7 +77,7 @@ def test_the_related_command_prints_why_and_json(web: Path, home: Path):
     data = json.loads(vaultrag(home, "related", str(web), "Sourdough.md", "--hide-linked", "--json").stdout)
     assert "Weekend.md" not in {d["note"] for d in data} and data[0]["note"] == "Baguette.md"
     missing = vaultrag(home, "related", str(web), "Secret recipe.md")
-    assert missing.returncode == 2 and "not an indexed note" in missing.stderr
+    assert missing.returncode == 2 and "is not in the index" in missing.stderr
 
 
 def test_the_preview_shows_links_backlinks_and_related_notes_and_opens_one(qtbot, home: Path, demo: Path):

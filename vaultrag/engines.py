@@ -37,14 +37,6 @@ class Engine:
         assert self.module is not None, f"{self.name} has nothing to build"
         return importlib.import_module(self.module)
 
-    def missing(self, kind: str, error: ImportError) -> str:
-        """What to tell when its package is missing (or does not import: `error` says why)."""
-        what = f"The {kind} {self.name!r}"
-        if not self.available():
-            return f"{what} has no build for this platform: choose another {kind} in Settings."
-        return (f"{what} needs {', '.join(self.packages)}, which cannot be imported ({error}): {self.install} — or "
-                f"choose another {kind} in Settings.")
-
 
 @dataclass(frozen=True, kw_only=True)
 class EmbedderEngine(Engine):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Protocol
 
 
 class Problem(StrEnum):
@@ -48,17 +50,144 @@ class Problem(StrEnum):
     SCOPE_NO_NOTE = "scope-no-note"  # note: a scope's note that is not in the index
 
 
+Variants = tuple[str, dict[str, str]]  # (the detail that picks, its value → template; "" is the default)
+
+# Every Problem in words, once: an English template filled with the error's details. The CLI and the log print it;
+# the window passes its `translate` (context PROBLEM_CONTEXT) and says the same sentence in its language, and so does
+# the CLI where the environment asks for Portuguese (cli/help.py). resources/translations/update.py lists every
+# template for lupdate, and a test checks that each has its Portuguese. A code whose sentence depends on what went
+# wrong has variants, picked by one of its details.
+PROBLEM_CONTEXT = "Problem"
+PROBLEM_WORDS: dict[Problem, str | Variants] = {
+    Problem.VAULT_MISSING: "The vault folder {path} does not exist. Check the path or pick another folder.",
+    Problem.VAULT_NOT_FOLDER: "{path} is a file, not a folder. A vault is the folder that holds your notes.",
+    Problem.VAULT_UNREADABLE: "The vault folder {path} cannot be read (permission denied).",
+    Problem.VAULT_EMPTIED: (
+        "The vault folder {path} holds no note now, but the index has {count}: is its drive or share mounted, or is "
+        "a sync client still filling it? (Or do the ignore rules leave out every note?) Nothing was deleted. If you "
+        "did remove every note, run `vaultrag index --allow-empty {path}`."),
+    Problem.HOME_NOT_FOLDER: ("The app home {path} (--home, VAULTRAG_HOME) is a file: it must be a folder (vaultrag "
+                              "keeps its indexes, settings and caches there)."),
+    Problem.PATH_IN_VAULT: ("{path} is inside the vault {vault}: vaultrag never writes into a vault. Pick a folder "
+                            "outside it."),
+    Problem.NOT_INDEXED: ("{vault} has not been indexed yet: open it in the window and wait for the first indexing "
+                          "to finish, or run `vaultrag index {vault}`."),
+    Problem.INDEX_DAMAGED: ("fault", {
+        "": ("The index file {path} is damaged ({why}). Open the vault in the window or run `vaultrag index "
+             "{vault}` to rebuild it from the notes."),
+        "empty": ("The index file {path} is empty (0 bytes). Open the vault in the window or run `vaultrag index "
+                  "{vault}` to rebuild it from the notes."),
+        "outdated": ("The index file {path} is empty or from an older version, and a check does not change it: open "
+                     "the vault in the window or run `vaultrag index {vault}`."),
+    }),
+    Problem.INDEX_REBUILT: ("kept", {
+        "": ("The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the "
+             "notes (the copy is deleted once the rebuild is complete)."),
+        "folder": ("The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from "
+                   "the notes (the folder found in its place is kept as it was)."),
+    }),
+    Problem.INDEX_REPAIRED: "The index was repaired: {what}.",
+    Problem.INDEX_REPLACED: "The index file disappeared or was replaced: rebuilding it.",
+    Problem.INDEX_RETRYING: "Cannot update the index ({why}); retrying every {delay} s at first.",
+    Problem.INDEX_BUSY: "The index is being written by {holder}; try again when it is done.",
+    Problem.INDEX_LOCK_FAILED: ("Cannot take the index's writer lock {path} ({why}): check that the app's folder is "
+                                "writable and has free space (a folder in the lock's place can be removed)."),
+    Problem.INDEX_READ_ONLY: ("kind", {
+        "folder": ("The index folder {path} is read-only ({why}). Nothing is damaged: make the folder writable, or "
+                   "start vaultrag with another home (--home or VAULTRAG_HOME)."),
+        "": ("The index file {path} is read-only ({why}). Nothing is damaged: make the file writable, or start "
+             "vaultrag with another home (--home or VAULTRAG_HOME)."),
+    }),
+    Problem.INDEX_CLOSED: "The vault was closed before the index could be written.",
+    Problem.MODEL_NEEDS_PACKAGE: ("fault", {
+        "": "{what} needs {packages}, which cannot be imported ({why}): {install} — or choose another one in Settings.",
+        "absent": "{what} needs {packages}, which is not installed: {install} — or choose another one in Settings.",
+    }),
+    Problem.MODEL_CANNOT_LOAD: ("Cannot load the model {model} ({why}). A hub id is downloaded the first time (a "
+                                "connection is needed then); a folder must hold the model's files."),
+    Problem.DOWNLOAD_BAD_ID: "{repo} is not a Hugging Face model id or file name (like {example}).",
+    Problem.DOWNLOAD_UNREACHABLE: ("Cannot reach the Hugging Face hub to download {download} ({why}). Check the "
+                                   "connection and the model id, then try again."),
+    Problem.DOWNLOAD_STOPPED: ("The download of {download} stopped ({why}). Try again: what arrived is kept and the "
+                               "download continues from there."),
+    Problem.DOWNLOAD_CANCELLED: "Download of {download} cancelled; what arrived is kept for next time.",
+    Problem.DOWNLOAD_BUSY: ("{download} is being downloaded by another vaultrag (the window or `vaultrag llm get`); "
+                            "wait for it to finish."),
+    Problem.DOWNLOAD_CORRUPT: ("The downloaded {download} is damaged: its checksum (sha256) is {got}, the hub's is "
+                               "{expected}. It was deleted; download it again."),
+    Problem.DOWNLOAD_NOT_FOUND: "The hub has no {download}: check the repository and the file name.",
+    Problem.DOWNLOAD_NO_CHECKSUM: ("The hub gave no checksum (sha256) for {download}: a model file that cannot be "
+                                   "checked is not downloaded."),
+    Problem.GGUF_MISSING: "The language model file {path} does not exist.",
+    Problem.GGUF_UNREADABLE: ("fault", {
+        "": "Cannot read the language model file {path} ({why}).",
+        "in-the-way": "{path} is in the way of the download ({why}): move it away and try again.",
+    }),
+    Problem.GGUF_INVALID: ("fault", {
+        "": ("{path} is not a GGUF model file (a language model file for llama.cpp ends in .gguf and starts with "
+             "GGUF)."),
+        "not-file": "{path} is not a file, so no GGUF model file.",
+        "small": ("{path} starts as a GGUF model file does but holds only {size} bytes: no model is that small (a "
+                  "damaged or cut-short file)."),
+        "downloaded": ("{path} is not a GGUF model file (a language model file for llama.cpp ends in .gguf, starts "
+                       "with GGUF and is megabytes long); it was deleted."),
+    }),
+    Problem.ENGINE_UNKNOWN: ("The setting {setting} names {name}, which this version does not know: choose one of "
+                             "{choices} in Settings."),
+    Problem.ENGINE_NOT_ON_PLATFORM: "{what} has no build for this platform: choose another one in Settings.",
+    Problem.LLM_NO_MODEL: ("A language model server is set ({where}) but no model: choose the model in Settings "
+                           "(`vaultrag llm models` lists the server's models)."),
+    Problem.SCOPE_NO_FOLDER: ("No note of the index is in the folder {folder}: remove it from the scope (folders are "
+                              "relative to the vault, like Projects/2024)."),
+    Problem.SCOPE_NO_TAG: "No note carries the tag #{tag}: remove it from the scope.",
+    Problem.SCOPE_NO_NOTE: "The note {note} is not in the index.",
+}
+
+
+def problem_templates() -> list[str]:
+    """Every template of PROBLEM_WORDS, variants included (what update.py gives lupdate)."""
+    out: list[str] = []
+    for words in PROBLEM_WORDS.values():
+        out += [words] if isinstance(words, str) else list(words[1].values())
+    return out
+
+
+class _Details(dict[str, str]):
+    """A problem's details as a template reads them: one the raiser did not give reads as "?", not a KeyError."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def problem_words(problem: Problem, details: dict[str, str], translate: Callable[[str], str] = str) -> str:
+    """`problem` in words, filled with `details`; `translate` gives a template in another language (the window's
+    QCoreApplication.translate in PROBLEM_CONTEXT, the CLI's reading of the .ts)."""
+    words = PROBLEM_WORDS[problem]
+    if not isinstance(words, str):
+        by, variants = words
+        words = variants.get(details.get(by, ""), variants[""])
+    fields = _Details(details)
+    # what a download fetches: a file of a repository, or a whole repository (a cross-encoder)
+    fields.setdefault("download", f"{details['file']} ({details.get('repo', '')})" if details.get("file")
+                      else details.get("repo", "?"))
+    return translate(words).format_map(fields)
+
+
 class UserFacingError(Exception):
     """A problem in the user's environment, with a message that says what to do.
 
-    The CLI prints the message without a traceback and exits with status 2; the GUI shows it once, worded in its
-    language from `problem` and `details` when the raiser gave them (the message is the English fallback).
+    The CLI prints the message without a traceback and exits with status 2; the GUI shows it once. Raised with a
+    Problem (`UserFacingError(Problem.VAULT_MISSING, path=p)`), its words are the Problem's, filled with `details`,
+    in English here and in its language in the window; raised with a message, that message (a problem without a
+    code: the window shows the English).
     """
 
-    def __init__(self, message: str = "", problem: Problem | None = None, **details: object) -> None:
-        super().__init__(message)
-        self.problem = problem
+    def __init__(self, message: str | Problem = "", problem: Problem | None = None, **details: object) -> None:
+        if isinstance(message, Problem):
+            problem, message = message, ""
+        self.problem: Problem | None = problem
         self.details = {k: str(v) for k, v in details.items()}
+        super().__init__(message or (problem_words(problem, self.details) if problem is not None else ""))
 
 
 @dataclass(frozen=True)
@@ -70,16 +199,35 @@ class Notice:
     problem: Problem
     details: dict[str, str] = field(default_factory=dict)
 
+    @classmethod
+    def of(cls, problem: Problem, **details: object) -> Notice:
+        """The notice of `problem` with its words (PROBLEM_WORDS) filled with `details`."""
+        d = {k: str(v) for k, v in details.items()}
+        return cls(problem_words(problem, d), problem, d)
+
     def __str__(self) -> str:
         return self.text
 
 
-def engine_missing(message: str, *, name: str, available: bool, install: str) -> ModelUnavailable:
-    """An engine whose package is missing (or that has no build for this platform), coded for a window;
-    `message` is its English (`Engine.missing`)."""
-    if not available:
-        return ModelUnavailable(message, Problem.ENGINE_NOT_ON_PLATFORM, what=name)
-    return ModelUnavailable(message, Problem.MODEL_NEEDS_PACKAGE, what=name, install=install)
+class Installable(Protocol):
+    """What engine_missing reads of an engine (vaultrag/engines.py's Engine, which this module does not import)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def packages(self) -> tuple[str, ...]: ...
+    @property
+    def install(self) -> str: ...
+    def available(self) -> bool: ...
+
+
+def engine_missing(engine: Installable, error: ImportError) -> ModelUnavailable:
+    """`engine` cannot be built: it has no build for this platform, or a package it imports is missing (`error`
+    says why), coded and worded."""
+    if not engine.available():
+        return ModelUnavailable(Problem.ENGINE_NOT_ON_PLATFORM, what=engine.name)
+    return ModelUnavailable(Problem.MODEL_NEEDS_PACKAGE, what=engine.name, packages=", ".join(engine.packages),
+                            install=engine.install, why=error)
 
 
 class VaultNotFound(UserFacingError):
@@ -109,10 +257,7 @@ class IndexReadOnly(UserFacingError):
 
 def index_read_only(part: Path, why: object) -> IndexReadOnly:
     """The error for `part` (the index's folder, its file, or a file SQLite keeps beside it) being read-only."""
-    kind = "folder" if part.is_dir() else "file"
-    return IndexReadOnly(f"The index {kind} {part} is read-only ({why}). Nothing is damaged: make the {kind} "
-                         "writable, or choose another home with --home or VAULTRAG_HOME.", Problem.INDEX_READ_ONLY,
-                         path=part, kind=kind, why=why)
+    return IndexReadOnly(Problem.INDEX_READ_ONLY, path=part, kind="folder" if part.is_dir() else "file", why=why)
 
 
 class IndexBusy(UserFacingError):

@@ -29,13 +29,11 @@ def check_vault(vault: str | os.PathLike[str]) -> Path:
     """`vault` as an absolute path, or VaultNotFound with a message a person can act on."""
     p = Path(vault).expanduser()
     if not p.exists():
-        raise VaultNotFound(f"Vault folder {p} does not exist. Check the path or pick another folder.",
-                            Problem.VAULT_MISSING, path=p)
+        raise VaultNotFound(Problem.VAULT_MISSING, path=p)
     if not p.is_dir():
-        raise VaultNotFound(f"{p} is a file, not a folder. A vault is the folder that holds your notes.",
-                            Problem.VAULT_NOT_FOLDER, path=p)
+        raise VaultNotFound(Problem.VAULT_NOT_FOLDER, path=p)
     if not os.access(p, os.R_OK | os.X_OK):
-        raise VaultNotFound(f"Vault folder {p} cannot be read (permission denied).", Problem.VAULT_UNREADABLE, path=p)
+        raise VaultNotFound(Problem.VAULT_UNREADABLE, path=p)
     return p.resolve()
 
 
@@ -44,8 +42,7 @@ def outside_vault(path: str | os.PathLike[str], vault: str | os.PathLike[str], w
     home or a report there was indexed as notes at the next run)."""
     p, v = Path(path).expanduser().resolve(), Path(vault).expanduser().resolve()
     if p == v or p.is_relative_to(v):
-        raise UserFacingError(f"{what} {p} is inside the vault {v}: vaultrag never writes into a vault. Pick a "
-                              "folder outside it.", Problem.PATH_IN_VAULT, path=p, vault=v, what=what)
+        raise UserFacingError(Problem.PATH_IN_VAULT, path=p, vault=v, what=what)
     return p
 
 

@@ -5,7 +5,8 @@
 1. writes data_words.py: the window's words kept as data rather than tr() calls — the settings dialog's group
    names, field labels, descriptions and choices' names (vaultrag/settings.py) and the rerankers' names in words
    (vaultrag/engines.py) in context "Settings"; the core's wording templates (vaultrag/core/wording.py's
-   T("…") → TEMPLATES) in context "Wording" — as QT_TRANSLATE_NOOP(context, …) lines lupdate can read;
+   T("…") → TEMPLATES) in context "Wording"; every Problem's words (vaultrag/errors.py's PROBLEM_WORDS) in
+   context "Problem" — as QT_TRANSLATE_NOOP(context, …) lines lupdate can read;
 2. runs lupdate over vaultrag/ (the window's `self.tr`/`tr` and the core's QT_TRANSLATE_NOOP marks) and
    data_words.py: new strings come in unfinished, strings the code no longer has go away, translations stay;
 3. compiles vaultrag_pt.ts to vaultrag_pt.qm with lrelease, and lists the strings still without Portuguese.
@@ -61,7 +62,10 @@ def data_words() -> dict[str, list[str]]:
     from vaultrag.cli import main as cli
 
     help_texts = [*cli_help.texts(cli.build_parser()), *cli_help.ARGPARSE_WORDS]  # `vaultrag --help`
-    return {"Settings": settings, wording.CONTEXT: list(wording.TEMPLATES), cli_help.CONTEXT: help_texts}
+    from vaultrag import errors
+
+    return {"Settings": settings, wording.CONTEXT: list(wording.TEMPLATES), cli_help.CONTEXT: help_texts,
+            errors.PROBLEM_CONTEXT: errors.problem_templates()}
 
 
 def data_words_text() -> str:

@@ -16,36 +16,8 @@
         <translation>&lt;b&gt;Pergunta seguinte reescrita&lt;/b&gt; ({how}):</translation>
     </message>
     <message>
-        <source>A language model server is set ({where}) but no model: choose the model in Settings.</source>
-        <translation>Há um servidor de modelo de linguagem definido ({where}), mas nenhum modelo: escolha o modelo nas Configurações.</translation>
-    </message>
-    <message>
-        <source>Cannot load the model {model}: {why}</source>
-        <translation>Não foi possível carregar o modelo {model}: {why}</translation>
-    </message>
-    <message>
-        <source>Cannot reach the Hugging Face hub to download {repo} ({why}). Check the connection and the model id, then try again.</source>
-        <translation>Não foi possível acessar o Hugging Face para baixar {repo} ({why}). Confira a conexão e o identificador do modelo e tente de novo.</translation>
-    </message>
-    <message>
-        <source>Cannot read the language model file {path} ({why}).</source>
-        <translation>Não foi possível ler o arquivo do modelo de linguagem {path} ({why}).</translation>
-    </message>
-    <message>
-        <source>Cannot take the index&apos;s writer lock {path} ({why}): check that the app&apos;s folder is writable and has free space.</source>
-        <translation>Não foi possível obter a trava de escrita do índice {path} ({why}): confira se a pasta do app aceita escrita e tem espaço livre.</translation>
-    </message>
-    <message>
-        <source>Cannot update the index ({why}); retrying every {s} s at first.</source>
-        <translation>Não foi possível atualizar o índice ({why}); nova tentativa a cada {s} s de início.</translation>
-    </message>
-    <message>
         <source>Context (prompt)</source>
         <translation>Contexto (prompt)</translation>
-    </message>
-    <message>
-        <source>Download of {repo} cancelled; what arrived is kept for next time.</source>
-        <translation>Download de {repo} cancelado; o que já chegou fica para a próxima vez.</translation>
     </message>
     <message>
         <source>Every stage below searched the rewritten question.</source>
@@ -64,100 +36,12 @@
         <translation>Significado (vetores)</translation>
     </message>
     <message>
-        <source>No note carries the tag #{tag}: remove it from the scope.</source>
-        <translation>Nenhuma nota tem a tag #{tag}: tire-a do escopo.</translation>
-    </message>
-    <message>
-        <source>No note of the index is in the folder {folder}: remove it from the scope (folders are relative to the vault, like Projects/2024).</source>
-        <translation>Nenhuma nota do índice está na pasta {folder}: tire-a do escopo (as pastas são relativas ao cofre, como Projetos/2024).</translation>
-    </message>
-    <message>
         <source>Reranked</source>
         <translation>Reordenada</translation>
     </message>
     <message>
-        <source>The app home {path} is a file: it must be a folder (vaultrag keeps its indexes, settings and caches there).</source>
-        <translation>A pasta do aplicativo {path} é um arquivo: ela precisa ser uma pasta (o vaultrag guarda nela seus índices, configurações e caches).</translation>
-    </message>
-    <message>
-        <source>The download of {repo} stopped ({why}). Try again: what arrived is kept and the download continues from there.</source>
-        <translation>O download de {repo} parou ({why}). Tente de novo: o que já chegou é mantido e o download continua dali.</translation>
-    </message>
-    <message>
-        <source>The downloaded {repo} is damaged: its checksum (sha256) is not the hub&apos;s. It was deleted; download it again.</source>
-        <translation>O {repo} baixado está danificado: a soma de verificação (sha256) não é a do Hugging Face. Ele foi apagado; baixe-o de novo.</translation>
-    </message>
-    <message>
-        <source>The hub gave no checksum (sha256) for {repo}: a model file that cannot be checked is not downloaded.</source>
-        <translation>O Hugging Face não informou a soma de verificação (sha256) de {repo}: um arquivo de modelo que não pode ser conferido não é baixado.</translation>
-    </message>
-    <message>
-        <source>The hub has no {repo}: check the repository and the file name.</source>
-        <translation>O Hugging Face não tem {repo}: confira o repositório e o nome do arquivo.</translation>
-    </message>
-    <message>
-        <source>The index file disappeared or was replaced: rebuilding it.</source>
-        <translation>O arquivo de índice sumiu ou foi substituído: reconstruindo-o.</translation>
-    </message>
-    <message>
-        <source>The index file {path} is damaged ({why}). Open the vault again to rebuild it from the notes.</source>
-        <translation>O arquivo de índice {path} está danificado ({why}). Abra o cofre de novo para reconstruí-lo a partir das notas.</translation>
-    </message>
-    <message>
-        <source>The index file {path} is read-only ({why}). Nothing is damaged: make the file writable, or start vaultrag with another home (--home or VAULTRAG_HOME).</source>
-        <translation>O arquivo de índice {path} é somente leitura ({why}). Nada está danificado: permita a escrita no arquivo ou abra o vaultrag com outra pasta do aplicativo (--home ou VAULTRAG_HOME).</translation>
-    </message>
-    <message>
-        <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes.</source>
-        <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas.</translation>
-    </message>
-    <message>
-        <source>The index folder {path} is read-only ({why}). Nothing is damaged: make the folder writable, or start vaultrag with another home (--home or VAULTRAG_HOME).</source>
-        <translation>A pasta do índice {path} é somente leitura ({why}). Nada está danificado: permita a escrita na pasta ou abra o vaultrag com outra pasta do aplicativo (--home ou VAULTRAG_HOME).</translation>
-    </message>
-    <message>
-        <source>The index is being written by {who}; try again when it is done.</source>
-        <translation>O índice está sendo escrito por {who}; tente de novo quando terminar.</translation>
-    </message>
-    <message>
-        <source>The index was repaired: {what}.</source>
-        <translation>O índice foi reparado: {what}.</translation>
-    </message>
-    <message>
         <source>The keyword and meaning searches used the question and its translation; each note was judged in its own language. A candidate found only through the translation is marked ⇄.</source>
         <translation>As buscas por palavras e por significado usaram a pergunta e a sua tradução; cada nota foi julgada no seu próprio idioma. Um candidato encontrado só pela tradução vem marcado com ⇄.</translation>
-    </message>
-    <message>
-        <source>The language model file {path} does not exist.</source>
-        <translation>O arquivo do modelo de linguagem {path} não existe.</translation>
-    </message>
-    <message>
-        <source>The model {what} needs a package that is not installed: {install}</source>
-        <translation>O modelo {what} precisa de um pacote que não está instalado: {install}</translation>
-    </message>
-    <message>
-        <source>The note {note} is not in the index.</source>
-        <translation>A nota {note} não está no índice.</translation>
-    </message>
-    <message>
-        <source>The setting {setting} names {name}, which this version does not know: choose one of {choices} in Settings.</source>
-        <translation>A configuração {setting} indica {name}, que esta versão não conhece: escolha um de {choices} nas Configurações.</translation>
-    </message>
-    <message>
-        <source>The vault folder {path} cannot be read (permission denied).</source>
-        <translation>A pasta do cofre {path} não pode ser lida (permissão negada).</translation>
-    </message>
-    <message>
-        <source>The vault folder {path} does not exist. Check the path or pick another folder.</source>
-        <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
-    </message>
-    <message>
-        <source>The vault folder {path} holds no note now, but the index has {count}: is its drive or share mounted? Nothing was deleted.</source>
-        <translation>A pasta do cofre {path} não tem nenhuma nota agora, mas o índice tem {count}: o disco ou o compartilhamento está montado? Nada foi apagado.</translation>
-    </message>
-    <message>
-        <source>The vault was closed before the index could be written.</source>
-        <translation>O cofre foi fechado antes que o índice pudesse ser gravado.</translation>
     </message>
     <message>
         <source>by the language model</source>
@@ -210,34 +94,6 @@
     <message>
         <source>{n} chunk(s) longer than the model&apos;s input limit (cut to fit)</source>
         <translation>{n} trecho(s) maior(es) que o limite de entrada do modelo (cortados para caber)</translation>
-    </message>
-    <message>
-        <source>{path} is a file, not a folder. A vault is the folder that holds your notes.</source>
-        <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
-    </message>
-    <message>
-        <source>{path} is inside the vault {vault}: vaultrag never writes into a vault. Pick a folder outside it.</source>
-        <translation>{path} fica dentro do cofre {vault}: o vaultrag nunca escreve num cofre. Escolha uma pasta fora dele.</translation>
-    </message>
-    <message>
-        <source>{path} is not a GGUF model file (a language model file for llama.cpp ends in .gguf).</source>
-        <translation>{path} não é um arquivo de modelo GGUF (um arquivo de modelo de linguagem para o llama.cpp termina em .gguf).</translation>
-    </message>
-    <message>
-        <source>{repo} is being downloaded by another vaultrag (the window or `vaultrag llm get`); wait for it to finish.</source>
-        <translation>{repo} já está sendo baixado por outro vaultrag (a janela ou `vaultrag llm get`); espere terminar.</translation>
-    </message>
-    <message>
-        <source>{repo} is not a Hugging Face model id (like {example}).</source>
-        <translation>{repo} não é um identificador de modelo do Hugging Face (como {example}).</translation>
-    </message>
-    <message>
-        <source>{vault} has not been indexed yet: wait for the first indexing to finish.</source>
-        <translation>{vault} ainda não foi indexado: espere a primeira indexação terminar.</translation>
-    </message>
-    <message>
-        <source>{what} has no build for this platform: choose another one in Settings.</source>
-        <translation>{what} não tem versão para esta plataforma: escolha outro nas Configurações.</translation>
     </message>
 </context>
 <context>
@@ -1333,6 +1189,25 @@
     </message>
 </context>
 <context>
+    <name>DownloadBar</name>
+    <message>
+        <source>, about {s} s left</source>
+        <translation>, faltam cerca de {s} s</translation>
+    </message>
+    <message>
+        <source>asking the hub…</source>
+        <translation>consultando o hub…</translation>
+    </message>
+    <message>
+        <source>downloaded</source>
+        <translation>baixado</translation>
+    </message>
+    <message>
+        <source>not downloaded</source>
+        <translation>não baixado</translation>
+    </message>
+</context>
+<context>
     <name>Downloads</name>
     <message>
         <source>A model download is already running.</source>
@@ -1637,10 +1512,6 @@
 <context>
     <name>LlmEditor</name>
     <message>
-        <source>, about {s} s left</source>
-        <translation>, faltam cerca de {s} s</translation>
-    </message>
-    <message>
         <source>A model is still downloading: wait for it, or cancel the download.</source>
         <translation>Um modelo ainda está sendo baixado: espere terminar ou cancele o download.</translation>
     </message>
@@ -1765,10 +1636,6 @@
         <translation>Usar um arquivo GGUF que já tenho…</translation>
     </message>
     <message>
-        <source>asking the hub…</source>
-        <translation>consultando o hub…</translation>
-    </message>
-    <message>
         <source>asking the model for one sentence…</source>
         <translation>pedindo uma frase ao modelo…</translation>
     </message>
@@ -1791,10 +1658,6 @@
     <message>
         <source>its server says</source>
         <translation>segundo o servidor</translation>
-    </message>
-    <message>
-        <source>not downloaded</source>
-        <translation>não baixado</translation>
     </message>
     <message>
         <source>starting the model and asking it for one sentence…</source>
@@ -2266,6 +2129,185 @@
     </message>
 </context>
 <context>
+    <name>Problem</name>
+    <message>
+        <source>A language model server is set ({where}) but no model: choose the model in Settings (`vaultrag llm models` lists the server&apos;s models).</source>
+        <translation>Há um servidor de modelo de linguagem definido ({where}), mas nenhum modelo: escolha o modelo nas Configurações (`vaultrag llm models` lista os modelos do servidor).</translation>
+    </message>
+    <message>
+        <source>Cannot load the model {model} ({why}). A hub id is downloaded the first time (a connection is needed then); a folder must hold the model&apos;s files.</source>
+        <translation>Não foi possível carregar o modelo {model} ({why}). Um identificador do Hugging Face é baixado na primeira vez (é preciso conexão nesse momento); uma pasta precisa conter os arquivos do modelo.</translation>
+    </message>
+    <message>
+        <source>Cannot reach the Hugging Face hub to download {download} ({why}). Check the connection and the model id, then try again.</source>
+        <translation>Não foi possível acessar o Hugging Face para baixar {download} ({why}). Confira a conexão e o identificador do modelo e tente de novo.</translation>
+    </message>
+    <message>
+        <source>Cannot read the language model file {path} ({why}).</source>
+        <translation>Não foi possível ler o arquivo do modelo de linguagem {path} ({why}).</translation>
+    </message>
+    <message>
+        <source>Cannot take the index&apos;s writer lock {path} ({why}): check that the app&apos;s folder is writable and has free space (a folder in the lock&apos;s place can be removed).</source>
+        <translation>Não foi possível obter a trava de escrita do índice {path} ({why}): confira se a pasta do app aceita escrita e tem espaço livre (uma pasta no lugar da trava pode ser removida).</translation>
+    </message>
+    <message>
+        <source>Cannot update the index ({why}); retrying every {delay} s at first.</source>
+        <translation>Não foi possível atualizar o índice ({why}); nova tentativa a cada {delay} s de início.</translation>
+    </message>
+    <message>
+        <source>Download of {download} cancelled; what arrived is kept for next time.</source>
+        <translation>Download de {download} cancelado; o que já chegou fica para a próxima vez.</translation>
+    </message>
+    <message>
+        <source>No note carries the tag #{tag}: remove it from the scope.</source>
+        <translation>Nenhuma nota tem a tag #{tag}: tire-a do escopo.</translation>
+    </message>
+    <message>
+        <source>No note of the index is in the folder {folder}: remove it from the scope (folders are relative to the vault, like Projects/2024).</source>
+        <translation>Nenhuma nota do índice está na pasta {folder}: tire-a do escopo (as pastas são relativas ao cofre, como Projetos/2024).</translation>
+    </message>
+    <message>
+        <source>The app home {path} (--home, VAULTRAG_HOME) is a file: it must be a folder (vaultrag keeps its indexes, settings and caches there).</source>
+        <translation>A pasta do aplicativo {path} (--home, VAULTRAG_HOME) é um arquivo: ela precisa ser uma pasta (o vaultrag guarda nela seus índices, configurações e caches).</translation>
+    </message>
+    <message>
+        <source>The download of {download} stopped ({why}). Try again: what arrived is kept and the download continues from there.</source>
+        <translation>O download de {download} parou ({why}). Tente de novo: o que já chegou é mantido e o download continua dali.</translation>
+    </message>
+    <message>
+        <source>The downloaded {download} is damaged: its checksum (sha256) is {got}, the hub&apos;s is {expected}. It was deleted; download it again.</source>
+        <translation>O {download} baixado está danificado: a soma de verificação (sha256) dele é {got}, a do Hugging Face é {expected}. Ele foi apagado; baixe-o de novo.</translation>
+    </message>
+    <message>
+        <source>The hub gave no checksum (sha256) for {download}: a model file that cannot be checked is not downloaded.</source>
+        <translation>O Hugging Face não informou a soma de verificação (sha256) de {download}: um arquivo de modelo que não pode ser conferido não é baixado.</translation>
+    </message>
+    <message>
+        <source>The hub has no {download}: check the repository and the file name.</source>
+        <translation>O Hugging Face não tem {download}: confira o repositório e o nome do arquivo.</translation>
+    </message>
+    <message>
+        <source>The index file disappeared or was replaced: rebuilding it.</source>
+        <translation>O arquivo de índice sumiu ou foi substituído: reconstruindo-o.</translation>
+    </message>
+    <message>
+        <source>The index file {path} is damaged ({why}). Open the vault in the window or run `vaultrag index {vault}` to rebuild it from the notes.</source>
+        <translation>O arquivo de índice {path} está danificado ({why}). Abra o cofre na janela ou rode `vaultrag index {vault}` para reconstruí-lo a partir das notas.</translation>
+    </message>
+    <message>
+        <source>The index file {path} is empty (0 bytes). Open the vault in the window or run `vaultrag index {vault}` to rebuild it from the notes.</source>
+        <translation>O arquivo de índice {path} está vazio (0 bytes). Abra o cofre na janela ou rode `vaultrag index {vault}` para reconstruí-lo a partir das notas.</translation>
+    </message>
+    <message>
+        <source>The index file {path} is empty or from an older version, and a check does not change it: open the vault in the window or run `vaultrag index {vault}`.</source>
+        <translation>O arquivo de índice {path} está vazio ou é de uma versão anterior, e uma verificação não o altera: abra o cofre na janela ou rode `vaultrag index {vault}`.</translation>
+    </message>
+    <message>
+        <source>The index file {path} is read-only ({why}). Nothing is damaged: make the file writable, or start vaultrag with another home (--home or VAULTRAG_HOME).</source>
+        <translation>O arquivo de índice {path} é somente leitura ({why}). Nada está danificado: permita a escrita no arquivo ou abra o vaultrag com outra pasta do aplicativo (--home ou VAULTRAG_HOME).</translation>
+    </message>
+    <message>
+        <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes (the copy is deleted once the rebuild is complete).</source>
+        <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas (a cópia é apagada quando a reconstrução terminar).</translation>
+    </message>
+    <message>
+        <source>The index file {path} was damaged ({why}). It was moved to {aside} and the index is rebuilt from the notes (the folder found in its place is kept as it was).</source>
+        <translation>O arquivo de índice {path} estava danificado ({why}). Ele foi movido para {aside} e o índice está sendo reconstruído a partir das notas (a pasta encontrada no lugar dele fica como estava).</translation>
+    </message>
+    <message>
+        <source>The index folder {path} is read-only ({why}). Nothing is damaged: make the folder writable, or start vaultrag with another home (--home or VAULTRAG_HOME).</source>
+        <translation>A pasta do índice {path} é somente leitura ({why}). Nada está danificado: permita a escrita na pasta ou abra o vaultrag com outra pasta do aplicativo (--home ou VAULTRAG_HOME).</translation>
+    </message>
+    <message>
+        <source>The index is being written by {holder}; try again when it is done.</source>
+        <translation>O índice está sendo escrito por {holder}; tente de novo quando terminar.</translation>
+    </message>
+    <message>
+        <source>The index was repaired: {what}.</source>
+        <translation>O índice foi reparado: {what}.</translation>
+    </message>
+    <message>
+        <source>The language model file {path} does not exist.</source>
+        <translation>O arquivo do modelo de linguagem {path} não existe.</translation>
+    </message>
+    <message>
+        <source>The note {note} is not in the index.</source>
+        <translation>A nota {note} não está no índice.</translation>
+    </message>
+    <message>
+        <source>The setting {setting} names {name}, which this version does not know: choose one of {choices} in Settings.</source>
+        <translation>A configuração {setting} indica {name}, que esta versão não conhece: escolha um de {choices} nas Configurações.</translation>
+    </message>
+    <message>
+        <source>The vault folder {path} cannot be read (permission denied).</source>
+        <translation>A pasta do cofre {path} não pode ser lida (permissão negada).</translation>
+    </message>
+    <message>
+        <source>The vault folder {path} does not exist. Check the path or pick another folder.</source>
+        <translation>A pasta do cofre {path} não existe. Confira o caminho ou escolha outra pasta.</translation>
+    </message>
+    <message>
+        <source>The vault folder {path} holds no note now, but the index has {count}: is its drive or share mounted, or is a sync client still filling it? (Or do the ignore rules leave out every note?) Nothing was deleted. If you did remove every note, run `vaultrag index --allow-empty {path}`.</source>
+        <translation>A pasta do cofre {path} não tem nenhuma nota agora, mas o índice tem {count}: o disco ou o compartilhamento está montado, ou um programa de sincronização ainda está enchendo a pasta? (Ou as regras de exclusão deixam de fora todas as notas?) Nada foi apagado. Se você removeu mesmo todas as notas, rode `vaultrag index --allow-empty {path}`.</translation>
+    </message>
+    <message>
+        <source>The vault was closed before the index could be written.</source>
+        <translation>O cofre foi fechado antes que o índice pudesse ser gravado.</translation>
+    </message>
+    <message>
+        <source>{download} is being downloaded by another vaultrag (the window or `vaultrag llm get`); wait for it to finish.</source>
+        <translation>{download} já está sendo baixado por outro vaultrag (a janela ou `vaultrag llm get`); espere terminar.</translation>
+    </message>
+    <message>
+        <source>{path} is a file, not a folder. A vault is the folder that holds your notes.</source>
+        <translation>{path} é um arquivo, não uma pasta. Um cofre é a pasta que guarda suas notas.</translation>
+    </message>
+    <message>
+        <source>{path} is in the way of the download ({why}): move it away and try again.</source>
+        <translation>{path} está no caminho do download ({why}): mova-o para outro lugar e tente de novo.</translation>
+    </message>
+    <message>
+        <source>{path} is inside the vault {vault}: vaultrag never writes into a vault. Pick a folder outside it.</source>
+        <translation>{path} fica dentro do cofre {vault}: o vaultrag nunca escreve num cofre. Escolha uma pasta fora dele.</translation>
+    </message>
+    <message>
+        <source>{path} is not a GGUF model file (a language model file for llama.cpp ends in .gguf and starts with GGUF).</source>
+        <translation>{path} não é um arquivo de modelo GGUF (um arquivo de modelo de linguagem para o llama.cpp termina em .gguf e começa com GGUF).</translation>
+    </message>
+    <message>
+        <source>{path} is not a GGUF model file (a language model file for llama.cpp ends in .gguf, starts with GGUF and is megabytes long); it was deleted.</source>
+        <translation>{path} não é um arquivo de modelo GGUF (um arquivo de modelo de linguagem para o llama.cpp termina em .gguf, começa com GGUF e tem megabytes); ele foi apagado.</translation>
+    </message>
+    <message>
+        <source>{path} is not a file, so no GGUF model file.</source>
+        <translation>{path} não é um arquivo, então não é um arquivo de modelo GGUF.</translation>
+    </message>
+    <message>
+        <source>{path} starts as a GGUF model file does but holds only {size} bytes: no model is that small (a damaged or cut-short file).</source>
+        <translation>{path} começa como um arquivo de modelo GGUF, mas tem só {size} bytes: nenhum modelo é tão pequeno (um arquivo danificado ou cortado).</translation>
+    </message>
+    <message>
+        <source>{repo} is not a Hugging Face model id or file name (like {example}).</source>
+        <translation>{repo} não é um identificador de modelo nem um nome de arquivo do Hugging Face (como {example}).</translation>
+    </message>
+    <message>
+        <source>{vault} has not been indexed yet: open it in the window and wait for the first indexing to finish, or run `vaultrag index {vault}`.</source>
+        <translation>{vault} ainda não foi indexado: abra-o na janela e espere a primeira indexação terminar, ou rode `vaultrag index {vault}`.</translation>
+    </message>
+    <message>
+        <source>{what} has no build for this platform: choose another one in Settings.</source>
+        <translation>{what} não tem versão para esta plataforma: escolha outro nas Configurações.</translation>
+    </message>
+    <message>
+        <source>{what} needs {packages}, which cannot be imported ({why}): {install} — or choose another one in Settings.</source>
+        <translation>{what} precisa de {packages}, que não pode ser importado ({why}): {install} — ou escolha outro nas Configurações.</translation>
+    </message>
+    <message>
+        <source>{what} needs {packages}, which is not installed: {install} — or choose another one in Settings.</source>
+        <translation>{what} precisa de {packages}, que não está instalado: {install} — ou escolha outro nas Configurações.</translation>
+    </message>
+</context>
+<context>
     <name>PromptView</name>
     <message>
         <source>(refused: no prompt is assembled, nothing goes to a model)</source>
@@ -2365,10 +2407,6 @@
 <context>
     <name>RerankerEditor</name>
     <message>
-        <source>, about {s} s left</source>
-        <translation>, faltam cerca de {s} s</translation>
-    </message>
-    <message>
         <source>A cross-encoder folder on this computer.</source>
         <translation>Uma pasta de cross-encoder neste computador.</translation>
     </message>
@@ -2407,18 +2445,6 @@
     <message>
         <source>Not downloaded yet: Download fetches it once (a few hundred MB) with progress; the built-in ranker stays in use until it is there.</source>
         <translation>Ainda não baixado: Baixar o traz uma vez (algumas centenas de MB) com progresso; o reordenador embutido continua em uso até lá.</translation>
-    </message>
-    <message>
-        <source>asking the hub…</source>
-        <translation>consultando o hub…</translation>
-    </message>
-    <message>
-        <source>downloaded</source>
-        <translation>baixado</translation>
-    </message>
-    <message>
-        <source>not downloaded</source>
-        <translation>não baixado</translation>
     </message>
 </context>
 <context>

@@ -12,7 +12,7 @@ from vaultrag.core import wording
 from vaultrag.core.llm.generator import LLMError
 from vaultrag.core.model import QueryTrace, QueryWarning, Stage, Tiers
 from vaultrag.core.vocab import LLMFailure, Problem, Reason, StageName, StageStatus, ThresholdSource
-from vaultrag.errors import Notice, UserFacingError
+from vaultrag.errors import PROBLEM_CONTEXT, Notice, UserFacingError, problem_words
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -104,92 +104,10 @@ def note_reason(n: NoteState) -> str:
     return reason_text(n.code) if n.code != Reason.NONE else n.reason
 
 
-def _download(d: dict[str, str]) -> str:
-    """What a download fetches: a repository, or a file of one."""
-    return f"{d['file']} ({d.get('repo', '')})" if d.get("file") else d.get("repo", "")
-
-
 def problem_text(problem: Problem, d: dict[str, str]) -> str:
-    """A core error or notice in words, from its code and details."""
-    g = d.get
-    return {
-        Problem.VAULT_MISSING: lambda: tr("The vault folder {path} does not exist. Check the path or pick another "
-                                          "folder.").format(path=g("path")),
-        Problem.VAULT_NOT_FOLDER: lambda: tr("{path} is a file, not a folder. A vault is the folder that holds "
-                                             "your notes.").format(path=g("path")),
-        Problem.VAULT_EMPTIED: lambda: tr("The vault folder {path} holds no note now, but the index has {count}: is "
-                                          "its drive or share mounted? Nothing was deleted.").format(
-            path=g("path"), count=g("count")),
-        Problem.HOME_NOT_FOLDER: lambda: tr("The app home {path} is a file: it must be a folder (vaultrag keeps its "
-                                            "indexes, settings and caches there).").format(path=g("path")),
-        Problem.PATH_IN_VAULT: lambda: tr("{path} is inside the vault {vault}: vaultrag never writes into a vault. "
-                                          "Pick a folder outside it.").format(path=g("path"), vault=g("vault")),
-        Problem.VAULT_UNREADABLE: lambda: tr("The vault folder {path} cannot be read (permission denied).").format(
-            path=g("path")),
-        Problem.NOT_INDEXED: lambda: tr("{vault} has not been indexed yet: wait for the first indexing to "
-                                        "finish.").format(vault=g("vault")),
-        Problem.INDEX_DAMAGED: lambda: tr("The index file {path} is damaged ({why}). Open the vault again to "
-                                          "rebuild it from the notes.").format(path=g("path"), why=g("why")),
-        Problem.INDEX_REBUILT: lambda: tr("The index file {path} was damaged ({why}). It was moved to {aside} and "
-                                          "the index is rebuilt from the notes.").format(
-            path=g("path"), why=g("why"), aside=g("aside")),
-        Problem.INDEX_REPAIRED: lambda: tr("The index was repaired: {what}.").format(what=g("what")),
-        Problem.INDEX_REPLACED: lambda: tr("The index file disappeared or was replaced: rebuilding it."),
-        Problem.INDEX_RETRYING: lambda: tr("Cannot update the index ({why}); retrying every {s} s at first.").format(
-            why=g("why"), s=g("delay")),
-        Problem.INDEX_BUSY: lambda: tr("The index is being written by {who}; try again when it is done.").format(
-            who=g("holder")),
-        Problem.INDEX_CLOSED: lambda: tr("The vault was closed before the index could be written."),
-        Problem.INDEX_LOCK_FAILED: lambda: tr("Cannot take the index's writer lock {path} ({why}): check that the "
-                                              "app's folder is writable and has free space.").format(
-            path=g("path"), why=g("why")),
-        Problem.INDEX_READ_ONLY: lambda: (
-            tr("The index folder {path} is read-only ({why}). Nothing is damaged: make the folder writable, or start "
-               "vaultrag with another home (--home or VAULTRAG_HOME).") if g("kind") == "folder" else
-            tr("The index file {path} is read-only ({why}). Nothing is damaged: make the file writable, or start "
-               "vaultrag with another home (--home or VAULTRAG_HOME).")).format(path=g("path"), why=g("why")),
-        Problem.MODEL_NEEDS_PACKAGE: lambda: tr("The model {what} needs a package that is not installed: "
-                                                "{install}").format(what=g("what"), install=g("install")),
-        Problem.MODEL_CANNOT_LOAD: lambda: tr("Cannot load the model {model}: {why}").format(model=g("model"),
-                                                                                            why=g("why")),
-        Problem.DOWNLOAD_BAD_ID: lambda: tr("{repo} is not a Hugging Face model id (like {example}).").format(
-            repo=g("repo"), example=g("example")),
-        # a cross-encoder's download (repo) or a language model file's (repo and file)
-        Problem.DOWNLOAD_UNREACHABLE: lambda: tr("Cannot reach the Hugging Face hub to download {repo} ({why}). "
-                                                 "Check the connection and the model id, then try again.").format(
-            repo=_download(d), why=g("why")),
-        Problem.DOWNLOAD_STOPPED: lambda: tr("The download of {repo} stopped ({why}). Try again: what arrived is "
-                                             "kept and the download continues from there.").format(
-            repo=_download(d), why=g("why")),
-        Problem.DOWNLOAD_CANCELLED: lambda: tr("Download of {repo} cancelled; what arrived is kept for next "
-                                               "time.").format(repo=_download(d)),
-        Problem.DOWNLOAD_BUSY: lambda: tr("{repo} is being downloaded by another vaultrag (the window or `vaultrag "
-                                          "llm get`); wait for it to finish.").format(repo=_download(d)),
-        Problem.DOWNLOAD_CORRUPT: lambda: tr("The downloaded {repo} is damaged: its checksum (sha256) is not the "
-                                             "hub's. It was deleted; download it again.").format(repo=_download(d)),
-        Problem.DOWNLOAD_NOT_FOUND: lambda: tr("The hub has no {repo}: check the repository and the file "
-                                               "name.").format(repo=_download(d)),
-        Problem.DOWNLOAD_NO_CHECKSUM: lambda: tr("The hub gave no checksum (sha256) for {repo}: a model file that "
-                                                 "cannot be checked is not downloaded.").format(repo=_download(d)),
-        Problem.GGUF_MISSING: lambda: tr("The language model file {path} does not exist.").format(path=g("path")),
-        Problem.GGUF_UNREADABLE: lambda: tr("Cannot read the language model file {path} ({why}).").format(
-            path=g("path"), why=g("why")),
-        Problem.GGUF_INVALID: lambda: tr("{path} is not a GGUF model file (a language model file for llama.cpp ends "
-                                         "in .gguf).").format(path=g("path")),
-        Problem.ENGINE_UNKNOWN: lambda: tr("The setting {setting} names {name}, which this version does not know: "
-                                           "choose one of {choices} in Settings.").format(
-            setting=g("setting"), name=g("name"), choices=g("choices")),
-        Problem.ENGINE_NOT_ON_PLATFORM: lambda: tr("{what} has no build for this platform: choose another one in "
-                                                   "Settings.").format(what=g("what")),
-        Problem.LLM_NO_MODEL: lambda: tr("A language model server is set ({where}) but no model: choose the model "
-                                         "in Settings.").format(where=g("where")),
-        Problem.SCOPE_NO_FOLDER: lambda: tr("No note of the index is in the folder {folder}: remove it from the scope "
-                                            "(folders are relative to the vault, like Projects/2024).").format(
-            folder=g("folder")),
-        Problem.SCOPE_NO_TAG: lambda: tr("No note carries the tag #{tag}: remove it from the scope.").format(
-            tag=g("tag")),
-        Problem.SCOPE_NO_NOTE: lambda: tr("The note {note} is not in the index.").format(note=g("note")),
-    }[problem]()
+    """A core error or notice in the window's language: its code's words (vaultrag/errors.py's PROBLEM_WORDS, the
+    CLI's too) filled with its details."""
+    return problem_words(problem, d, lambda text: QCoreApplication.translate(PROBLEM_CONTEXT, text))
 
 
 # the generation backends whose missing packages have words of their own (the others: MODEL_NEEDS_PACKAGE)
@@ -209,7 +127,9 @@ def backend_missing(backend: str, in_settings: bool = False) -> str:
     code = MISSING_BACKEND.get(engine.name)
     if code is not None:
         return llm_failure_text(code, {"detail": engine.install}, in_settings)
-    return problem_text(Problem.MODEL_NEEDS_PACKAGE, {"what": engine.name, "install": engine.install})
+    missing = [p for p in engine.packages if importlib.util.find_spec(p) is None]
+    return problem_text(Problem.MODEL_NEEDS_PACKAGE, {"what": engine.name, "packages": ", ".join(missing),
+                                                       "install": engine.install, "fault": "absent"})
 
 
 def llm_failure_text(kind: LLMFailure, details: dict[str, str], in_settings: bool = False) -> str:

@@ -1,6 +1,7 @@
-"""`vaultrag --help` in the user's language: the parser's help texts and argparse's own words looked up in the
-window's Portuguese (resources/translations/vaultrag_pt.ts, context "Cli"); every other line the CLI prints stays
-English, as the core writes it."""
+"""The CLI in the user's language: `vaultrag --help` (the parser's help texts and argparse's own words) and the
+errors it reports (every Problem's words), looked up in the window's Portuguese (resources/translations/
+vaultrag_pt.ts, contexts "Cli" and "Problem"); every other line the CLI prints stays English, as the core writes
+it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from vaultrag.errors import PROBLEM_CONTEXT, UserFacingError, problem_words
 
 CONTEXT = "Cli"
 TS = Path(__file__).resolve().parents[2] / "resources" / "translations" / "vaultrag_pt.ts"
@@ -31,18 +34,19 @@ def language() -> str:
     return ""
 
 
-@lru_cache(maxsize=1)
-def portuguese() -> dict[str, str]:
-    """The "Cli" context of the window's Portuguese: English → Portuguese ({} when the file is not there)."""
+@lru_cache(maxsize=4)
+def portuguese(context: str = CONTEXT) -> dict[str, str]:
+    """A context of the window's Portuguese ("Cli": the help): English → Portuguese ({} when the file is not
+    there)."""
     try:
         root = ET.parse(TS).getroot()
     except (OSError, ET.ParseError):
         return {}
     out: dict[str, str] = {}
-    for context in root.iter("context"):
-        if context.findtext("name") != CONTEXT:
+    for part in root.iter("context"):
+        if part.findtext("name") != context:
             continue
-        for message in context.iter("message"):
+        for message in part.iter("message"):
             tr = message.find("translation")
             if tr is not None and tr.text and tr.get("type") not in ("unfinished", "obsolete", "vanished"):
                 out[message.findtext("source") or ""] = tr.text
@@ -100,3 +104,12 @@ def localize(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
     parser.parse_args = parse_in_words  # type: ignore[method-assign]
     return parser
+
+
+def error_text(error: UserFacingError) -> str:
+    """What the CLI says of `error`: its Problem's words in the environment's language (the window's words), or
+    its English message when it has no code or the language is English."""
+    if error.problem is None or language() != "pt":
+        return str(error)
+    words = portuguese(PROBLEM_CONTEXT)
+    return problem_words(error.problem, error.details, lambda text: words.get(text, text))

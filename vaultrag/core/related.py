@@ -162,7 +162,7 @@ def related(store: IndexStore, note: str, n: int = DEFAULT_N, hide_linked: bool 
     alone. `vectors`: a cache kept between calls (a window, a server)."""
     record = store.note_record(note)
     if record is None or record.status != "indexed":
-        raise UserFacingError(f"{note!r} is not an indexed note of this vault.", Problem.SCOPE_NO_NOTE, note=note)
+        raise UserFacingError(Problem.SCOPE_NO_NOTE, note=note)
     paths, at, matrix = (vectors or NoteVectors()).get(store)
     cosines: dict[str, float] = {}
     if note in at and len(paths) > 1:

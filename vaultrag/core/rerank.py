@@ -86,5 +86,4 @@ def from_settings(settings: Settings, models_dir: Path | None = None) -> Reranke
     try:
         return cast(RerankerBackend, entry.load()).build(settings, models_dir)
     except ImportError as e:  # the backend's package (torch, sentence-transformers…) is missing
-        raise engine_missing(entry.missing("reranker", e), name=entry.name, available=entry.available(),
-                             install=entry.install) from e
+        raise engine_missing(entry, e) from e

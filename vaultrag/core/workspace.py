@@ -35,9 +35,7 @@ class Workspace:
         folder = check_vault(vault)
         outside_vault(paths.home, folder, "The app home (--home, VAULTRAG_HOME)")
         if paths.home.exists() and not paths.home.is_dir():
-            raise UserFacingError(f"The app home {paths.home} (--home, VAULTRAG_HOME) is a file: it must be a folder "
-                                  "(vaultrag keeps its indexes, settings and caches there).", Problem.HOME_NOT_FOLDER,
-                                  path=paths.home)
+            raise UserFacingError(Problem.HOME_NOT_FOLDER, path=paths.home)
         s = settings or settings_mod.load(paths.settings_file)
         tokens.configure(paths.tiktoken_cache)
         return cls(folder, paths, s)
@@ -61,8 +59,7 @@ class Workspace:
         """
         path = self.index_path
         if readonly and not path.exists():
-            raise UserFacingError(f"{self.vault} has not been indexed yet: run `vaultrag index {self.vault}`.",
-                                  Problem.NOT_INDEXED, vault=self.vault)
+            raise UserFacingError(Problem.NOT_INDEXED, vault=self.vault)
         try:
             if readonly:
                 try:
@@ -72,29 +69,25 @@ class Workspace:
                     if path.stat().st_size == 0:
                         # an empty file (a crash at creation, a full disk) is no index to upgrade: a reader never
                         # writes one (it made an empty index there, and every question "found nothing")
-                        raise UserFacingError(f"The index file {path} is empty (0 bytes): run `vaultrag index "
-                                              f"{self.vault}` to rebuild it.", Problem.INDEX_DAMAGED, path=path,
-                                              why="empty file") from e
+                        raise UserFacingError(Problem.INDEX_DAMAGED, path=path, vault=self.vault,
+                                              fault="empty") from e
                     if not migrate:
-                        raise UserFacingError(f"The index file {path} is empty or from an older version; a check "
-                                              f"does not change it: run `vaultrag index {self.vault}`.",
-                                              Problem.INDEX_DAMAGED, path=path, why="empty or outdated") from e
+                        raise UserFacingError(Problem.INDEX_DAMAGED, path=path, vault=self.vault,
+                                              fault="outdated") from e
                     IndexStore.open(path).close()  # an index from an older version: migrate it once
                     return IndexStore.open(path, readonly=True), None
             store = IndexStore.open(path)
         except CorruptIndex as e:
             if readonly:
-                raise UserFacingError(f"{e} Run `vaultrag index {self.vault}` to rebuild it.", Problem.INDEX_DAMAGED,
-                                      path=path, why=e.details.get("why", e)) from e
-            return self._rebuilt(str(e), e.details.get("why", e))
+                raise UserFacingError(Problem.INDEX_DAMAGED, path=path, vault=self.vault,
+                                      why=e.details.get("why", e)) from e
+            return self._rebuilt(e.details.get("why", e))
         except DbError as e:
             if not is_corruption(e):
                 raise
             if readonly:
-                raise UserFacingError(f"The index file {path} is damaged ({e}). "
-                                      f"Run `vaultrag index {self.vault}` to rebuild it.", Problem.INDEX_DAMAGED,
-                                      path=path, why=e) from e
-            return self._rebuilt(f"The index file {path} is damaged ({e}).", e)
+                raise UserFacingError(Problem.INDEX_DAMAGED, path=path, vault=self.vault, why=e) from e
+            return self._rebuilt(e)
         if not repair:
             return store, None
         try:
@@ -107,28 +100,25 @@ class Workspace:
                 store.close()
                 raise
             store.close()
-            return self._rebuilt(str(e) if isinstance(e, CorruptIndex) else f"The index file {path} is damaged ({e}).",
-                                 e.details.get("why", e) if isinstance(e, CorruptIndex) else e)
+            return self._rebuilt(e.details.get("why", e) if isinstance(e, CorruptIndex) else e)
         if not done:
             return store, None
-        message = "The index was repaired: " + "; ".join(done) + "."
-        log.warning(message)
-        return store, Notice(message, Problem.INDEX_REPAIRED, {"what": "; ".join(done)})
+        notice = Notice.of(Problem.INDEX_REPAIRED, what="; ".join(done))
+        log.warning(notice.text)
+        return store, notice
 
     def rebuild(self, store: IndexStore, error: BaseException) -> tuple[IndexStore, Notice]:
         """Close `store` (found damaged while in use), move its file aside and start a fresh one."""
         store.close()
-        return self._rebuilt(f"The index file {self.index_path} is damaged ({error}).", error)
+        return self._rebuilt(error)
 
-    def _rebuilt(self, message: str, why: object) -> tuple[IndexStore, Notice]:
+    def _rebuilt(self, why: object) -> tuple[IndexStore, Notice]:
         aside = move_aside(self.index_path, "corrupt")
         # a folder where the index belongs was not vaultrag's to delete: it is kept (`drop_aside_copies`)
-        kept = ("the folder is kept as it was" if aside.is_dir() else
-                "the copy is deleted once the rebuild is complete")
-        message = f"{message} It was moved to {aside.name} and the index is rebuilt from the notes ({kept})."
-        log.warning(message)
+        notice = Notice.of(Problem.INDEX_REBUILT, path=self.index_path, why=why, aside=aside.name,
+                           kept="folder" if aside.is_dir() else "")
+        log.warning(notice.text)
         store = IndexStore.open(self.index_path)
         with store.transaction():
             store.set_meta("vault", str(self.vault))
-        return store, Notice(message, Problem.INDEX_REBUILT, {"path": str(self.index_path), "why": str(why),
-                                                               "aside": aside.name})
+        return store, notice

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QSizePolicy,
     QStackedWidget,
@@ -26,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from vaultrag.app.widgets.download_bar import DownloadBar, size_words
 from vaultrag.app.words import backend_missing, llm_failure_text, number, user_message
 from vaultrag.core.llm.catalog import CATALOG, CatalogModel
-from vaultrag.core.model import Progress
 from vaultrag.engines import GENERATORS
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Settings
@@ -46,11 +45,6 @@ class Mode(StrEnum):
     NONE = "none"  # no model: the extractive answer
     LOCAL = "local"  # a GGUF file run by vaultrag
     SERVER = "server"  # an OpenAI-compatible server the user runs
-
-
-def _gb(n: float) -> str:
-    """A size in the window's language ("≈ 1,1 GB" in Portuguese: the core's approx_gb writes a point)."""
-    return f"≈ {number(n / 1e9, 1)} GB" if n >= 1e9 else f"≈ {number(n / 1e6, 0)} MB"
 
 
 class LlmEditor(QWidget):
@@ -117,9 +111,6 @@ class LlmEditor(QWidget):
         if controller is not None:
             controller.llm_models_listed.connect(self._on_listed)
             controller.llm_tested.connect(self._on_tested)
-            controller.model_download_progress.connect(self._on_progress)
-            controller.model_download_finished.connect(self._on_downloaded)
-            controller.model_download_failed.connect(self._on_download_failed)
         self._on_mode()
 
     # -- the pages -----------------------------------------------------------------------------------
@@ -189,7 +180,7 @@ class LlmEditor(QWidget):
         self.models = list(CATALOG)
         for m in self.models:
             ram = f"≈ {number(m.ram_gb, 0 if float(m.ram_gb).is_integer() else 1)} GB"
-            item = QTreeWidgetItem([m.title, _gb(m.size_bytes), ram, ""])
+            item = QTreeWidgetItem([m.title, size_words(m.size_bytes), ram, ""])
             item.setToolTip(0, self._details(m))
             self.catalog.addTopLevelItem(item)
         # as wide as the whole titles and figures need ("Qwen2.5 1.5B" and "3B" told apart without a hover): the
@@ -209,7 +200,7 @@ class LlmEditor(QWidget):
         self.cancel.setObjectName("llm-cancel")
         self.use_own = QPushButton(self.tr("Use a GGUF file I already have…"))
         self.use_own.setObjectName("llm-use-file")
-        self.bar = QProgressBar()
+        self.bar = DownloadBar(self.controller)
         self.bar.setObjectName("llm-progress")
         self.file = QLabel()
         self.file.setObjectName("llm-file")
@@ -237,7 +228,8 @@ class LlmEditor(QWidget):
         self.download.clicked.connect(self.start_download)
         self.cancel.clicked.connect(self.cancel_download)
         self.use_own.clicked.connect(self.choose_file)
-        self.bar.hide()
+        self.bar.finished.connect(self._on_downloaded)
+        self.bar.failed.connect(self._on_download_failed)
         for i, m in enumerate(self.models):  # the chosen file's catalog row, selected
             row = self.catalog.topLevelItem(i)
             if row is not None and self.gguf and self._downloaded(m) == Path(self.gguf):
@@ -459,8 +451,7 @@ class LlmEditor(QWidget):
         if self.controller is None or m is None or self.downloading is not None:
             return
         self.downloading = m
-        self.bar.setRange(0, 0)  # busy until the first report gives the size
-        self.bar.setFormat(self.tr("asking the hub…"))
+        self.bar.begin()
         self._refresh_local()
         self._say(self.tr("Downloading {model} into the app's models folder…").format(model=m.title))
         self.controller.download_llm(m, endpoint=self.endpoint)
@@ -469,31 +460,13 @@ class LlmEditor(QWidget):
         if self.controller is not None and self.downloading is not None:
             self.controller.cancel_model_download()
 
-    def _on_progress(self, p: Progress) -> None:
-        if self.downloading is None or not p.total:
-            return
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(round(1000 * p.done / p.total))
-        eta = self.tr(", about {s} s left").format(s=round(p.eta_s)) if p.eta_s else ""
-        self.bar.setFormat(f"{_gb(p.done)} / {_gb(p.total)}{eta}")
-
     def _on_downloaded(self, path: str) -> None:
-        if self.downloading is None:
-            return
         self.downloading = None
         self.gguf = path
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(1000)
-        self.bar.setFormat(self.tr("downloaded"))
         self._refresh_local()
 
     def _on_download_failed(self, message: str) -> None:
-        if self.downloading is None:
-            return
         self.downloading = None
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
-        self.bar.setFormat(self.tr("not downloaded"))
         self._refresh_local()
         self._say(message, bad=True)
 
@@ -521,7 +494,7 @@ class LlmEditor(QWidget):
         self.use_own.setEnabled(not busy)
         self.catalog.setEnabled(not busy)
         self.mode.setEnabled(not busy)
-        self.bar.setVisible(busy or self.bar.value() > 0)
+        self.bar.setVisible(self.bar.shown())
         self.file.setText(self.tr("Model file: {path}").format(path=self.gguf) if self.gguf else
                           self.tr("No model file yet: pick one of the list and Download it (once; it then runs "
                                   "offline), or use a GGUF file you have."))

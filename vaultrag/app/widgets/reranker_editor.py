@@ -12,19 +12,14 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
+from vaultrag.app.widgets.download_bar import DownloadBar
 from vaultrag.core import download as hub
-from vaultrag.core.model import Progress
 from vaultrag.engines import RERANKERS, reranker_engine
-
-
-def _mb(n: int) -> str:
-    return f"{n / 1e6:,.0f} MB" if n >= 1e6 else f"{n / 1e3:,.0f} kB"
 
 
 class RerankerEditor(QWidget):
@@ -35,7 +30,6 @@ class RerankerEditor(QWidget):
         super().__init__()
         self.downloader, self.models_dir = downloader, models_dir
         self.endpoint: str | None = None  # a hub mirror (tests serve a tiny model locally); None: huggingface.co
-        self.downloading = False
         self.kind = QComboBox()
         self.kind.setObjectName("reranker-kind")
         chosen = reranker_engine(value)
@@ -51,9 +45,8 @@ class RerankerEditor(QWidget):
         self.download.setObjectName("reranker-download")
         self.cancel = QPushButton(self.tr("Cancel download"))
         self.cancel.setObjectName("reranker-cancel")
-        self.bar = QProgressBar()
+        self.bar = DownloadBar(downloader)
         self.bar.setObjectName("reranker-progress")
-        self.bar.setTextVisible(True)
         self.state = QLabel()
         self.state.setObjectName("reranker-state")
         self.state.setWordWrap(True)
@@ -82,11 +75,14 @@ class RerankerEditor(QWidget):
         self.model.textChanged.connect(self._refresh)
         self.download.clicked.connect(self.start_download)
         self.cancel.clicked.connect(self.cancel_download)
-        if downloader is not None:
-            downloader.model_download_progress.connect(self._on_progress)
-            downloader.model_download_finished.connect(self._on_finished)
-            downloader.model_download_failed.connect(self._on_failed)
+        self.bar.finished.connect(self._on_finished)
+        self.bar.failed.connect(self._on_failed)
         self._refresh()
+
+    @property
+    def downloading(self) -> bool:
+        """A download begun here is running."""
+        return self.bar.active
 
     # -- what is chosen ------------------------------------------------------------------------
     def takes_model(self) -> bool:
@@ -121,9 +117,7 @@ class RerankerEditor(QWidget):
     def start_download(self) -> None:
         if self.downloader is None or self.downloading:
             return
-        self.downloading = True
-        self.bar.setRange(0, 0)  # busy until the first report gives the total size
-        self.bar.setFormat(self.tr("asking the hub…"))
+        self.bar.begin()
         self.state.setText(self.tr("Downloading {model} into the app's models folder…").format(model=self.value()))
         self._refresh()
         self.downloader.download_cross_encoder(self.value(), endpoint=self.endpoint)
@@ -132,30 +126,10 @@ class RerankerEditor(QWidget):
         if self.downloader is not None and self.downloading:
             self.downloader.cancel_model_download()
 
-    def _on_progress(self, p: Progress) -> None:
-        if not self.downloading or not p.total:
-            return
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(round(1000 * p.done / p.total))
-        eta = self.tr(", about {s} s left").format(s=round(p.eta_s)) if p.eta_s else ""
-        self.bar.setFormat(f"{_mb(p.done)} / {_mb(p.total)}{eta}")
-
     def _on_finished(self, folder: str) -> None:
-        if not self.downloading:
-            return
-        self.downloading = False
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(1000)
-        self.bar.setFormat(self.tr("downloaded"))
         self._refresh()
 
     def _on_failed(self, message: str) -> None:
-        if not self.downloading:
-            return
-        self.downloading = False
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
-        self.bar.setFormat(self.tr("not downloaded"))
         self._refresh()
         self.state.setText(message)
         self.state.setStyleSheet("color: #b71c1c;")
@@ -171,7 +145,7 @@ class RerankerEditor(QWidget):
         self.cancel.setVisible(self.downloading)
         self.model.setEnabled(not self.downloading)
         self.kind.setEnabled(not self.downloading)
-        self.bar.setVisible(self.downloading or self.bar.value() > 0)
+        self.bar.setVisible(self.bar.shown())
         if self.downloading:
             return
         self.state.setStyleSheet("")

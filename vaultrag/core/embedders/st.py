@@ -34,9 +34,7 @@ class SentenceTransformerEmbedder:
         try:
             self._model: Any = SentenceTransformer(model, device="cpu")
         except Exception as e:  # hub errors, missing files, bad configs: all mean "cannot load this model"
-            where = "folder" if Path(model).exists() else "model id (is it downloaded, are you online?)"
-            raise ModelUnavailable(f"Cannot load sentence-transformers {where} {model!r}: {e}",
-                                   Problem.MODEL_CANNOT_LOAD, model=model, why=e) from e
+            raise ModelUnavailable(Problem.MODEL_CANNOT_LOAD, model=model, why=e) from e
         self.query_prefix = query_prefix
         self.passage_prefix = passage_prefix
         # renamed in sentence-transformers 6; older releases only have the long name

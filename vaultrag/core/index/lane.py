@@ -210,9 +210,8 @@ class IndexLane:
                 delay = BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
                 failures += 1
                 if failures == 1:
-                    text = f"cannot update the index: {e}; retrying (every {delay}s at first)"
-                    self.listener(LaneEvent(Kind.ERROR, sorted(job.paths), message=text, notice=Notice(
-                        text, Problem.INDEX_RETRYING, {"why": str(e), "delay": str(delay)})))
+                    notice = Notice.of(Problem.INDEX_RETRYING, why=e, delay=delay)
+                    self.listener(LaneEvent(Kind.ERROR, sorted(job.paths), message=notice.text, notice=notice))
                 log.warning("index lane: %s (retry in %ss)", e, delay)
                 if store is not None:
                     store.close()
@@ -244,8 +243,8 @@ class IndexLane:
             return store, inode
         if store is not None:
             store.close()
-            text = "the index file disappeared or was replaced: rebuilding it"
-            self.listener(LaneEvent(Kind.ERROR, message=text, notice=Notice(text, Problem.INDEX_REPLACED)))
+            notice = Notice.of(Problem.INDEX_REPLACED)
+            self.listener(LaneEvent(Kind.ERROR, message=notice.text, notice=notice))
         first = not self._lock.held
         if first:  # one writer per index: a CLI `index` (or another window) holding it makes this retry later
             self._lock.acquire(wait=False)
@@ -288,4 +287,4 @@ class IndexLane:
 
 
 def _closed() -> UserFacingError:
-    return UserFacingError("the vault was closed before the index could be written", Problem.INDEX_CLOSED)
+    return UserFacingError(Problem.INDEX_CLOSED)

@@ -80,22 +80,19 @@ def _fault(path: Path) -> UserFacingError | None:
     """What keeps `path` from being a GGUF model file (None: it is one as far as its header and size tell)."""
     if not regular_file(path):
         if path.exists():  # a folder, a FIFO, a device: no model file, and never opened
-            return UserFacingError(f"{path} is not a file, so no GGUF model file.", Problem.GGUF_INVALID, path=path)
-        return UserFacingError(f"The language model file {path} does not exist.", Problem.GGUF_MISSING, path=path)
+            return UserFacingError(Problem.GGUF_INVALID, path=path, fault="not-file")
+        return UserFacingError(Problem.GGUF_MISSING, path=path)
     try:
         with path.open("rb") as f:
             head = f.read(len(MAGIC) + 4)
             size = os.fstat(f.fileno()).st_size
     except OSError as e:
-        return UserFacingError(f"Cannot read the language model file {path}: {e.strerror or e}.",
-                               Problem.GGUF_UNREADABLE, path=path, why=e.strerror or e)
+        return UserFacingError(Problem.GGUF_UNREADABLE, path=path, why=e.strerror or e)
     version = struct.unpack("<I", head[len(MAGIC):])[0] if len(head) == len(MAGIC) + 4 else 0
     if head[: len(MAGIC)] != MAGIC or version not in VERSIONS:
-        return UserFacingError(f"{path} is not a GGUF model file (a language model file for llama.cpp ends in "
-                               ".gguf and starts with GGUF).", Problem.GGUF_INVALID, path=path)
+        return UserFacingError(Problem.GGUF_INVALID, path=path)
     if size < MIN_BYTES:
-        return UserFacingError(f"{path} starts as a GGUF model file does but holds only {size} bytes: no model is "
-                               "that small (a damaged or cut-short file).", Problem.GGUF_INVALID, path=path)
+        return UserFacingError(Problem.GGUF_INVALID, path=path, fault="small", size=size)
     return None
 
 
@@ -125,8 +122,7 @@ def _make_way(path: Path) -> None:
         else:
             path.unlink()
     except OSError as e:
-        raise UserFacingError(f"{path} is in the way of the download ({e.strerror or e}): move it away and try "
-                              "again.", Problem.GGUF_UNREADABLE, path=path, why=e.strerror or e) from e
+        raise UserFacingError(Problem.GGUF_UNREADABLE, path=path, why=e.strerror or e, fault="in-the-way") from e
     log.warning("removed %s: it was no file, and the download writes one there", path)
 
 
@@ -144,12 +140,10 @@ def _recorded_sha(part_of: Path) -> str:
 
 def _checked_names(repo_id: str, filename: str) -> None:
     if not REPO_ID.match(repo_id):
-        raise UserFacingError(f"{repo_id!r} is not a Hugging Face model id (like {CATALOG[0].repo_id}).",
-                              Problem.DOWNLOAD_BAD_ID, repo=repo_id, example=CATALOG[0].repo_id)
+        raise UserFacingError(Problem.DOWNLOAD_BAD_ID, repo=repo_id, example=CATALOG[0].repo_id)
     parts = PurePosixPath(filename).parts
     if not filename.endswith(".gguf") or filename.startswith("/") or ".." in parts or "\\" in filename:
-        raise UserFacingError(f"{filename!r} is not a GGUF file name in {repo_id} (like {CATALOG[0].filename}).",
-                              Problem.DOWNLOAD_BAD_ID, repo=f"{repo_id}/{filename}", example=CATALOG[0].filename)
+        raise UserFacingError(Problem.DOWNLOAD_BAD_ID, repo=f"{repo_id}/{filename}", example=CATALOG[0].filename)
 
 
 HTTP_NOT_FOUND = 404
@@ -182,14 +176,10 @@ def download_gguf(repo_id: str, filename: str, models_dir: Path, on_progress: Ca
                 raise EntryNotFoundError(str(e)) from e
             raise
     except (EntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError) as e:  # reached: nothing there
-        raise UserFacingError(f"The hub has no {filename} in {repo_id} ({e.__class__.__name__}): check the "
-                              "repository and the file name.", Problem.DOWNLOAD_NOT_FOUND, repo=repo_id,
-                              file=filename) from e
+        raise UserFacingError(Problem.DOWNLOAD_NOT_FOUND, repo=repo_id, file=filename) from e
     except Exception as e:  # no network, a DNS failure, a proxy page: all say why
-        raise ModelUnavailable(
-            f"Cannot reach the Hugging Face hub to download {filename} from {repo_id}: {e.__class__.__name__}: {e}. "
-            "Check the connection and try again.", Problem.DOWNLOAD_UNREACHABLE, repo=repo_id, file=filename,
-            why=f"{e.__class__.__name__}: {e}") from e
+        raise ModelUnavailable(Problem.DOWNLOAD_UNREACHABLE, repo=repo_id, file=filename,
+                               why=f"{e.__class__.__name__}: {e}") from e
     final.parent.mkdir(parents=True, exist_ok=True)
     # one download of a file at a time (the window and `vaultrag llm get` would append to the same .part): an OS
     # lock, freed when its process dies
@@ -197,9 +187,7 @@ def download_gguf(repo_id: str, filename: str, models_dir: Path, on_progress: Ca
     try:
         lock.acquire(timeout=0)
     except Timeout as e:
-        raise UserFacingError(f"{filename} from {repo_id} is being downloaded by another vaultrag (the window or "
-                              "`vaultrag llm get`); wait for it to finish.", Problem.DOWNLOAD_BUSY, repo=repo_id,
-                              file=filename) from e
+        raise UserFacingError(Problem.DOWNLOAD_BUSY, repo=repo_id, file=filename) from e
     try:
         return _download(url, meta, final, repo_id, filename, on_progress, cancel)
     finally:
@@ -213,9 +201,7 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
 
     sha = (meta.etag or "").lower()
     if not SHA256.match(sha):  # a model file is stored with LFS (or Xet): its etag is its sha256
-        raise UserFacingError(f"The hub gave no checksum (sha256) for {filename} in {repo_id}: a model file that "
-                              "cannot be checked is not downloaded.", Problem.DOWNLOAD_NO_CHECKSUM, repo=repo_id,
-                              file=filename)
+        raise UserFacingError(Problem.DOWNLOAD_NO_CHECKSUM, repo=repo_id, file=filename)
     expected: str | None = sha
     total = meta.size or 0
     part = final.with_name(final.name + PART)
@@ -234,9 +220,7 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
 
     def stop_if_cancelled() -> None:
         if cancel and cancel():
-            raise DownloadCancelled(f"Download of {filename} cancelled; the {done[0]} bytes received are kept and "
-                                    "the next download continues from there.", Problem.DOWNLOAD_CANCELLED,
-                                    repo=repo_id, file=filename)
+            raise DownloadCancelled(Problem.DOWNLOAD_CANCELLED, repo=repo_id, file=filename)
 
     def report(phase: Phase = Phase.DOWNLOAD) -> None:
         if on_progress is None:
@@ -265,9 +249,7 @@ def _download(url: str, meta: HfFileMetadata, final: Path, repo_id: str, filenam
     except DownloadCancelled:
         raise
     except Exception as e:
-        raise ModelUnavailable(f"The download of {filename} from {repo_id} stopped: {e.__class__.__name__}: {e}. "
-                               "Try again: the bytes received are kept and the download continues from there.",
-                               Problem.DOWNLOAD_STOPPED, repo=repo_id, file=filename,
+        raise ModelUnavailable(Problem.DOWNLOAD_STOPPED, repo=repo_id, file=filename,
                                why=f"{e.__class__.__name__}: {e}") from e
     _verify(part, part_of, expected, repo_id, filename, stop_if_cancelled)
     os.replace(part, final)
@@ -290,12 +272,8 @@ def _verify(part: Path, part_of: Path, expected: str | None, repo_id: str, filen
         if got != expected:
             part.unlink()
             part_of.unlink(missing_ok=True)
-            raise UserFacingError(f"The downloaded {filename} from {repo_id} is damaged: its sha256 is {got}, the "
-                                  f"hub's is {expected}. It was deleted; download it again.", Problem.DOWNLOAD_CORRUPT,
-                                  repo=repo_id, file=filename, expected=expected, got=got)
+            raise UserFacingError(Problem.DOWNLOAD_CORRUPT, repo=repo_id, file=filename, expected=expected, got=got)
     if not is_gguf(part):
         part.unlink()
         part_of.unlink(missing_ok=True)
-        raise UserFacingError(f"{filename} from {repo_id} is not a GGUF model file (a language model file for "
-                              "llama.cpp ends in .gguf, starts with GGUF and is megabytes long); it was deleted.",
-                              Problem.GGUF_INVALID, path=f"{repo_id}/{filename}")
+        raise UserFacingError(Problem.GGUF_INVALID, path=f"{repo_id}/{filename}", fault="downloaded")

@@ -21,8 +21,7 @@ def _backend(engine: GeneratorEngine) -> Backend:
     try:
         return cast(Backend, engine.load())
     except ImportError as e:
-        raise engine_missing(engine.missing("generation backend", e), name=engine.name, available=engine.available(),
-                             install=engine.install) from e
+        raise engine_missing(engine, e) from e
 
 
 def from_settings(s: Settings, need_model: bool = True) -> Generator | None:
@@ -30,15 +29,12 @@ def from_settings(s: Settings, need_model: bool = True) -> Generator | None:
     listed."""
     engine = GENERATORS.get(s.llm_backend)
     if engine is None:
-        raise UserFacingError(f"Unknown llm_backend {s.llm_backend!r}: use {GENERATORS.names()}.",
-                              Problem.ENGINE_UNKNOWN, setting="llm_backend", name=s.llm_backend,
+        raise UserFacingError(Problem.ENGINE_UNKNOWN, setting="llm_backend", name=s.llm_backend,
                               choices=", ".join(e.name for e in GENERATORS))
     generator = _backend(engine).build(s)
     if generator is not None and need_model and not generator.model:
         generator.list_models()  # a server that is down or wrong says so first: there is no model to choose yet
-        raise UserFacingError(f"A language model is set ({generator.address}) but no model: set llm_model "
-                              f"(`vaultrag llm models` lists the server's models).", Problem.LLM_NO_MODEL,
-                              where=generator.address)
+        raise UserFacingError(Problem.LLM_NO_MODEL, where=generator.address)
     return generator
 
 

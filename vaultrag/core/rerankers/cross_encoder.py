@@ -28,8 +28,7 @@ class CrossEncoderReranker:
         try:
             self._model: Any = CrossEncoder(model, device="cpu")
         except Exception as e:  # missing files, no network for a hub id, a folder that is not a model
-            where = "folder" if Path(model).exists() else "model id (is it downloaded, are you online?)"
-            raise ModelUnavailable(f"Cannot load cross-encoder {where} {model!r}: {e}", Problem.MODEL_CANNOT_LOAD,
+            raise ModelUnavailable(Problem.MODEL_CANNOT_LOAD,
                                    model=model, why=e) from e
         self.model_id = f"ce/{model_id or (Path(model).name if Path(model).exists() else model)}"
         self._lock = threading.Lock()

@@ -30,7 +30,7 @@ def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float
     and either `still` (a read-only check) or no writer could open it (the file or its folder is read-only)."""
     p = Path(path)
     if p.is_dir():
-        raise CorruptIndex(f"The index path {p} is a folder, not an index file.")
+        raise CorruptIndex(f"The index path {p} is a folder, not an index file.", why="a folder is in its place")
     if readonly:
         # a URI, so a '#', '?' or '%' in the home's path is part of the path (as_uri escapes them)
         uri = Path(os.path.abspath(p)).as_uri() + "?mode=ro"
@@ -60,7 +60,8 @@ def connect(path: str | os.PathLike[str], readonly: bool = False, timeout: float
         raise CorruptIndex(f"The index file {p} is damaged ({e}).", why=e) from e
     if has_tables and app_id != APPLICATION_ID:
         db.close()
-        raise CorruptIndex(f"{p} is a SQLite file of another program, not a vaultrag index.")
+        raise CorruptIndex(f"{p} is a SQLite file of another program, not a vaultrag index.",
+                           why="a SQLite file of another program is in its place")
     if not readonly:
         db.execute("pragma journal_mode=wal")
         if app_id != APPLICATION_ID:

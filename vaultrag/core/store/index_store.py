@@ -135,14 +135,14 @@ class IndexStore(QueryReads):
                     if getattr(e, "sqlite_errorcode", None) != SQLITE_ERROR:
                         raise
                     raise CorruptIndex(f"The index file {path} does not match its own record of changes ({e}).",
-                                       why=str(e)) from e
+                                       why=f"it does not match its own record of changes: {e}") from e
                 if "0006_secure_delete" in ran and "0001_initial" not in ran:
                     # pages freed before secure delete was on may still hold deleted text: rewrite the file once
                     db.execute("vacuum")
             lost = sorted(REQUIRED_TABLES - {r[0] for r in db.execute("select name from sqlite_master")})
             if lost:
                 raise CorruptIndex(f"The index file {path} has lost its table(s) {', '.join(lost)}.",
-                                   why=f"no table {', '.join(lost)}")
+                                   why=f"it has lost its table(s) {', '.join(lost)}")
         except BaseException:
             db.close()
             raise

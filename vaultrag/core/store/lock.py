@@ -62,8 +62,7 @@ class WriterLock:
             except Timeout as e:
                 if not wait:
                     holder = self.holder()
-                    raise IndexBusy(f"The index is being written by {holder}; try again when it is done.",
-                                    Problem.INDEX_BUSY, holder=holder) from e
+                    raise IndexBusy(Problem.INDEX_BUSY, holder=holder) from e
                 if not told and on_wait is not None:
                     on_wait(self.holder())
                     told = True
@@ -83,9 +82,7 @@ class WriterLock:
             # the folder, or the lock file itself: said as read-only, not as a lock that someone else holds
             return index_read_only(part, f"vaultrag cannot write {Path(path).name} there, which a writer of "
                                          f"{self._index.name} needs" if part.is_dir() else why)
-        return UserFacingError(f"Cannot take the index's writer lock {path} ({why}): check that the app's folder is "
-                               "writable and has free space (a folder in the lock's place can be removed).",
-                               Problem.INDEX_LOCK_FAILED, path=path, why=why)
+        return UserFacingError(Problem.INDEX_LOCK_FAILED, path=path, why=why)
 
     @property
     def held(self) -> bool:

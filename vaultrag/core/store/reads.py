@@ -112,8 +112,7 @@ class QueryReads:
                     "select 1 from notes where folder = ? or (folder >= ? and folder < ?) limit 1",
                     (f, f + "/", f + "0"),
                 ).fetchone():
-                    raise ScopeError(f"No folder {f!r} in the index. Folders are vault-relative, like 'Projects/2024'.",
-                                     Problem.SCOPE_NO_FOLDER, folder=f)
+                    raise ScopeError(Problem.SCOPE_NO_FOLDER, folder=f)
                 # the folder or below it: "f/" <= folder < "f0" ('0' follows '/') is exactly "starts with f/", and
                 # ranges let SQLite search notes_folder per folder (a substr() per folder per note took 250 ms for
                 # 50 folders of 100k notes)
@@ -128,7 +127,7 @@ class QueryReads:
                     "select 1 from note_tags where tag = ? collate nocase or lower(tag) like ? escape '\\' limit 1",
                     (t, _like_prefix(t.lower()) + "/%"),
                 ).fetchone():
-                    raise ScopeError(f"No note carries the tag #{t}.", Problem.SCOPE_NO_TAG, tag=t)
+                    raise ScopeError(Problem.SCOPE_NO_TAG, tag=t)
                 parts.append("tag = ? collate nocase or lower(tag) like ? escape '\\'")
                 params += [t, _like_prefix(t.lower()) + "/%"]
             where.append(f"id in (select note_id from note_tags where {' or '.join(parts)})")
@@ -137,7 +136,7 @@ class QueryReads:
                 f"select path from notes where path in ({','.join('?' * len(scope.notes))})", scope.notes)}
             missing = [n for n in scope.notes if n not in known]
             if missing:
-                raise ScopeError(f"Note {missing[0]!r} is not in the index.", Problem.SCOPE_NO_NOTE, note=missing[0])
+                raise ScopeError(Problem.SCOPE_NO_NOTE, note=missing[0])
             where.append(f"path in ({','.join('?' * len(scope.notes))})")
             params += list(scope.notes)
         return ScopeSQL(f"select id from notes where {' and '.join(where)}", tuple(params))

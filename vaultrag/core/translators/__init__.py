@@ -43,8 +43,7 @@ def from_settings(settings: Settings) -> Translator | None:
     try:
         return cast(TranslatorBackend, entry.load()).build(settings)
     except ImportError as e:
-        raise engine_missing(entry.missing("translator", e), name=entry.name, available=entry.available(),
-                             install=entry.install) from e
+        raise engine_missing(entry, e) from e
 
 
 def prepare() -> None:
