@@ -185,7 +185,7 @@ def test_sentence_transformers_backend_loads_a_local_folder_offline():
 @pytest.mark.st
 def test_sentence_transformers_backend_reports_a_missing_model_clearly(tmp_path):
     pytest.importorskip("sentence_transformers")
-    with pytest.raises(ModelUnavailable, match="Cannot load the model .*a folder must hold the model's files"):
+    with pytest.raises(ModelUnavailable, match=r"Cannot load the model .*a folder must hold the model's files"):
         SentenceTransformerEmbedder(str(tmp_path))
 
 

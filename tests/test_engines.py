@@ -42,7 +42,11 @@ def registered() -> Iterator[None]:
 def test_unregistered_they_are_unknown():
     with pytest.raises(UserFacingError, match=r"Unknown embedder 'test-bow'"):
         Settings().replace(embedder="test-bow")
-    assert engines.reranker_engine("test-overlap").name == "cross-encoder", "read as a cross-encoder's model id"
+    assert RERANKERS.chosen("test-overlap") is None, "no engine of that name, and no model id or folder"
+    with pytest.raises(ModelUnavailable) as unknown:
+        rerank.from_settings(Settings(reranker="test-overlap"))
+    assert unknown.value.problem == Problem.ENGINE_UNKNOWN and unknown.value.details["setting"] == "reranker"
+    assert RERANKERS.chosen("acme/tiny-ce").name == "cross-encoder", "a model id is the cross-encoder's"
     assert engines.shipped_threshold("test-bow/256", "test/overlap") is None
 
 

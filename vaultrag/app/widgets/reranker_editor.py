@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from vaultrag.app.widgets.download_bar import DownloadBar
 from vaultrag.core import download as hub
-from vaultrag.engines import RERANKERS, reranker_engine
+from vaultrag.engines import RERANKERS
 
 
 class RerankerEditor(QWidget):
@@ -32,7 +32,8 @@ class RerankerEditor(QWidget):
         self.endpoint: str | None = None  # a hub mirror (tests serve a tiny model locally); None: huggingface.co
         self.kind = QComboBox()
         self.kind.setObjectName("reranker-kind")
-        chosen = reranker_engine(value)
+        # an unknown value (a plugin uninstalled since) shows the first engine: OK saves that one
+        chosen = RERANKERS.chosen(value) or next(iter(RERANKERS))
         for engine in RERANKERS:  # the engines' words are the settings' data: the "Settings" context has them
             if engine.available() or engine is chosen:
                 self.kind.addItem(QCoreApplication.translate("Settings", engine.words), engine.name)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from typing import Protocol, cast
 
+from vaultrag.core import engine_build
 from vaultrag.core.llm.generator import FoundServer, Generator
 from vaultrag.engines import GENERATORS, GeneratorEngine
-from vaultrag.errors import Problem, UserFacingError, engine_missing
+from vaultrag.errors import Problem, UserFacingError
 from vaultrag.settings import Settings
 
 
@@ -18,20 +19,13 @@ class Backend(Protocol):
 
 
 def _backend(engine: GeneratorEngine) -> Backend:
-    try:
-        return cast(Backend, engine.load())
-    except ImportError as e:
-        raise engine_missing(engine, e) from e
+    return cast(Backend, engine_build.backend(engine))
 
 
 def from_settings(s: Settings, need_model: bool = True) -> Generator | None:
     """The configured language model, or None when none is set; `need_model` False when only its models are
     listed."""
-    engine = GENERATORS.get(s.llm_backend)
-    if engine is None:
-        raise UserFacingError(Problem.ENGINE_UNKNOWN, setting="llm_backend", name=s.llm_backend,
-                              choices=", ".join(e.name for e in GENERATORS))
-    generator = _backend(engine).build(s)
+    generator = cast("Generator | None", engine_build.build(GENERATORS, s))
     if generator is not None and need_model and not generator.model:
         generator.list_models()  # a server that is down or wrong says so first: there is no model to choose yet
         raise UserFacingError(Problem.LLM_NO_MODEL, where=generator.address)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, cast
 
+from vaultrag.core import engine_build
 from vaultrag.engines import TRANSLATORS, TranslatorEngine
-from vaultrag.errors import engine_missing
 
 if TYPE_CHECKING:
     from vaultrag.settings import Settings
@@ -29,21 +29,13 @@ class TranslatorBackend(Protocol):
 
 def engine(settings: Settings) -> TranslatorEngine:
     """The engine the `translator` setting names (validated by Settings: always one of the registry's)."""
-    found = TRANSLATORS.get(settings.translator)
-    assert found is not None, f"unknown translator {settings.translator!r}"
-    return found
+    return engine_build.engine(TRANSLATORS, settings)
 
 
 def from_settings(settings: Settings) -> Translator | None:
     """The configured translator: None for `translator = "none"`; raises ModelUnavailable when its package is
     missing (the stage then says so and the question is searched as asked)."""
-    entry = engine(settings)
-    if entry.module is None:
-        return None
-    try:
-        return cast(TranslatorBackend, entry.load()).build(settings)
-    except ImportError as e:
-        raise engine_missing(entry, e) from e
+    return cast("Translator | None", engine_build.build(TRANSLATORS, settings))
 
 
 def prepare() -> None:
