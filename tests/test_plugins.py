@@ -123,6 +123,9 @@ def test_a_broken_plugin_is_said_and_left_out(tmp_path: Path):
         assert "nothing" in said and "no engine" in said and "taken" in said and "'e5'" in said, said
         assert [e.name for e in engines.EMBEDDERS] == built_in
         assert engines.EMBEDDERS.get("e5").words != "Not e5"
+        from vaultrag.core.health import _plugin_problems
+
+        assert len(_plugin_problems()) == 3, "the index health's warnings (status, the window) say them"
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("broken_plugins", None)

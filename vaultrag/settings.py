@@ -201,8 +201,12 @@ class Settings:
         for f in dataclasses.fields(self):
             # frozen: each value is set once, while this instance is being checked
             object.__setattr__(self, f.name, checked(f.name, hints[f.name], rule_of(f), getattr(self, f.name)))
-        if self.embedder == "st" and not self.st_model:
-            raise UserFacingError("embedder = st needs st_model (a hub id or a local model folder).")
+        for registry in engines.REGISTRIES:  # an option the chosen engine cannot do without (st's model)
+            chosen = registry.chosen(str(getattr(self, registry.setting)))
+            for option in chosen.required if chosen is not None else ():
+                if chosen is not None and not getattr(self, option):
+                    raise UserFacingError(f"{registry.setting} = {chosen.name} needs {option}: "
+                                          f"{Settings.describe()[option]}")
         object.__setattr__(self, "private_tag", private_tag(self.private_tag))
 
     @classmethod

@@ -132,7 +132,7 @@ def health(store: IndexStore, vault: str, settings: Settings, check: bool = Fals
                   "app": __version__},
         notes=notes,
         problems=[*store.check()] if check else None,
-        warnings=[*warnings, *_aside_copies(store.path)],
+        warnings=[*warnings, *_aside_copies(store.path), *_plugin_problems()],
     )
 
 
@@ -143,3 +143,11 @@ def _aside_copies(index: Path | None) -> list[str]:
     return [f"a damaged copy of the index is kept until the rebuild completes: {c.name} "
             f"({c.stat().st_size / 1e6:.1f} MB)" for c in (aside_copies(index) if index is not None else [])
             if c.is_file()]
+
+
+def _plugin_problems() -> list[str]:
+    """The outside plugins that could not be added (vaultrag/engines.py), as warnings of the vault's health."""
+    from vaultrag import engines
+
+    engines.discover()
+    return [f"engine plugin: {p}" for p in engines.PLUGIN_PROBLEMS]

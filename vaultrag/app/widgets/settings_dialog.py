@@ -33,13 +33,12 @@ from vaultrag.app.widgets.calibration_row import CalibrationRow
 from vaultrag.app.widgets.llm_editor import LlmEditor
 from vaultrag.app.widgets.reranker_editor import RerankerEditor
 from vaultrag.app.words import locale
+from vaultrag.engines import EMBEDDERS
 from vaultrag.errors import UserFacingError
 from vaultrag.settings import Editor, Group, Settings, editor_of, rule_of
 
 SPIN_MAX = 1_000_000_000
 # the sentence-transformers backend's own fields: shown only while it is the embedder chosen (noise under e5)
-ST_FIELDS = ("st_model", "query_prefix", "passage_prefix")
-ST_EMBEDDER = "st"
 SCREEN_SHARE = 0.85  # of the screen's height, at most, the dialog takes (a 1920×1080 screen shows most sections)
 
 
@@ -182,13 +181,15 @@ class SettingsDialog(QDialog):
         return bar
 
     def _show_embedder_rows(self) -> None:
-        """The sentence-transformers fields only while it is the embedder chosen; a hidden row keeps its value."""
+        """An embedder's own options (the engine's `options`: sentence-transformers' model and prefixes) only
+        while it is the embedder chosen; a hidden row keeps its value."""
         embedder = self.fields.get("embedder")
         chosen = embedder.currentData() if isinstance(embedder, QComboBox) else None
-        for name in ST_FIELDS:
+        wanted = {name for engine in EMBEDDERS if engine.name == chosen for name in engine.options}
+        for name in {name for engine in EMBEDDERS for name in engine.options}:
             form, cell = self.rows.get(name, (None, None))
             if form is not None and cell is not None:
-                form.setRowVisible(cell, chosen == ST_EMBEDDER)
+                form.setRowVisible(cell, name in wanted)
 
     def _go_to_section(self, row: int) -> None:
         if 0 <= row < len(self.boxes) and not self._following:
