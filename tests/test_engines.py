@@ -150,3 +150,32 @@ def test_an_engines_own_options_are_declared_by_it(qtbot, request: pytest.Fixtur
     assert shown("query_prefix") and shown("passage_prefix") and not shown("st_model")
     chooser.setCurrentIndex(chooser.findData("st"))
     assert shown("st_model") and shown("query_prefix")
+
+
+def test_a_registered_generator_appears_in_the_windows_language_model_choice(qtbot, request: pytest.FixtureRequest):
+    """A generation backend added to the registry (a plugin's) is a choice of Settings' language model by its
+    words; picking it saves it, the dialog opens on it again, and No model leaves it."""
+    from vaultrag.app.widgets.settings_dialog import SettingsDialog
+    from vaultrag.engines import GENERATORS, GeneratorEngine
+
+    GENERATORS.register(GeneratorEngine("scripted", "Scripted model (test)", "tests.engine_scripted"))
+    request.addfinalizer(lambda: GENERATORS.unregister("scripted"))
+
+    def dialog_on(settings: Settings) -> SettingsDialog:
+        dialog = SettingsDialog(settings)
+        qtbot.addWidget(dialog)
+        return dialog
+
+    dialog = dialog_on(Settings())
+    llm = dialog.llm
+    assert llm is not None and llm.mode.findText("Scripted model (test)") >= 0
+    llm.mode.setCurrentIndex(llm.mode.findData("scripted"))
+    assert llm.problem() == "" and "Scripted model (test) writes the answers" in llm.about.text()
+    dialog._accept()
+    saved = dialog.result_settings
+    assert saved is not None and saved.llm_backend == "scripted"
+    reopened = dialog_on(saved)
+    again = reopened.llm
+    assert again is not None and again.mode.currentData() == "scripted"
+    again.mode.setCurrentIndex(again.mode.findData("none"))
+    assert again.values() == {"llm_backend": "openai", "llm_base_url": ""}

@@ -1672,6 +1672,10 @@
         <translation>O vaultrag roda um arquivo de modelo neste computador: nenhum servidor para instalar, nada sai do computador. Ele inicia com a primeira pergunta e para quando fica sem uso.</translation>
     </message>
     <message>
+        <source>{engine} writes the answers (an engine added to vaultrag; its own settings are its package&apos;s).</source>
+        <translation>{engine} escreve as respostas (um mecanismo acrescentado ao vaultrag; as configurações dele são as do próprio pacote).</translation>
+    </message>
+    <message>
         <source>{model} answered in {ms} ms: «{sample}»</source>
         <translation>{model} respondeu em {ms} ms: «{sample}»</translation>
     </message>

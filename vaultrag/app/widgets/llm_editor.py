@@ -45,6 +45,7 @@ class Mode(StrEnum):
     NONE = "none"  # no model: the extractive answer
     LOCAL = "local"  # a GGUF file run by vaultrag
     SERVER = "server"  # an OpenAI-compatible server the user runs
+    OTHER = "other"  # another generation backend of the registry (a plugin's): the combo's data is its name
 
 
 class LlmEditor(QWidget):
@@ -56,8 +57,8 @@ class LlmEditor(QWidget):
     EDITS = ("llm_backend", "llm_base_url", "llm_model", "llm_gguf")
     # the other language model settings, by the choices that use them (the dialog shows only those in use)
     DEPENDS: ClassVar[dict[str, tuple[Mode, ...]]] = {
-        "llm_api_key_env": (Mode.SERVER,), "llm_temperature": (Mode.SERVER, Mode.LOCAL),
-        "llm_max_tokens": (Mode.SERVER, Mode.LOCAL), "llm_timeout": (Mode.SERVER, Mode.LOCAL),
+        "llm_api_key_env": (Mode.SERVER,), "llm_temperature": (Mode.SERVER, Mode.LOCAL, Mode.OTHER),
+        "llm_max_tokens": (Mode.SERVER, Mode.LOCAL, Mode.OTHER), "llm_timeout": (Mode.SERVER, Mode.LOCAL, Mode.OTHER),
         "llm_idle_minutes": (Mode.LOCAL,), "llm_context": (Mode.LOCAL,), "llm_threads": (Mode.LOCAL,)}
 
     def __init__(self, settings: Settings, controller: Any = None, models_dir: Path | None = None,
@@ -75,6 +76,9 @@ class LlmEditor(QWidget):
         if GENERATORS.get(LOCAL) is not None:
             self.mode.addItem(self.tr("Built-in model (a file vaultrag runs)"), Mode.LOCAL)
         self.mode.addItem(self.tr("My server (Ollama, LM Studio, llama.cpp…)"), Mode.SERVER)
+        for engine in GENERATORS:  # any other backend (a plugin's) by its words: it has no page of its own
+            if engine.name not in (LOCAL, SERVER) and engine.available():
+                self.mode.addItem(QCoreApplication.translate("Settings", engine.words), engine.name)
         self.about = QLabel()
         self.about.setObjectName("llm-about")
         self.about.setWordWrap(True)
@@ -104,6 +108,7 @@ class LlmEditor(QWidget):
 
         backend = settings.llm_backend
         start = Mode.LOCAL if backend == LOCAL and self.mode.findData(Mode.LOCAL) >= 0 else \
+            backend if backend not in (LOCAL, SERVER) and self.mode.findData(backend) >= 0 else \
             Mode.SERVER if settings.llm_base_url.strip() else Mode.NONE
         self.mode.setCurrentIndex(self.mode.findData(start))
         self.mode.currentIndexChanged.connect(self._on_mode)
@@ -238,7 +243,8 @@ class LlmEditor(QWidget):
 
     # -- what is chosen ------------------------------------------------------------------------------
     def chosen(self) -> Mode:
-        return Mode(self.mode.currentData())
+        data = str(self.mode.currentData())
+        return Mode(data) if data in {m.value for m in Mode} else Mode.OTHER
 
     def used_fields(self) -> set[str]:
         """The settings of DEPENDS the current choice uses."""
@@ -249,7 +255,11 @@ class LlmEditor(QWidget):
         mode = self.chosen()
         if mode == Mode.LOCAL:
             return {"llm_backend": LOCAL, "llm_gguf": self.gguf}
-        backend = self.original.llm_backend if self.original.llm_backend != LOCAL else SERVER
+        if mode == Mode.OTHER:
+            return {"llm_backend": str(self.mode.currentData())}
+        # no model, or my server: the OpenAI-compatible backend (an address left empty writes no answer)
+        backend = self.original.llm_backend if self.mode.findData(self.original.llm_backend) < 0 else SERVER
+        backend = SERVER if backend == LOCAL else backend
         if mode == Mode.NONE:
             return {"llm_backend": backend, "llm_base_url": ""}
         return {"llm_backend": backend, "llm_base_url": self.address.text().strip(),
@@ -271,7 +281,7 @@ class LlmEditor(QWidget):
 
     def _on_mode(self) -> None:
         mode = self.chosen()
-        shown = {Mode.NONE: 0, Mode.LOCAL: 1, Mode.SERVER: 2}[mode]
+        shown = {Mode.NONE: 0, Mode.LOCAL: 1, Mode.SERVER: 2, Mode.OTHER: 0}[mode]
         self.pages.setCurrentIndex(shown)
         for i in range(self.pages.count()):  # the stack is as tall and wide as the page shown, not its largest
             page = self.pages.widget(i)
@@ -279,7 +289,7 @@ class LlmEditor(QWidget):
                 ignored = QSizePolicy.Policy.Ignored if i != shown else QSizePolicy.Policy.Preferred
                 page.setSizePolicy(ignored, ignored)
         self.pages.adjustSize()
-        self.pages.setVisible(mode != Mode.NONE)
+        self.pages.setVisible(mode not in (Mode.NONE, Mode.OTHER))
         self.test_row.setVisible(mode != Mode.NONE and self.controller is not None)
         self.tested.clear()
         self.about.setText({
@@ -289,6 +299,8 @@ class LlmEditor(QWidget):
                                 "the computer. It starts with the first question and stops when unused."),
             Mode.SERVER: self.tr("A server you run (Ollama, LM Studio, llama.cpp's server, vLLM) or a hosted "
                                  "OpenAI-compatible API writes the answers."),
+            Mode.OTHER: self.tr("{engine} writes the answers (an engine added to vaultrag; its own settings are "
+                                "its package's).").format(engine=self.mode.currentText()),
         }[mode])
         if mode == Mode.SERVER:
             missing = backend_missing(SERVER, in_settings=True)
